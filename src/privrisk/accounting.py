@@ -1,0 +1,187 @@
+"""Privacy accounting shared by every paper.
+
+- The Gaussian mechanism's exact (ε, δ) curve (Balle & Wang 2018, "analytic Gaussian"), which is
+  the same as μ-GDP's dual (Dong, Roth & Su 2019): a Gaussian mechanism with sensitivity Δ and
+  noise σ is μ-GDP with μ = Δ/σ and (ε, δ(ε))-DP for every ε with
+  δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
+- Calibration: the smallest σ (largest μ) that meets a target (ε, δ).
+- DP-SGD (Poisson-subsampled Gaussian, many steps): noise multiplier through opacus' RDP/PRV
+  accountants, so the n-gram and DP-cGAN trainings share one code path.
+
+Neighbouring relation: these formulas take the sensitivity Δ as given; the caller states whether
+Δ is for add/remove or replace-one adjacency (see ``Adjacency``).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+
+import numpy as np
+from scipy import optimize, special, stats
+
+
+class Adjacency(enum.Enum):
+    """Which datasets are neighbours; sensitivities differ (replace-one is up to 2x add/remove)."""
+
+    ADD_REMOVE = "add_remove"
+    REPLACE_ONE = "replace_one"
+
+
+def _log_ndtr(x):
+    return special.log_ndtr(x)
+
+
+def gaussian_delta(epsilon, mu):
+    """δ(ε) of μ-GDP (= Gaussian mechanism with Δ/σ = μ). Vectorised; exact at the edges.
+
+    Computed as Φ(a) − e^ε Φ(b) with a = −ε/μ + μ/2, b = −ε/μ − μ/2, in log space so large ε
+    and small μ neither overflow nor lose all digits. μ = 0 gives δ = 0; ε = ∞ gives 0.
+    """
+    eps = np.asarray(epsilon, dtype=float)
+    mu = np.asarray(mu, dtype=float)
+    if np.any(mu < 0) or np.any(eps < 0):
+        raise ValueError("epsilon and mu must be non-negative")
+    eps, mu = np.broadcast_arrays(eps, mu)
+    out = np.zeros(eps.shape)
+    ok = (mu > 0) & np.isfinite(eps)
+    inf_mu = np.isinf(mu) & np.isfinite(eps)
+    out[inf_mu] = 1.0
+    ok &= ~np.isinf(mu)
+    if np.any(ok):
+        e, m = eps[ok], mu[ok]
+        la = _log_ndtr(-e / m + m / 2)
+        lb = e + _log_ndtr(-e / m - m / 2)
+        # Φ(a) − e^ε Φ(b) = Φ(a) (1 − exp(lb − la)); lb <= la always holds for this pair.
+        out[ok] = np.exp(la) * -np.expm1(np.minimum(lb - la, 0.0))
+    return out if out.ndim else float(out)
+
+
+def gaussian_epsilon(delta: float, mu: float) -> float:
+    """Smallest ε with δ(ε) <= delta for μ-GDP (∞ if δ = 0 and μ > 0; 0 if μ = 0)."""
+    _check_delta(delta, allow_zero=True)
+    if mu < 0:
+        raise ValueError("mu must be non-negative")
+    if mu == 0:
+        return 0.0
+    if delta == 0 or math.isinf(mu):
+        return math.inf
+    if gaussian_delta(0.0, mu) <= delta:
+        return 0.0
+    hi = 1.0
+    while gaussian_delta(hi, mu) > delta:
+        hi *= 2
+    return optimize.brentq(lambda e: gaussian_delta(e, mu) - delta, 0.0, hi, xtol=1e-12, rtol=1e-12)
+
+
+def gdp_mu(epsilon: float, delta: float) -> float:
+    """Largest μ such that μ-GDP implies (ε, δ)-DP. ε = ∞ gives ∞ (no noise)."""
+    _check_delta(delta, allow_zero=False)
+    if epsilon < 0:
+        raise ValueError(f"epsilon must be >= 0, got {epsilon}")
+    if math.isinf(epsilon):
+        return math.inf
+    # δ(ε; μ) increases in μ; bracket then solve in log μ.
+    lo, hi = 1e-8, 1.0
+    while gaussian_delta(epsilon, hi) < delta:
+        hi *= 2
+        if hi > 1e6:
+            return math.inf
+    if gaussian_delta(epsilon, lo) > delta:
+        return 0.0
+    f = lambda lm: gaussian_delta(epsilon, math.exp(lm)) - delta  # noqa: E731
+    return math.exp(optimize.brentq(f, math.log(lo), math.log(hi), xtol=1e-13, rtol=1e-13))
+
+
+def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
+    """Smallest σ for which N(0, σ²) noise on a Δ-sensitive query is (ε, δ)-DP (Balle–Wang)."""
+    if sensitivity < 0:
+        raise ValueError("sensitivity must be >= 0")
+    mu = gdp_mu(epsilon, delta)
+    if math.isinf(mu):
+        return 0.0
+    return sensitivity / mu
+
+
+def classic_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
+    """Dwork–Roth's σ = Δ √(2 ln(1.25/δ)) / ε (valid for ε < 1; looser than Balle–Wang)."""
+    _check_delta(delta, allow_zero=False)
+    if epsilon <= 0:
+        raise ValueError("epsilon must be > 0")
+    return sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+
+
+def gaussian_hockey_stick_mc(epsilon: float, mu: float, n: int = 2_000_000, seed: int = 0) -> float:
+    """Monte-Carlo estimate of δ(ε) = E_P[(1 − e^{ε − L})_+], L the privacy loss of N(μ,1) vs N(0,1).
+
+    An independent check of :func:`gaussian_delta` (used in tests).
+    """
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(n) + mu
+    loss = mu * x - mu**2 / 2
+    return float(np.mean(np.maximum(0.0, 1.0 - np.exp(epsilon - loss))))
+
+
+def dpsgd_noise_multiplier(
+    *,
+    epsilon: float,
+    delta: float,
+    sample_rate: float,
+    steps: int,
+    accountant: str = "rdp",
+    epsilon_tolerance: float = 0.001,
+) -> float:
+    """Noise multiplier σ/C for DP-SGD reaching (ε, δ) after ``steps`` Poisson-sampled steps.
+
+    Uses opacus' ``get_noise_multiplier`` (``accountant`` = ``rdp`` or ``prv``). For full-batch
+    training (sample_rate = 1) the composition of ``steps`` Gaussians is exactly GDP with
+    μ = √steps / σ, so the exact answer is returned instead.
+    """
+    _check_delta(delta, allow_zero=False)
+    if epsilon <= 0:
+        raise ValueError("epsilon must be > 0")
+    if not 0 < sample_rate <= 1:
+        raise ValueError(f"sample_rate must be in (0, 1], got {sample_rate}")
+    if steps < 1:
+        raise ValueError("steps must be >= 1")
+    if math.isinf(epsilon):
+        return 0.0
+    if sample_rate == 1.0:
+        return math.sqrt(steps) / gdp_mu(epsilon, delta)
+    from opacus.accountants.utils import get_noise_multiplier
+
+    return float(
+        get_noise_multiplier(
+            target_epsilon=epsilon,
+            target_delta=delta,
+            sample_rate=sample_rate,
+            steps=steps,
+            accountant=accountant,
+            epsilon_tolerance=epsilon_tolerance,
+        )
+    )
+
+
+def dpsgd_epsilon(
+    *, noise_multiplier: float, delta: float, sample_rate: float, steps: int, accountant: str = "rdp"
+) -> float:
+    """ε spent by DP-SGD (opacus accountant; exact GDP composition when sample_rate = 1)."""
+    _check_delta(delta, allow_zero=False)
+    if noise_multiplier <= 0:
+        return math.inf
+    if sample_rate == 1.0:
+        return gaussian_epsilon(delta, math.sqrt(steps) / noise_multiplier)
+    from opacus.accountants import create_accountant
+
+    acc = create_accountant(accountant)
+    acc.history = [(noise_multiplier, sample_rate, steps)]
+    return float(acc.get_epsilon(delta=delta))
+
+
+def _check_delta(delta: float, *, allow_zero: bool) -> None:
+    if not (0 <= delta < 1) or (delta == 0 and not allow_zero):
+        raise ValueError(f"delta must be in {'[0' if allow_zero else '(0'}, 1), got {delta}")
+
+
+def normal_cdf(x):
+    return stats.norm.cdf(x)

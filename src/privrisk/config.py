@@ -1,0 +1,84 @@
+"""Config loading and validation against ``workflow/schemas/``.
+
+The schema is split: ``config.schema.yaml`` holds the global keys and each paper's keys live in
+``<key>.schema.yaml`` (so one paper's change never touches another's). :func:`validate` checks
+every key before any job starts and raises :class:`ConfigError` naming the offending key
+(``thudi2022.fig2.epsilon_max: -1 is less than the minimum of 0``); unknown keys are errors
+(``additionalProperties: false`` throughout), so a typo cannot silently fall back to a default.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SCHEMA_DIR = REPO_ROOT / "workflow" / "schemas"
+
+
+class ConfigError(ValueError):
+    """A config value is missing, unknown, mistyped or out of range."""
+
+
+def load_schema(schema_dir: str | Path = SCHEMA_DIR) -> dict[str, Any]:
+    """The full schema: the global one with each ``<key>.schema.yaml`` as property ``<key>``."""
+    schema_dir = Path(schema_dir)
+    schema = yaml.safe_load((schema_dir / "config.schema.yaml").read_text())
+    for path in sorted(schema_dir.glob("*.schema.yaml")):
+        key = path.name.removesuffix(".schema.yaml")
+        if key == "config":
+            continue
+        schema.setdefault("properties", {})[key] = yaml.safe_load(path.read_text())
+    return schema
+
+
+def _path(error: jsonschema.ValidationError) -> str:
+    parts = []
+    for p in error.absolute_path:
+        parts.append(f"[{p}]" if isinstance(p, int) else (("." if parts else "") + str(p)))
+    return "".join(parts) or "<top level>"
+
+
+def _message(error: jsonschema.ValidationError) -> str:
+    if error.validator == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        where = _path(error)
+        keys = ", ".join(f"{where}.{k}" if where != "<top level>" else k for k in extra)
+        return f"unknown config key(s) {keys}; allowed here: {', '.join(allowed)}"
+    return f"config key {_path(error)}: {error.message}"
+
+
+def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) -> None:
+    """Raise ConfigError listing every problem (each naming its key), or return None."""
+    schema = load_schema() if schema is None else schema
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(dict(config)), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        raise ConfigError("invalid config:\n  " + "\n  ".join(_message(e) for e in errors))
+
+
+def deep_update(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """Recursive dict update, as Snakemake merges ``--configfile`` over ``configfile:``."""
+    out = copy.deepcopy(base)
+    for k, v in override.items():
+        if isinstance(v, Mapping) and isinstance(out.get(k), dict):
+            out[k] = deep_update(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def load(*paths: str | Path, check: bool = True) -> dict[str, Any]:
+    """Load and merge config files in order (later ones override), then validate."""
+    cfg: dict[str, Any] = {}
+    for p in paths:
+        cfg = deep_update(cfg, yaml.safe_load(Path(p).read_text()) or {})
+    if check:
+        validate(cfg)
+    return cfg

@@ -1,0 +1,162 @@
+"""The figure contract (design.md §3): what a figure function returns and how it is written.
+
+A paper's figure function computes numbers and returns a :class:`FigureResult`;
+:func:`write_outputs` then writes ``<prefix>.pdf/.png`` (or ``.md/.tex`` for tables),
+``<prefix>.csv`` (every plotted number, tidy), ``<prefix>.json`` (provenance) and the figure's
+claims rows. Files are written to temporary names and renamed at the end, so a failure never
+leaves a half-written set of outputs behind.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from . import plotting, provenance
+from .claims import Claim, write_claims
+
+REQUIRED_COLUMNS = ("series", "x", "y")
+
+
+@dataclass
+class FigureResult:
+    """What a figure (or table) function returns.
+
+    Attributes:
+        data: tidy table of every plotted number, with at least ``series``, ``x``, ``y``.
+        caption: one paragraph a reader can understand without the paper.
+        fig: the matplotlib figure (None for tables).
+        table_md / table_tex: the table's Markdown / LaTeX (tables only).
+        claims: claims-ledger rows this figure checks.
+        data_sources: dataset name -> ``real`` | ``bundled-real`` | ``standin`` | ``analytic``.
+        seeds: named seeds used.
+        extra: anything else worth recording in provenance (chosen readings, accountant checks).
+    """
+
+    data: pd.DataFrame
+    caption: str
+    fig: Figure | None = None
+    table_md: str | None = None
+    table_tex: str | None = None
+    claims: list[Claim] = field(default_factory=list)
+    data_sources: dict[str, str] = field(default_factory=lambda: {"all": "analytic"})
+    seeds: dict[str, int] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        missing = [c for c in REQUIRED_COLUMNS if c not in self.data.columns]
+        if missing:
+            raise ValueError(f"figure data lacks columns {missing}; has {list(self.data.columns)}")
+        if self.fig is None and self.table_md is None:
+            raise ValueError("a FigureResult needs a figure or a Markdown table")
+
+
+def _json_default(o: Any):
+    if isinstance(o, np.generic):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    if isinstance(o, Path):
+        return str(o)
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def write_outputs(
+    result: FigureResult,
+    *,
+    paper: str,
+    figure: str,
+    prefix: str | Path,
+    claims_path: str | Path,
+    params: dict[str, Any],
+    scale: str,
+    wall_time_s: float,
+) -> list[Path]:
+    """Write every output of one figure; returns the paths written."""
+    prefix = Path(prefix)
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    tmp = prefix.with_name(prefix.name + ".tmp")
+    written: list[tuple[Path, Path]] = []
+
+    def stage(ext: str) -> Path:
+        t, final = Path(f"{tmp}{ext}"), Path(f"{prefix}{ext}")
+        written.append((t, final))
+        return t
+
+    if result.fig is not None:
+        note = plotting.data_source_note(result.data_sources)
+        if note:
+            plotting.footnote(result.fig, note)
+        plotting.save(result.fig, str(tmp))
+        written += [(Path(f"{tmp}{e}"), Path(f"{prefix}{e}")) for e in (".pdf", ".png")]
+    if result.table_md is not None:
+        stage(".md").write_text(result.table_md)
+    if result.table_tex is not None:
+        stage(".tex").write_text(result.table_tex)
+    result.data.to_csv(stage(".csv"), index=False)
+    record = provenance.make_record(
+        paper=paper,
+        figure=figure,
+        caption=result.caption,
+        scale=scale,
+        parameters=params,
+        seeds=result.seeds,
+        data_sources=result.data_sources,
+        wall_time_s=wall_time_s,
+        extra=result.extra,
+    )
+    stage(".json").write_text(json.dumps(record, indent=2, default=_json_default) + "\n")
+    for t, final in written:
+        t.replace(final)
+    write_claims(result.claims, claims_path)
+    return [final for _, final in written] + [Path(claims_path)]
+
+
+def resolve(dotted: str) -> Callable[..., Any]:
+    """``"privrisk.papers.thudi2022.figures:fig1"`` -> the function."""
+    module, _, name = dotted.partition(":")
+    if not name:
+        raise ValueError(f"expected 'module:function', got {dotted!r}")
+    return getattr(import_module(module), name)
+
+
+def run_figure(
+    func: str | Callable[..., FigureResult],
+    *,
+    paper: str,
+    figure: str,
+    params: dict[str, Any],
+    prefix: str | Path,
+    claims_path: str | Path,
+    scale: str = "quick",
+    inputs: dict[str, str] | None = None,
+) -> FigureResult:
+    """Call a figure function (with ``inputs`` if it takes them) and write its outputs."""
+    fn = resolve(func) if isinstance(func, str) else func
+    t0 = time.perf_counter()
+    result = fn(params, inputs) if inputs is not None else fn(params)
+    write_outputs(
+        result,
+        paper=paper,
+        figure=figure,
+        prefix=prefix,
+        claims_path=claims_path,
+        params=params,
+        scale=scale,
+        wall_time_s=time.perf_counter() - t0,
+    )
+    return result
+
+
+def expected_outputs(prefix: str | Path, *, table: bool = False) -> Sequence[str]:
+    exts = (".md", ".tex", ".csv", ".json") if table else (".pdf", ".png", ".csv", ".json")
+    return [f"{prefix}{e}" for e in exts]

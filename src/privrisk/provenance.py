@@ -1,0 +1,88 @@
+"""Provenance records written beside every figure (``results/<key>/<fig>.json``)."""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+# Packages whose versions matter for the numbers; missing ones are simply skipped.
+TRACKED_PACKAGES = (
+    "privrisk",
+    "numpy",
+    "scipy",
+    "pandas",
+    "matplotlib",
+    "torch",
+    "opacus",
+    "dp-accounting",
+    "scikit-learn",
+    "pgmpy",
+    "snakemake",
+)
+
+DATA_SOURCES = ("real", "bundled-real", "standin", "analytic")
+
+
+def package_versions(names: tuple[str, ...] = TRACKED_PACKAGES) -> dict[str, str]:
+    out = {}
+    for name in names:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
+
+
+def git_commit(cwd: str | Path | None = None) -> str:
+    """The current commit (with ``-dirty`` if the tree has changes), or ``unknown``."""
+    try:
+        sha = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        return sha + ("-dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def make_record(
+    *,
+    paper: str,
+    figure: str,
+    caption: str,
+    scale: str,
+    parameters: dict[str, Any],
+    seeds: dict[str, int] | None = None,
+    data_sources: dict[str, str] | None = None,
+    wall_time_s: float | None = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Assemble a provenance record; ``data_sources`` maps dataset name -> one of DATA_SOURCES."""
+    for name, src in (data_sources or {}).items():
+        if src not in DATA_SOURCES:
+            raise ValueError(f"data source of {name!r} is {src!r}; expected one of {DATA_SOURCES}")
+    return {
+        "paper": paper,
+        "figure": figure,
+        "caption": caption,
+        "scale": scale,
+        "parameters": parameters,
+        "seeds": seeds or {},
+        "data_sources": data_sources or {"all": "analytic"},
+        "wall_time_s": None if wall_time_s is None else round(float(wall_time_s), 3),
+        "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
+        "git_commit": git_commit(),
+        "python": platform.python_version(),
+        "packages": package_versions(),
+        **(extra or {}),
+    }

@@ -1,0 +1,42 @@
+# The claims ledger: per-figure rows -> per-paper claims.csv -> results/claims.csv (+ .md).
+
+
+rule gather_paper_claims:
+    input:
+        lambda wc: [
+            f"results/{wc.key}/claims/{Path(f).stem}.csv"
+            for f in PAPER_TARGETS[wc.key]
+            if f.endswith(".json")
+        ],
+    output:
+        "results/{key}/claims.csv",
+    log:
+        "results/logs/{key}/gather_claims.log",
+    benchmark:
+        "results/benchmarks/{key}/gather_claims.tsv"
+    wildcard_constraints:
+        key="|".join(PAPER_TARGETS) or "none",
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    script:
+        "../scripts/gather_claims.py"
+
+
+rule gather_all_claims:
+    input:
+        [f"results/{key}/claims.csv" for key in PAPER_TARGETS],
+    output:
+        csv="results/claims.csv",
+        md="results/claims.md",
+    log:
+        "results/logs/gather_all_claims.log",
+    benchmark:
+        "results/benchmarks/gather_all_claims.tsv"
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    script:
+        "../scripts/gather_claims.py"

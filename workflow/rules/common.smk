@@ -1,0 +1,41 @@
+# Shared helpers. Logic lives in the privrisk package (src/privrisk/workflow.py), tested there;
+# this file only validates the config and registers each paper's targets.
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+
+from privrisk import config as _privrisk_config  # noqa: E402
+from privrisk import workflow as wf  # noqa: E402
+
+# Stop before any job starts if a key is unknown, mistyped or out of range.
+try:
+    _privrisk_config.validate(config)
+except _privrisk_config.ConfigError as err:
+    raise WorkflowError(str(err)) from None
+
+# paper key -> list of its final outputs; each <key>.smk adds its own.
+PAPER_TARGETS = {}
+
+
+def all_targets():
+    return [f for key in PAPER_TARGETS for f in paper_targets(key)]
+
+
+def paper_targets(key):
+    return PAPER_TARGETS[key] + [f"results/{key}/claims.csv"]
+
+
+def figure_outputs(key, fig, table=False):
+    """Named outputs of one figure rule: the files of the output contract plus its claims rows."""
+    return wf.figure_outputs(key, fig, table=table)
+
+
+def paper_params(key, fig):
+    """The figure's config section merged over the paper's `common` section."""
+    return wf.paper_params(config, key, fig)
+
+
+def caption(key, fig):
+    return f"../report/{key}/{fig}.rst"

@@ -1,0 +1,1 @@
+PAPER_TARGETS["pankova2022"] = []

@@ -1,0 +1,53 @@
+# thudi2022 — Thudi et al., "Bounding Membership Inference": Figures 1–7 and Table 1.
+# All analytic: one cheap rule per figure, each calling privrisk.papers.thudi2022.<fig>.
+
+THUDI2022 = {  # figure -> is it a table?
+    "fig1": False,
+    "fig2": False,
+    "fig3": False,
+    "fig4a": False,
+    "fig4b": False,
+    "fig5": False,
+    "fig6": False,
+    "fig7": False,
+    "fig7_corrected": False,
+    "table1": True,
+}
+PAPER_TARGETS["thudi2022"] = [
+    f
+    for fig, table in THUDI2022.items()
+    for k, f in figure_outputs("thudi2022", fig, table).items()
+    if k != "claims"
+]
+
+for _fig, _table in THUDI2022.items():
+
+    rule:
+        name:
+            f"thudi2022_{_fig}"
+        output:
+            **{
+                k: (report(v, caption=caption("thudi2022", _fig), category="thudi2022") if k in ("png", "md") else v)
+                for k, v in figure_outputs("thudi2022", _fig, _table).items()
+            },
+        params:
+            func=f"privrisk.papers.thudi2022:{_fig}",
+            cfg=paper_params("thudi2022", _fig),
+            paper="thudi2022",
+            figure=_fig,
+            prefix=f"results/thudi2022/{_fig}",
+        log:
+            f"results/logs/thudi2022/{_fig}.log",
+        benchmark:
+            f"results/benchmarks/thudi2022/{_fig}.tsv"
+        threads: 1
+        resources:
+            mem_mb=1000,
+            runtime=5,
+        script:
+            "../scripts/make_figure.py"
+
+
+rule thudi2022:
+    input:
+        paper_targets("thudi2022"),
