@@ -1,10 +1,10 @@
 # Reproduction pipeline: every figure and table of five papers on what DP's epsilon means
-# against real attackers. Read README.md first; the output contract is in design notes there.
+# against real attackers. README.md explains the commands and the output contract.
 #
-#   snakemake --cores 2                      every paper, quick scale, offline
-#   snakemake --cores 2 thudi2022            one paper
-#   snakemake --cores 2 results/thudi2022/fig2.pdf   one figure
-#   snakemake --cores 8 --configfile config/paper.yaml   paper scale
+#   snakemake --cores 2                                 every paper, quick scale, offline
+#   snakemake --cores 2 thudi2022                       one paper (a target rule per paper key)
+#   snakemake --cores 2 results/thudi2022/fig2.pdf      one figure; only its inputs run
+#   snakemake --cores 8 --configfile config/paper.yaml  paper scale
 
 from snakemake.utils import min_version
 
@@ -26,3 +26,13 @@ rule all:
         all_targets(),
         "results/claims.csv",
         "results/claims.md",
+
+
+# One target rule per paper key: `snakemake --cores 2 <key>`.
+for _key in PAPER_TARGETS:
+
+    rule:
+        name:
+            _key
+        input:
+            paper_targets(_key),

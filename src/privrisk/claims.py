@@ -93,7 +93,7 @@ def qualitative_claim(
 
 
 def _round(x: float) -> float:
-    return float(f"{x:.6g}") if isinstance(x, float) and math.isfinite(x) else x
+    return float(f"{x:.8g}") if isinstance(x, float) and math.isfinite(x) else x
 
 
 def to_frame(claims: Iterable[Claim]) -> pd.DataFrame:

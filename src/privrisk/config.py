@@ -29,11 +29,22 @@ def load_schema(schema_dir: str | Path = SCHEMA_DIR) -> dict[str, Any]:
     """The full schema: the global one with each ``<key>.schema.yaml`` as property ``<key>``."""
     schema_dir = Path(schema_dir)
     schema = yaml.safe_load((schema_dir / "config.schema.yaml").read_text())
-    for path in sorted(schema_dir.glob("*.schema.yaml")):
-        key = path.name.removesuffix(".schema.yaml")
+    props = schema.setdefault("properties", {})
+    # "<key>.schema.yaml" is a paper's section; "<key>.<part>.schema.yaml" adds properties (and
+    # $defs) to it, so that separately developed parts of one paper keep separate schema files.
+    for path in sorted(schema_dir.glob("*.schema.yaml"), key=lambda p: (p.name.count("."), p.name)):
+        key, _, part = path.name.removesuffix(".schema.yaml").partition(".")
         if key == "config":
             continue
-        schema.setdefault("properties", {})[key] = yaml.safe_load(path.read_text())
+        sub = yaml.safe_load(path.read_text())
+        if not part:
+            props[key] = sub
+            continue
+        if key not in props:
+            raise ConfigError(f"{path.name}: no {key}.schema.yaml to extend")
+        props[key].setdefault("properties", {}).update(sub.get("properties", {}))
+        props[key].setdefault("$defs", {}).update(sub.get("$defs", {}))
+        props[key].setdefault("required", []).extend(sub.get("required", []))
     return schema
 
 

@@ -32,6 +32,14 @@ def figure_outputs(key, fig, table=False):
     return wf.figure_outputs(key, fig, table=table)
 
 
+def report_outputs(key, fig, table=False):
+    """figure_outputs with the picture (or table) registered for the Snakemake report."""
+    return {
+        k: report(v, caption=caption(key, fig), category=key) if k in ("png", "md") else v
+        for k, v in figure_outputs(key, fig, table).items()
+    }
+
+
 def paper_params(key, fig):
     """The figure's config section merged over the paper's `common` section."""
     return wf.paper_params(config, key, fig)

@@ -26,10 +26,7 @@ for _fig, _table in THUDI2022.items():
         name:
             f"thudi2022_{_fig}"
         output:
-            **{
-                k: (report(v, caption=caption("thudi2022", _fig), category="thudi2022") if k in ("png", "md") else v)
-                for k, v in figure_outputs("thudi2022", _fig, _table).items()
-            },
+            **report_outputs("thudi2022", _fig, _table),
         params:
             func=f"privrisk.papers.thudi2022:{_fig}",
             cfg=paper_params("thudi2022", _fig),
@@ -46,8 +43,3 @@ for _fig, _table in THUDI2022.items():
             runtime=5,
         script:
             "../scripts/make_figure.py"
-
-
-rule thudi2022:
-    input:
-        paper_targets("thudi2022"),
