@@ -1,0 +1,1 @@
+"""Attacks: membership, attribute and reconstruction attacks (threshold, discriminator queries, RAP)."""

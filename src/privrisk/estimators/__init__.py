@@ -1,0 +1,1 @@
+"""Estimators of membership privacy (MACE) and their confidence intervals."""

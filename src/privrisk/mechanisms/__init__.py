@@ -1,0 +1,1 @@
+"""Privacy mechanisms (exponential, Gaussian, noisy marginals), as small functions/objects."""

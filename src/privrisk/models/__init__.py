@@ -1,0 +1,1 @@
+"""Models: GANs, the n-gram language model, Bayesian networks."""

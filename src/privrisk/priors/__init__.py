@@ -1,0 +1,1 @@
+"""Priors over secrets (canaries, passwords, names) for reconstruction bounds."""

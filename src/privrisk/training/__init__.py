@@ -1,0 +1,1 @@
+"""Training loops, incl. batched DP-SGD over many small models."""
