@@ -45,5 +45,11 @@ def paper_params(key, fig):
     return wf.paper_params(config, key, fig)
 
 
+def code(func):
+    """Library source files a rule's function depends on, as `input: code=code(func)`,
+    so that editing that code (and only that code) reruns the rule."""
+    return wf.code_inputs(func)
+
+
 def caption(key, fig):
     return f"../report/{key}/{fig}.rst"

@@ -25,6 +25,8 @@ for _fig, _table in THUDI2022.items():
     rule:
         name:
             f"thudi2022_{_fig}"
+        input:
+            code=code(f"privrisk.papers.thudi2022"),
         output:
             **report_outputs("thudi2022", _fig, _table),
         params:

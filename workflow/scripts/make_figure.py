@@ -13,7 +13,7 @@ sm = snakemake  # noqa: F821
 with open(sm.log[0], "w") as log:
     sys.stdout = sys.stderr = log
     logging.basicConfig(stream=log, level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    inputs = {k: str(v) for k, v in sm.input.items()} or None
+    inputs = {k: str(v) for k, v in sm.input.items() if k != "code"} or None
     run_figure(
         sm.params.func,
         paper=sm.params.paper,

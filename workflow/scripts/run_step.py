@@ -20,7 +20,7 @@ with open(sm.log[0], "w") as log:
     fn = resolve(sm.params.func)
     fn(
         sm.params.cfg,
-        {k: str(v) for k, v in sm.input.items()},
+        {k: str(v) for k, v in sm.input.items() if k != "code"},
         {k: str(v) for k, v in sm.output.items()},
         sm.threads,
     )
