@@ -1,0 +1,109 @@
+"""pankova2022 bounds: spec §4.3 checks and §7 oracle tables (../shared/spec/pankova2022.md)."""
+
+import numpy as np
+import pytest
+
+from privrisk.bounds import attribute as at
+
+TABLE_71 = {  # (η, p) -> ε_max
+    (0.01, 0.01): 0.7033, (0.01, 0.05): 0.1929, (0.01, 0.1): 0.1065, (0.01, 0.25): 0.0526, (0.01, 0.5): 0.0400,
+    (0.1, 0.01): 2.5044, (0.1, 0.05): 1.2098, (0.1, 0.1): 0.8109, (0.1, 0.25): 0.4796, (0.1, 0.5): 0.4055,
+    (0.3, 0.01): 3.7950, (0.3, 0.25): 1.2993, (0.3, 0.5): 1.3863, (0.5, 0.01): 4.6351, (0.5, 0.25): 2.1972,
+}
+
+
+@pytest.mark.parametrize("key", list(TABLE_71))
+def test_eps_max_table(key):
+    eta, p = key
+    assert at.epsilon_for_advantage(eta, p) == pytest.approx(TABLE_71[key], abs=1e-4)
+
+
+def test_eps_max_infinite_beyond_one_minus_p():
+    assert at.epsilon_for_advantage(0.5, 0.5) == np.inf
+    assert at.epsilon_for_advantage(0.6, 0.5) == np.inf
+    assert np.isfinite(at.epsilon_for_advantage(0.4999, 0.5))
+
+
+def test_eps_max_zero_at_zero_eta_and_round_trip():
+    p = np.linspace(0.01, 0.9, 30)
+    assert np.all(at.epsilon_for_advantage(0.0, p) == 0)
+    eta = 0.05
+    e = at.epsilon_for_advantage(eta, p)
+    np.testing.assert_allclose(at.advantage_simplified(e, p), eta, atol=1e-12)
+
+
+def test_lower_side_mirror():
+    assert at.epsilon_for_advantage(0.1, 0.5, side="lower") == pytest.approx(0.405465, abs=1e-6)
+    assert at.epsilon_for_advantage(0.1, 0.3, side="lower") == pytest.approx(at.epsilon_for_advantage(0.1, 0.7))
+
+
+@pytest.mark.parametrize("eta,eps_min", [(0.01, 0.04000), (0.1, 0.40134), (0.3, 1.23808), (0.9, 5.88888)])
+def test_worst_case_fixed_eta(eta, eps_min):
+    assert at.worst_case_epsilon(eta) == pytest.approx(eps_min, abs=1e-5)
+    grid = np.linspace(1e-4, 1 - 1e-4, 100001)
+    em = at.epsilon_for_advantage(eta, grid)
+    assert em.min() == pytest.approx(eps_min, abs=1e-5)
+    assert grid[em.argmin()] == pytest.approx((1 - eta) / 2, abs=1e-3)
+
+
+@pytest.mark.parametrize("eps,p_star,eta_max", [(0.1, 0.48750, 0.02499), (1, 0.37754, 0.24492),
+                                                (5, 0.07586, 0.84828), (10, 0.00669, 0.98661)])
+def test_worst_case_fixed_eps(eps, p_star, eta_max):
+    assert at.worst_case_prior_fixed_eps(eps) == pytest.approx(p_star, abs=1e-5)
+    assert at.worst_case_advantage(eps) == pytest.approx(eta_max, abs=1e-5)
+    assert at.advantage_simplified(eps, p_star) == pytest.approx(eta_max, abs=1e-5)
+
+
+def test_scaling_invariance():
+    """(ε, d) and (αε, d/α) are the same guarantee: only ε·R enters."""
+    for alpha in (0.5, 3.0):
+        assert at.posterior_simplified(1.2 * alpha, 0.2, R=2 / alpha) == pytest.approx(
+            at.posterior_simplified(1.2, 0.2, R=2))
+
+
+@pytest.mark.parametrize("M,eps,main,shell,simp", [(10, 0.1, 0.25138, 0.24186, 0.40461),
+                                                   (10, 1.0, 0.76493, 0.63641, 0.99982),
+                                                   (20, 0.5, 0.46490, 0.39614, 0.99959)])
+def test_uniform_interval_oracles(M, eps, main, shell, simp):
+    pb, sh = at.uniform_shells(M, M / 2)
+    assert at.posterior_main_theorem_uniform(eps, M) == pytest.approx(main, abs=1e-5)
+    assert at.posterior_shell_sum(eps, sh, pb) == pytest.approx(shell, abs=1e-5)
+    assert at.posterior_simplified(eps, 2 / M, R=M) == pytest.approx(simp, abs=1e-5)
+
+
+def test_flat_limits():
+    """Wide interval -> main theorem tanh ε, shell sum 1 - e^-ε (spec §7.3)."""
+    M = 400
+    pb, sh = at.uniform_shells(M, M / 2)
+    for eps in (0.5, 1.0, 2.0):
+        assert at.posterior_main_theorem_uniform(eps, M) == pytest.approx(np.tanh(eps), abs=1e-3)
+        assert at.posterior_shell_sum(eps, sh, pb) == pytest.approx(1 - np.exp(-eps), abs=1e-3)
+
+
+def test_laplace_attack_attains_shell_sum_flat():
+    rng = np.random.default_rng(0)
+    n = 1_000_000
+    for eps in (0.5, 1.0):
+        success = np.mean(np.abs(rng.laplace(0, 1 / eps, n)) <= 1)
+        assert success == pytest.approx(1 - np.exp(-eps), abs=4e-3)
+        assert success <= np.tanh(eps)
+
+
+def test_shell_counterexample_is_real():
+    attained, shell, main = at.two_point_counterexample(np.array([0.5, 1.0, 2.0]))
+    assert np.all(attained > shell)
+    np.testing.assert_allclose(attained, main)
+    # and the randomized response really is ε·d-private: ratio e^{2ε} over distance 2.
+    eps = 1.0
+    p_u_given_u = np.exp(2 * eps) / (1 + np.exp(2 * eps))
+    assert np.log(p_u_given_u / (1 - p_u_given_u)) == pytest.approx(eps * 2.0)
+
+
+def test_edges():
+    assert at.posterior_simplified(np.inf, 0.2) == 1.0
+    assert at.posterior_simplified(0.0, 0.2) == pytest.approx(0.2)
+    assert at.posterior_simplified(3.0, 0.0) == 0.0
+    with pytest.raises(ValueError):
+        at.epsilon_for_advantage(0.1, 0.0)
+    with pytest.raises(ValueError):
+        at.posterior_simplified(-1, 0.5)

@@ -1,0 +1,59 @@
+"""Config validation: typos, wrong types and out-of-range values are caught, naming the key."""
+
+import copy
+
+import pytest
+import yaml
+
+from privrisk import config
+from tests.conftest import REPO, run_pipeline
+
+
+@pytest.fixture(scope="module")
+def cfg():
+    return config.load(REPO / "config/config.yaml")
+
+
+def test_shipped_configs_validate():
+    config.load(REPO / "config/config.yaml")
+    config.load(REPO / "config/config.yaml", REPO / "config/paper.yaml")
+    config.load(REPO / "config/config.yaml", REPO / "config/tiny.yaml")
+
+
+@pytest.mark.parametrize(
+    "mutate,needle",
+    [
+        (lambda c: c["thudi2022"]["fig2"].__setitem__("epsilon_maxx", 3), "thudi2022.fig2.epsilon_maxx"),
+        (lambda c: c["thudi2022"]["fig2"].__setitem__("epsilon_max", -1), "thudi2022.fig2.epsilon_max"),
+        (lambda c: c["thudi2022"]["fig3"]["epsilons"].__setitem__(1, -0.5), "thudi2022.fig3.epsilons[1]"),
+        (lambda c: c["thudi2022"]["fig7"].__setitem__("b", 1.5), "thudi2022.fig7.b"),
+        (lambda c: c["thudi2022"]["fig4a"].__setitem__("n_points", "many"), "thudi2022.fig4a.n_points"),
+        (lambda c: c.__setitem__("scale", "huge"), "scale"),
+        (lambda c: c.__setitem__("thudi2O22", {}), "thudi2O22"),
+        (lambda c: c["pankova2022"]["fig_eps_vs_advantage"]["priors"].append(1.2),
+         "pankova2022.fig_eps_vs_advantage.priors[6]"),
+    ],
+)
+def test_bad_values_name_the_key(cfg, mutate, needle):
+    bad = copy.deepcopy(cfg)
+    mutate(bad)
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(bad)
+    assert needle in str(err.value)
+
+
+def test_deep_update_merges_nested():
+    base = {"a": {"b": 1, "c": 2}, "d": 3}
+    assert config.deep_update(base, {"a": {"c": 5}}) == {"a": {"b": 1, "c": 5}, "d": 3}
+    assert base["a"]["c"] == 2
+
+
+@pytest.mark.slow
+def test_pipeline_refuses_typo_before_any_job(tmp_path):
+    bad = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    bad["thudi2022"]["fig2"]["epsilon_maxx"] = 3
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(bad, allow_unicode=True))
+    proc = run_pipeline(tmp_path, "thudi2022", configfiles=(str(tmp_path / "bad.yaml"),), check=False)
+    assert proc.returncode != 0
+    assert "thudi2022.fig2.epsilon_maxx" in proc.stdout + proc.stderr
+    assert not (tmp_path / "results").exists()
