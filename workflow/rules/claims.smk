@@ -16,6 +16,8 @@ rule gather_paper_claims:
         "results/benchmarks/{key}/gather_claims.tsv"
     wildcard_constraints:
         key="|".join(PAPER_TARGETS) or "none",
+    conda:
+        "../envs/privrisk.yaml"
     threads: 1
     resources:
         mem_mb=500,
@@ -34,6 +36,8 @@ rule gather_all_claims:
         "results/logs/gather_all_claims.log",
     benchmark:
         "results/benchmarks/gather_all_claims.tsv"
+    conda:
+        "../envs/privrisk.yaml"
     threads: 1
     resources:
         mem_mb=500,

@@ -34,10 +34,11 @@ def figure_outputs(key, fig, table=False):
 
 def report_outputs(key, fig, table=False):
     """figure_outputs with the picture (or table) registered for the Snakemake report."""
-    return {
-        k: report(v, caption=caption(key, fig), category=key) if k in ("png", "md") else v
-        for k, v in figure_outputs(key, fig, table).items()
-    }
+    out = figure_outputs(key, fig, table)
+    for k in ("png", "md"):
+        if k in out:
+            out[k] = report(out[k], caption=caption(key, fig), category=key)
+    return out
 
 
 def paper_params(key, fig):

@@ -25,19 +25,20 @@ for _fig, _table in PANKOVA2022.items():
             code=code(f"privrisk.papers.pankova2022"),
         output:
             **report_outputs("pankova2022", _fig, _table),
+        log:
+            f"results/logs/pankova2022/{_fig}.log",
+        benchmark:
+            f"results/benchmarks/pankova2022/{_fig}.tsv"
+        conda:
+            "../envs/privrisk.yaml"
+        threads: 1
+        resources:
+            mem_mb=1000,
+            runtime=5,
         params:
             func=f"privrisk.papers.pankova2022:{_fig}",
             cfg=paper_params("pankova2022", _fig),
             paper="pankova2022",
             figure=_fig,
-            prefix=f"results/pankova2022/{_fig}",
-        log:
-            f"results/logs/pankova2022/{_fig}.log",
-        benchmark:
-            f"results/benchmarks/pankova2022/{_fig}.tsv"
-        threads: 1
-        resources:
-            mem_mb=1000,
-            runtime=5,
         script:
             "../scripts/make_figure.py"

@@ -29,19 +29,20 @@ for _fig, _table in THUDI2022.items():
             code=code(f"privrisk.papers.thudi2022"),
         output:
             **report_outputs("thudi2022", _fig, _table),
+        log:
+            f"results/logs/thudi2022/{_fig}.log",
+        benchmark:
+            f"results/benchmarks/thudi2022/{_fig}.tsv"
+        conda:
+            "../envs/privrisk.yaml"
+        threads: 1
+        resources:
+            mem_mb=1000,
+            runtime=5,
         params:
             func=f"privrisk.papers.thudi2022:{_fig}",
             cfg=paper_params("thudi2022", _fig),
             paper="thudi2022",
             figure=_fig,
-            prefix=f"results/thudi2022/{_fig}",
-        log:
-            f"results/logs/thudi2022/{_fig}.log",
-        benchmark:
-            f"results/benchmarks/thudi2022/{_fig}.tsv"
-        threads: 1
-        resources:
-            mem_mb=1000,
-            runtime=5,
         script:
             "../scripts/make_figure.py"

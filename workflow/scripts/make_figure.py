@@ -13,15 +13,17 @@ sm = snakemake  # noqa: F821
 with open(sm.log[0], "w") as log:
     sys.stdout = sys.stderr = log
     logging.basicConfig(stream=log, level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    # The output prefix is the CSV's path without extension (every figure writes a CSV).
+    prefix = sm.output.csv.removesuffix(".csv")
     inputs = {k: str(v) for k, v in sm.input.items() if k != "code"} or None
     run_figure(
         sm.params.func,
         paper=sm.params.paper,
         figure=sm.params.figure,
         params=sm.params.cfg,
-        prefix=sm.params.prefix,
+        prefix=prefix,
         claims_path=sm.output.claims,
         scale=sm.config.get("scale", "quick"),
         inputs=inputs,
     )
-    logging.getLogger("make_figure").info("wrote %s", sm.params.prefix)
+    logging.getLogger("make_figure").info("wrote %s.*", prefix)
