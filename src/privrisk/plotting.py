@@ -37,6 +37,11 @@ RC = {
 }
 
 
+# Every figure process uses this style, so set it globally (rc_context would only cover the
+# calls made inside it, not legends or texts added later).
+matplotlib.rcParams.update(RC)
+
+
 def color(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
@@ -51,8 +56,7 @@ def marker(i: int) -> str:
 
 def subplots(nrows: int = 1, ncols: int = 1, *, width: float = 4.8, height: float = 3.4, **kw):
     """``plt.subplots`` in the project style; the size is per panel (inches)."""
-    with plt.rc_context(RC):
-        fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), **kw)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), **kw)
     fig.set_layout_engine("constrained")
     return fig, axes
 

@@ -271,7 +271,7 @@ def _fig7(params, variant, fig_name) -> FigureResult:
     for i, (name, y) in enumerate(series.items()):
         ax.plot(c, y, label=name, color=plotting.color(i), linestyle=plotting.linestyle(i))
     ax.set(xlabel="expected training set size c", ylabel="deletion capacity (number of deletions)",
-           title=f"Deletion capacity vs expected training set size ({variant})")
+           title=f"Deletion capacity ({variant} L(c))")
     ax.legend()
     cross = c[np.argmax(m <= sekhari)] if np.any(m <= sekhari) else np.nan
     claims = []
