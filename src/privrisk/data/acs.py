@@ -1,0 +1,166 @@
+"""ACS (American Community Survey) person records as in Annamalai et al. (USENIX Sec 2024).
+
+Real data: folktables' ``ACSDataSource(survey_year='2018', horizon='1-Year', survey='person')``
+for California with the ``ACSEmployment`` features. folktables stores the PUMS person file as
+``<root>/2018/1-Year/psam_p06.csv``; we parse that CSV directly (folktables itself is optional)
+and apply the same steps: missing values -> -1 (ACSEmployment's postprocess), ``AGEP // 10``,
+then every column to category codes. The value lists below are fixed (not taken from the file),
+so codes do not depend on which values a sample contains; they reproduce the domain sizes of the
+reference preparation (``acs-domain.json``: 16 attributes).
+
+Stand-in (no internet): a Bayesian network with these exact columns and domains, a plausible
+structure (age drives marital status, relationship, schooling, military service; disability
+columns depend on each other and on age; race drives nativity and ancestry) and hand-shaped
+marginals (SEX about 50/50, skewed AGEP and SCHL).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .tabular import (
+    SOURCES,
+    CategoricalTable,
+    DataFormatError,
+    StandinSpec,
+    csv_header,
+    encode_fixed,
+    read_csv_columns,
+    sample_standin,
+    subsample_rows,
+)
+
+NAME = "ACS"
+DEFAULT_PATH = Path("data/raw/acs/2018/1-Year/psam_p06.csv")
+STATE_FIPS_CA = 6
+
+# Column -> the values (after NaN -> -1 and AGEP // 10) in code order; order as acs-domain.json.
+VALUES: dict[str, list[int]] = {
+    "MIG": [-1, 1, 2, 3],
+    "RAC1P": list(range(1, 10)),
+    "CIT": list(range(1, 6)),
+    "RELP": list(range(0, 18)),
+    "ESP": [-1, *range(1, 9)],
+    "DIS": [1, 2],
+    "SCHL": [-1, *range(1, 25)],
+    "DEYE": [1, 2],
+    "MAR": list(range(1, 6)),
+    "ANC": [1, 2, 3, 4, 8],
+    "SEX": [1, 2],
+    "MIL": [-1, 1, 2, 3, 4],
+    "NATIVITY": [1, 2],
+    "DREM": [-1, 1, 2],
+    "DEAR": [1, 2],
+    "AGEP": list(range(0, 10)),
+}
+COLUMNS = list(VALUES)
+DOMAINS = [len(v) for v in VALUES.values()]
+
+_SCHL = [3.5, 1.5, 1.5, 1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2, 1.3, 1.3, 1.4, 1.4, 1.5, 1.8,
+         20.0, 3.0, 7.0, 9.0, 7.5, 16.0, 6.0, 2.0, 1.5]
+STANDIN = StandinSpec(
+    parents={
+        "AGEP": (),
+        "SEX": (),
+        "RAC1P": (),
+        "MAR": ("AGEP", "SEX"),
+        "RELP": ("AGEP", "MAR"),
+        "SCHL": ("AGEP", "RELP"),
+        "ESP": ("AGEP", "RELP"),
+        "MIL": ("AGEP", "SEX"),
+        "DIS": ("AGEP",),
+        "DEAR": ("AGEP", "DIS"),
+        "DEYE": ("DIS", "DEAR"),
+        "DREM": ("AGEP", "DIS"),
+        "NATIVITY": ("RAC1P",),
+        "CIT": ("NATIVITY", "AGEP"),
+        "ANC": ("NATIVITY", "RAC1P"),
+        "MIG": ("AGEP", "RELP"),
+    },
+    base={
+        "MIG": [1, 86, 1, 12],
+        "RAC1P": [57, 6, 0.7, 0.05, 0.2, 15, 0.4, 15, 5],
+        "CIT": [60, 0.5, 1, 20, 18],
+        "RELP": [35, 17, 25, 3, 1, 2, 2, 1.5, 1, 2, 2.5, 2, 1.5, 1, 0.5, 1, 1, 0.5],
+        "ESP": [80, 6, 3, 4, 1, 2, 1, 2, 1],
+        "DIS": [89, 11],
+        "SCHL": _SCHL,
+        "DEYE": [2, 98],
+        "MAR": [40, 5, 9, 2, 44],
+        "ANC": [50, 10, 5, 30, 5],
+        "SEX": [50, 50],
+        "MIL": [20, 0.5, 4, 1, 74.5],
+        "NATIVITY": [73, 27],
+        "DREM": [5, 4, 91],
+        "DEAR": [3, 97],
+        "AGEP": [12, 13, 14, 14, 13, 13, 11, 6, 3, 1],
+    },
+    # Small concentration = conditional rows far from the base = strong dependence on parents.
+    concentration={c: 0.6 for c in COLUMNS} | {"MAR": 0.4, "RELP": 0.4, "SCHL": 0.5, "MIL": 0.4},
+)
+
+
+def load_pums_csv(path: str | Path, *, raw_rows: int | None = None, seed: int = 0) -> CategoricalTable:
+    """Parse a PUMS person CSV (folktables' file) into the 16 coded ACSEmployment columns.
+
+    Rows of other states are dropped when an ``ST`` column is present. ``raw_rows`` subsamples
+    rows (seeded) before coding. Raises DataFormatError naming the file and column on a missing
+    column, a non-numeric value or a value outside the column's domain.
+    """
+    path = Path(path)
+    header = csv_header(path)
+    cols = COLUMNS + (["ST"] if "ST" in header else [])
+    df = read_csv_columns(path, cols)
+    if "ST" in df:
+        st = pd.to_numeric(df["ST"], errors="coerce")
+        df = df[st == STATE_FIPS_CA]
+    if len(df) == 0:
+        raise DataFormatError(f"{path}: no California (ST = 6) person records")
+    df = subsample_rows(df.reset_index(drop=True), raw_rows, seed)
+    codes = np.empty((len(df), len(COLUMNS)), dtype=np.int64)
+    for j, col in enumerate(COLUMNS):
+        num = pd.to_numeric(df[col].str.strip(), errors="coerce")
+        bad = num.isna() & df[col].notna() & (df[col].str.strip() != "")
+        if bad.any():
+            ex = ", ".join(repr(v) for v in df[col][bad].head(3))
+            raise DataFormatError(f"{path}: column {col!r} has non-numeric value(s) ({ex})")
+        vals = num.fillna(-1)  # ACSEmployment postprocess: np.nan_to_num(x, -1)
+        if (vals != np.round(vals)).any():
+            raise DataFormatError(f"{path}: column {col!r} has non-integer values")
+        vals = vals.astype(np.int64)
+        if col == "AGEP":
+            if (vals < 0).any():
+                raise DataFormatError(f"{path}: column 'AGEP' has missing or negative ages")
+            vals = vals // 10
+        codes[:, j] = encode_fixed(vals, VALUES[col], path=path, column=col)
+    return CategoricalTable(codes, COLUMNS, DOMAINS, "real",
+                            info={"file": str(path), "rows_used": int(len(df)), "subsample": raw_rows})
+
+
+def standin(n_rows: int, seed: int) -> CategoricalTable:
+    """A "raw" ACS-like table sampled from the stand-in network (same columns and domains)."""
+    codes = sample_standin(COLUMNS, DOMAINS, STANDIN, n_rows, seed)
+    return CategoricalTable(codes, COLUMNS, DOMAINS, "standin",
+                            info={"generator": "privrisk.data.acs.STANDIN Bayesian network", "rows": n_rows})
+
+
+def load(source: str = "auto", *, path: str | Path = DEFAULT_PATH, raw_rows: int | None = None,
+         standin_rows: int = 20_000, seed: int = 0) -> CategoricalTable:
+    """The raw ACS table: ``real`` (the PUMS CSV at ``path``), ``standin``, or ``auto``
+    (real if the file exists, else the stand-in)."""
+    if source not in SOURCES:
+        raise ValueError(f"ACS source must be one of {SOURCES}, got {source!r}")
+    path = Path(path)
+    if source == "real" or (source == "auto" and path.is_file()):
+        if not path.is_file():
+            raise DataFormatError(
+                f"{path}: ACS PUMS file not found. Download it once with folktables "
+                "(ACSDataSource(survey_year='2018', horizon='1-Year', survey='person', "
+                f"root_dir='{path.parents[2]}').get_data(states=['CA'], download=True)) "
+                "or set swanberg2025.marginals_data.acs.source: standin"
+            )
+        return load_pums_csv(path, raw_rows=raw_rows, seed=seed)
+    return standin(standin_rows, seed)

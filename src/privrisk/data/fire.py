@@ -1,0 +1,145 @@
+"""San Francisco Fire Department Calls for Service (FIRE), as in Annamalai et al. (USENIX Sec 2024).
+
+Real data: the CSV export of data.sfgov.org dataset nuek-vuh3, placed by hand at
+``data/raw/fire/Fire_Department_Calls_for_Service.csv`` (it is never downloaded here). We keep
+the 10 categorical columns of the reference preparation, drop rows with a missing value in them,
+subsample rows (the file has millions; the BayNet fit needs far fewer), and code each column by
+its sorted distinct values in the whole file (pandas category codes). Domain sizes therefore
+come from the file; the reference snapshot had the sizes in ``DOMAINS`` and the provenance
+records the sizes we obtained.
+
+Stand-in: a Bayesian network with these exact columns and domains (call type drives priority,
+ALS unit, disposition and alarms; station area drives battalion and zipcode; zipcode drives city).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .tabular import (
+    SOURCES,
+    CategoricalTable,
+    DataFormatError,
+    StandinSpec,
+    geometric,
+    read_csv_columns,
+    sample_standin,
+    subsample_rows,
+)
+
+NAME = "FIRE"
+DEFAULT_PATH = Path("data/raw/fire/Fire_Department_Calls_for_Service.csv")
+
+# Reference domain sizes (fire-domain.json of the reference preparation), in its column order.
+DOMAIN_SIZES = {
+    "Call Type": 31,
+    "Call Final Disposition": 15,
+    "City": 9,
+    "Zipcode of Incident": 27,
+    "Battalion": 12,
+    "Station Area": 46,
+    "Priority": 9,
+    "ALS Unit": 2,
+    "Call Type Group": 4,
+    "Number of Alarms": 5,
+}
+COLUMNS = list(DOMAIN_SIZES)
+DOMAINS = list(DOMAIN_SIZES.values())
+
+STANDIN = StandinSpec(
+    parents={
+        "Call Type Group": (),
+        "Call Type": ("Call Type Group",),
+        "Priority": ("Call Type", "Call Type Group"),
+        "ALS Unit": ("Call Type", "Priority"),
+        "Call Final Disposition": ("Call Type", "ALS Unit"),
+        "Number of Alarms": ("Call Type",),
+        "Station Area": (),
+        "Battalion": ("Station Area",),
+        "Zipcode of Incident": ("Station Area",),
+        "City": ("Zipcode of Incident",),
+    },
+    base={
+        "Call Type": geometric(31, 0.7),
+        "Call Final Disposition": geometric(15, 0.6),
+        "City": geometric(9, 0.25),
+        "Zipcode of Incident": geometric(27, 0.9),
+        "Battalion": geometric(12, 0.92),
+        "Station Area": geometric(46, 0.96),
+        "Priority": geometric(9, 0.35, start=2),
+        "ALS Unit": [40, 60],
+        "Call Type Group": [55, 25, 15, 5],
+        "Number of Alarms": geometric(5, 0.03),
+    },
+    concentration={c: 0.5 for c in COLUMNS}
+    | {"Battalion": 0.1, "Zipcode of Incident": 0.15, "City": 0.2, "ALS Unit": 0.5, "Call Type": 0.3},
+)
+
+
+def _sorted_categories(values: pd.Series) -> list[str]:
+    """Distinct values in pandas' category order: numeric order if all are numbers, else text."""
+    uniq = pd.unique(values)
+    num = pd.to_numeric(pd.Series(uniq), errors="coerce")
+    if num.notna().all():
+        return [u for _, u in sorted(zip(num, uniq, strict=True))]
+    return sorted(uniq)
+
+
+def load_fire_csv(path: str | Path, *, raw_rows: int | None = 200_000, seed: int = 0) -> CategoricalTable:
+    """Parse the FIRE CSV into the 10 coded columns (codes from the whole file, rows subsampled).
+
+    Raises DataFormatError naming the file and column when a column is missing, when no complete
+    row remains, or when a column has a single value or more distinct values than plausible for a
+    categorical column (a sign of a shifted or corrupt file).
+    """
+    path = Path(path)
+    df = read_csv_columns(path, COLUMNS)
+    n_read = len(df)
+    df = df.dropna(how="any")
+    if len(df) == 0:
+        raise DataFormatError(f"{path}: no row has all of the columns {COLUMNS}")
+    codes_all = np.empty((len(df), len(COLUMNS)), dtype=np.int64)
+    domains = []
+    for j, col in enumerate(COLUMNS):
+        vals = df[col].str.strip()
+        cats = _sorted_categories(vals)
+        # A categorical column of the reference preparation has at most 46 values; allow slack
+        # for newer snapshots but catch free text or numbers in a shifted column.
+        if len(cats) > 4 * max(DOMAINS):
+            raise DataFormatError(
+                f"{path}: column {col!r} has {len(cats)} distinct values; expected a categorical "
+                f"column (reference: {DOMAIN_SIZES[col]} values) — is the file mis-shaped?")
+        codes_all[:, j] = pd.Categorical(vals, categories=cats).codes
+        domains.append(len(cats))
+    keep = subsample_rows(pd.DataFrame({"i": np.arange(len(df))}), raw_rows, seed)["i"].to_numpy()
+    return CategoricalTable(
+        codes_all[keep], COLUMNS, domains, "real",
+        info={"file": str(path), "rows_read": n_read, "rows_complete": int(len(df)),
+              "rows_used": int(len(keep)), "subsample": raw_rows,
+              "domains_vs_reference": {c: [d, DOMAIN_SIZES[c]] for c, d in zip(COLUMNS, domains, strict=True)}},
+    )
+
+
+def standin(n_rows: int, seed: int) -> CategoricalTable:
+    codes = sample_standin(COLUMNS, DOMAINS, STANDIN, n_rows, seed)
+    return CategoricalTable(codes, COLUMNS, DOMAINS, "standin",
+                            info={"generator": "privrisk.data.fire.STANDIN Bayesian network", "rows": n_rows})
+
+
+def load(source: str = "auto", *, path: str | Path = DEFAULT_PATH, raw_rows: int | None = 200_000,
+         standin_rows: int = 20_000, seed: int = 0) -> CategoricalTable:
+    """The raw FIRE table: ``real`` (CSV at ``path``), ``standin``, or ``auto`` (real if present)."""
+    if source not in SOURCES:
+        raise ValueError(f"FIRE source must be one of {SOURCES}, got {source!r}")
+    path = Path(path)
+    if source == "real" or (source == "auto" and path.is_file()):
+        if not path.is_file():
+            raise DataFormatError(
+                f"{path}: FIRE CSV not found. Export 'Fire Department Calls for Service' "
+                "(data.sfgov.org, nuek-vuh3) as CSV to this path, or set "
+                "swanberg2025.marginals_data.fire.source: standin")
+        return load_fire_csv(path, raw_rows=raw_rows, seed=seed)
+    return standin(standin_rows, seed)
