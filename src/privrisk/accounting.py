@@ -87,8 +87,11 @@ def gdp_mu(epsilon: float, delta: float) -> float:
         hi *= 2
         if hi > 1e6:
             return math.inf
-    if gaussian_delta(epsilon, lo) > delta:
-        return 0.0
+    # δ(0; μ) ≈ 0.4 μ, so at ε ≈ 0 and tiny δ the root lies below 1e-8: widen the bracket.
+    while gaussian_delta(epsilon, lo) > delta:
+        lo *= 1e-4
+        if lo < 1e-300:
+            return 0.0
     f = lambda lm: gaussian_delta(epsilon, math.exp(lm)) - delta  # noqa: E731
     return math.exp(optimize.brentq(f, math.log(lo), math.log(hi), xtol=1e-13, rtol=1e-13))
 
@@ -98,9 +101,9 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> fl
     if sensitivity < 0:
         raise ValueError("sensitivity must be >= 0")
     mu = gdp_mu(epsilon, delta)
-    if math.isinf(mu):
+    if math.isinf(mu) or sensitivity == 0:
         return 0.0
-    return sensitivity / mu
+    return sensitivity / mu if mu > 0 else math.inf
 
 
 def classic_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
