@@ -40,8 +40,8 @@ def load_schema(schema_dir: str | Path = SCHEMA_DIR) -> dict[str, Any]:
         if not part:
             props[key] = sub
             continue
-        if key not in props:
-            raise ConfigError(f"{path.name}: no {key}.schema.yaml to extend")
+        # A part may exist before (or without) its paper's base schema: start from a strict one.
+        props.setdefault(key, {"type": "object", "additionalProperties": False, "properties": {}})
         props[key].setdefault("properties", {}).update(sub.get("properties", {}))
         props[key].setdefault("$defs", {}).update(sub.get("$defs", {}))
         props[key].setdefault("required", []).extend(sub.get("required", []))
