@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 
 import numpy as np
-from scipy import special, stats
+from scipy import optimize, special, stats
 
 from .. import accounting
 
@@ -232,14 +232,16 @@ def eps_tilde(x: np.ndarray, n: int, s: np.ndarray, delta: float) -> np.ndarray:
 
 def eps_tilde_loop(x: np.ndarray, n: int, s: np.ndarray, delta: float) -> np.ndarray:
     """The straightforward reference: brentq on B_x for every target of every trial in turn."""
-    from scipy import optimize
 
     out = np.zeros(x.shape[0])
     for ti in range(x.shape[0]):
         best = 0.0
         for i in range(x.shape[1]):
             dist = np.linalg.norm(np.delete(x[ti], i, axis=0) - x[ti, i], axis=1)
-            f = lambda e: pmp_bound(e, dist, n, s[ti]) - delta  # noqa: E731
+
+            def f(e, dist=dist, s_t=s[ti]):
+                return pmp_bound(e, dist, n, s_t) - delta
+
             if f(0.0) <= 0:
                 continue
             hi = 1.0

@@ -360,6 +360,18 @@ READING = {
     "restricted": "ε(X) held fixed (s calibrated with the X-restricted sensitivity Δ(X))",
     "global": "global ε held fixed (s calibrated with the global sensitivity 2C/n)",
 }
+COMPANION = {  # figure -> why this reading, and where the other one is
+    "fig4": "the literal reading of the paper's x-axis label ε(X); the reading consistent with the "
+            "paper's text (global ε fixed) is fig4_global",
+    "fig4_global": "consistent with every statement in the paper's text, although its axis is "
+                   "labelled ε(X); the literal reading (ε(X) fixed) is fig4",
+    "fig5": "the default, as the text speaks of 'a DP parameter of ε = 5'; the ε(X)-fixed reading "
+            "is fig5_epsX",
+    "fig5_epsX": "the alternative reading; the default (global ε = 5 fixed) is fig5",
+    "fig6": "the default (the caption lost the fixed value; ε = 5 assumed); the ε(X)-fixed reading "
+            "is fig6_epsX",
+    "fig6_epsX": "the alternative reading; the default (global ε = 5 fixed) is fig6",
+}
 
 
 def gauss_sweep(params, figure: str, *, fixed: str | None = None,
@@ -389,11 +401,12 @@ def gauss_sweep(params, figure: str, *, fixed: str | None = None,
     return values, out
 
 
-def _gauss_caption(fig_no, what, params, reading, setting):
+def _gauss_caption(fig_no, what, params, reading, setting, figure):
     return (f"Figure {fig_no}. Gaussian mechanism for the mean of n = {params['n']} points "
             f"(A(D) = mean(D) + N(0, s²I), δ = {params['delta']:g}); the population X has "
             f"2n = {2 * params['n']} points drawn N(0, σ²I) and clipped to norm C ({setting}); "
-            f"D is a uniformly random half. Reading of the paper: {READING[reading]}. Left: {what}, "
+            f"D is a uniformly random half. Reading of the paper: {READING[reading]} "
+            f"({COMPANION[figure]}). Left: {what}, "
             f"averaged over T = {params['trials']} data draws (bands ±1 s.e.). ε and ε(X) are exact "
             "(Balle–Wang); ε̃(X) is Proposition 12's upper bound on the PMP parameter (the paper's "
             "3-step approach). Right: the mean parameters (log scale).")
@@ -458,7 +471,7 @@ def _fig4(params, figure: str) -> FigureResult:
         seeds={"seed": int(params["seed"])},
         caption=_gauss_caption("4" if reading == "restricted" else "4 (global-ε reading)",
                                f"the ratios against the fixed {'ε(X)' if reading == 'restricted' else 'ε'}",
-                               params, reading, setting),
+                               params, reading, setting, figure),
         extra=_gauss_extra(params, values, trips, reading) | {"other_reading_eps_tilde_at_claim": alt_et},
     )
 
@@ -508,7 +521,7 @@ def _fig5(params, figure: str) -> FigureResult:
         seeds={"seed": int(params["seed"])},
         caption=_gauss_caption("5" if reading == "global" else "5 (ε(X)-fixed reading)",
                                f"the ratios against C at {fixed_name} = {params['value']:g}",
-                               params, reading, setting),
+                               params, reading, setting, figure),
         extra=_gauss_extra(params, values, trips, reading),
     )
 
@@ -543,7 +556,8 @@ def _fig6(params, figure: str) -> FigureResult:
         seeds={"seed": int(params["seed"])},
         caption=_gauss_caption("6" if reading == "global" else "6 (ε(X)-fixed reading)",
                                f"the ratios against d at {fixed_name} = {params['value']:g} (the "
-                               "paper's caption lost the value; 5 is assumed)", params, reading, setting),
+                               "paper's caption lost the value; 5 is assumed)", params, reading, setting,
+                               figure),
         extra=_gauss_extra(params, values, trips, reading),
     )
 
