@@ -40,8 +40,9 @@ def _log_mixture(log_p: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """log Σ_{D: mask[D, x]} p_D(w) for every x, by a shifted matrix product.
 
     ``log_p`` is (..., S, m); ``mask`` (S, P). Shifting each output column by its maximum over
-    subsets keeps every term representable (log-probabilities of one output differ across
-    subsets by a bounded amount), while -inf entries (impossible outputs) give exact zeros.
+    subsets keeps the terms representable as long as one output's log-probabilities differ
+    across subsets by less than ~700 (for the exponential mechanism they differ by at most
+    n·ε(X) <= 60 in the paper's figures); -inf entries (impossible outputs) give exact zeros.
     """
     top = np.max(log_p, axis=-2, keepdims=True)  # (..., 1, m)
     safe_top = np.where(np.isfinite(top), top, 0.0)
