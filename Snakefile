@@ -17,6 +17,7 @@ configfile: "config/config.yaml"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/thudi2022.smk"
 include: "workflow/rules/pankova2022.smk"
+include: "workflow/rules/swanberg2025_marginals.smk"
 include: "workflow/rules/lowy2024.smk"
 include: "workflow/rules/claims.smk"
 

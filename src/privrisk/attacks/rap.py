@@ -83,10 +83,26 @@ def _index_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[i
         cell = bases[trip].T + offs[None, :]  # (n, S)
     else:
         feat, cell = np.zeros((0, 3), dtype=np.int64), np.zeros((x.shape[0], 0), dtype=np.int64)
-    dense_idx = np.zeros(0, dtype=np.int64)
-    if dense:
-        sizes = [int(np.prod([domains[unknown[k]] for k in ks])) for _, ks in dense]
-        dense_idx = np.concatenate([np.arange(o, o + c) for (o, _), c in zip(dense, sizes, strict=True)])
+    # Group the dense marginals by their first two columns (a, b): one GEMM
+    # (outer(p_a, p_b))^T @ [p_c for every c of the group] gives all of them; row-major cells
+    # (a, b, c) of a marginal are exactly row-major entries of that GEMM's column block of c.
+    groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for off, (a, b, c) in dense:
+        groups.setdefault((a, b), []).append((c, off))
+    dense_groups, idx_parts = [], []
+    for (a, b), members in groups.items():
+        ab = domains[unknown[a]] * domains[unknown[b]]
+        widths = [domains[unknown[c]] for c, _ in members]
+        total = sum(widths)
+        col = 0
+        block = np.empty((ab, total), dtype=np.int64)
+        for (c, off), w in zip(members, widths, strict=True):
+            block[:, col:col + w] = off + np.arange(ab)[:, None] * w + np.arange(w)[None, :]
+            col += w
+        dense_groups.append((a, b, [c for c, _ in members]))
+        idx_parts.append(block.reshape(-1))
+    dense_idx = np.concatenate(idx_parts) if idx_parts else np.zeros(0, dtype=np.int64)
+    dense = dense_groups
     return feat, cell, dense, dense_idx
 
 
@@ -100,8 +116,10 @@ def relaxed_marginals(probs: Sequence[torch.Tensor], plan, n_cells: int) -> torc
         vals = g[:, feat[:, 0]] * g[:, feat[:, 1]] * g[:, feat[:, 2]]
         q = q.index_add(0, cell.reshape(-1), vals.reshape(-1))
     if dense:
-        pieces = [torch.einsum("ia,ib,ic->abc", probs[a], probs[b], probs[c]).reshape(-1)
-                  for _, (a, b, c) in dense]
+        pieces = []
+        for a, b, cs in dense:
+            outer = (probs[a][:, :, None] * probs[b][:, None, :]).reshape(n, -1)
+            pieces.append((outer.T @ torch.cat([probs[c] for c in cs], dim=1)).reshape(-1))
         q = q.index_add(0, dense_idx, torch.cat(pieces))
     return q / n
 

@@ -66,7 +66,7 @@ STANDIN = StandinSpec(
         "AGEP": (),
         "SEX": (),
         "RAC1P": (),
-        "MAR": ("AGEP", "SEX"),
+        "MAR": ("AGEP",),
         "RELP": ("AGEP", "MAR"),
         "SCHL": ("AGEP", "RELP"),
         "ESP": ("AGEP", "RELP"),
@@ -99,7 +99,7 @@ STANDIN = StandinSpec(
         "AGEP": [12, 13, 14, 14, 13, 13, 11, 6, 3, 1],
     },
     # Small concentration = conditional rows far from the base = strong dependence on parents.
-    concentration={c: 0.6 for c in COLUMNS} | {"MAR": 0.4, "RELP": 0.4, "SCHL": 0.5, "MIL": 0.4},
+    concentration={c: 0.6 for c in COLUMNS} | {"MAR": 0.5, "RELP": 0.4, "SCHL": 0.5, "MIL": 1.5},
 )
 
 

@@ -1,0 +1,501 @@
+"""Swanberg et al. (arXiv 2507.08158 v1) §6, Figures 4–7: M-AI from noisy 3-way marginals.
+
+Pipeline (spec §4(b)): raw ACS / FIRE table (real file or stand-in) → degree-2 BayNet → 100
+records sampled from it (the private dataset) → noisy 3-way marginals of every attribute triple
+touching an unknown column, Gaussian noise calibrated by GDP to (ε, 10⁻⁵) → RAP-based M-AI attack
+initialised at the BayNet's conditional prior → number of records whose unknown columns are all
+recovered, against the prior's MAP guess and the Theorem 3.5 bound at 5/50/95 % confidence.
+
+Steps (expensive, run by ``workflow/scripts/run_step.py``):
+    ``dataset_step``  raw table → BayNet + 100 records (npz)
+    ``attack_step``   one figure's conditions → per-record outcomes (csv)
+Figures (cheap, read the csv): ``fig4a`` … ``fig7b``.
+
+Choices where the paper is silent (also in config and provenance): the attack's optimiser and
+steps; an extra attack variant with the prior as a penalty term (λ = 1) beside the paper's
+(λ = 0, prior only as the starting point); the unknown columns of Fig 6 are the *last* d'
+columns of the visit order (so the known ones are BayNet ancestors); the prior baseline is the
+realised success of the MAP guess on the sampled records (its expectation Σ p*_i is recorded).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ... import plotting
+from ...attacks import rap
+from ...claims import numeric_claim, qualitative_claim
+from ...data import acs, fire
+from ...figure import FigureResult
+from ...mechanisms import marginals as mm
+from ...models import baynet
+
+log = logging.getLogger(__name__)
+PAPER = "swanberg2025"
+DATASETS = {"acs": acs, "fire": fire}
+LEVELS = (0.05, 0.5, 0.95)
+
+
+# ------------------------------------------------------------------------------------ bounds
+# Theorem 3.5 (one run, n targets, (ε, δ)-DP) with the quantile convention of spec §2.7.
+# TODO(issue 5): privrisk.bounds.reconstruction provides beta_multi/success_quantiles; until it
+# lands these minimal private versions are used (same formulas, spec §2.6–2.7).
+
+
+def _beta(epsilon: float, p: np.ndarray) -> np.ndarray:
+    """β(ε, p) = p e^ε / (1 + p (e^ε − 1)); 1 at ε = ∞ for p > 0; 0 at p = 0."""
+    p = np.clip(np.asarray(p, dtype=float), 0.0, 1.0)
+    if math.isinf(epsilon):
+        return (p > 0).astype(float)
+    em1 = math.expm1(epsilon)
+    return p * (em1 + 1) / (1 + p * em1)
+
+
+def bound_quantiles(epsilon: float, delta: float, p_star: np.ndarray, levels=LEVELS) -> np.ndarray:
+    """v_UB(c) of Theorem 3.5 for each confidence c: min{v : B(v+1) <= 1 − c}."""
+    beta = _beta(epsilon, p_star)
+    n = beta.size
+    pmf = np.zeros(n + 1)
+    pmf[0] = 1.0
+    for b in beta:  # Poisson-binomial by convolution, O(n^2) with n = 100
+        pmf[1:] = pmf[1:] * (1 - b) + pmf[:-1] * b
+        pmf[0] *= 1 - b
+    tail = np.concatenate([np.cumsum(pmf[::-1])[::-1], [0.0]])  # tail[v] = Pr[S >= v], v = 0..n+1
+    v = np.arange(n + 2)
+    j = np.arange(1, n + 1)
+    lower = np.clip(v[:, None] - j[None, :], 0, None)
+    lam = ((tail[lower] - tail[v][:, None]) / j[None, :]).max(axis=1)
+    bnd = np.minimum(1.0, tail + n * delta * lam)
+    out = []
+    for c in levels:
+        ok = np.nonzero(bnd[1:] <= 1 - c + 1e-15)[0]  # B(v + 1) for v = 0..n
+        out.append(int(ok[0]) if ok.size else n)
+    return np.asarray(out)
+
+
+# ------------------------------------------------------------------------------------ steps
+
+
+def _seed(*parts) -> np.random.SeedSequence:
+    """A deterministic seed from the base seed and a description (same condition → same noise)."""
+    return np.random.SeedSequence([zlib.crc32(json.dumps(parts, default=str).encode())])
+
+
+def dataset_step(params, inputs, outputs, threads) -> None:
+    """Raw table → degree-2 BayNet → ``n_records`` sampled records (npz + json summary)."""
+    ds = params["dataset"]
+    dcfg = params["marginals_data"][ds]
+    common = params["marginals_data"]
+    seed = int(params["seed"])
+    mod = DATASETS[ds]
+    table = mod.load(dcfg["source"], path=dcfg["path"], raw_rows=dcfg.get("raw_rows"),
+                     standin_rows=dcfg["standin_rows"], seed=seed)
+    log.info("%s: %s table with %d rows, domains %s", ds, table.source, table.n_rows, table.domains)
+    ss = _seed(seed, ds, "baynet")
+    rng_fit, rng_sample = (np.random.default_rng(s) for s in ss.spawn(2))
+    bn = baynet.fit_greedy(table.codes, table.domains, degree=common["degree"],
+                           pseudocount=common["pseudocount"], rng=rng_fit, names=table.columns)
+    records = bn.sample(common["n_records"], rng_sample)
+    Path(outputs["npz"]).parent.mkdir(parents=True, exist_ok=True)
+    np.savez(outputs["npz"], records=records, columns=np.asarray(table.columns), **bn.to_arrays())
+    summary = {
+        "dataset": ds, "source": table.source, "raw_rows": table.n_rows, "info": table.info,
+        "domains": dict(zip(table.columns, table.domains, strict=True)),
+        "visit_order": [table.columns[v] for v in bn.order],
+        "parents": {table.columns[v]: [table.columns[p] for p in bn.parents[v]] for v in range(bn.d)},
+        "n_records": int(records.shape[0]),
+    }
+    Path(outputs["json"]).write_text(json.dumps(summary, indent=2) + "\n")
+
+
+def _load_dataset(npz_path: str):
+    z = np.load(npz_path, allow_pickle=False)
+    cols = [str(c) for c in z["columns"]]
+    return baynet.BayesNet.from_arrays(z, names=cols), z["records"].astype(np.int64), cols
+
+
+def run_condition(bn, records, unknown, epsilon, *, delta, attack, seed, tag, radii=None):
+    """One release + attack: per-record outcomes for every attack variant and the prior.
+
+    Returns a DataFrame with one row per record (or per (radius, record) if ``radii`` is given
+    for a single ordinal column): ``prior_ok``, ``p_star`` and ``attack_l<λ>_ok`` columns.
+    """
+    unknown = [int(u) for u in unknown]
+    rng = np.random.default_rng(_seed(seed, tag, unknown, epsilon))
+    lay, noisy, sigma = mm.release(records, bn.domains, unknown, epsilon=epsilon, delta=delta, rng=rng, k=3)
+    init = [baynet.conditional_marginal(bn, records, unknown, u) for u in unknown]
+    z_map, p_map = baynet.conditional_map(bn, records, unknown)
+    truth = records[:, unknown]
+    guesses = {}
+    for lam in attack["prior_weights"]:
+        res = rap.rap_attack(records, bn.domains, unknown, lay, noisy, init, steps=attack["steps"],
+                             lr=attack["lr"], noise_std=sigma, prior_weight=float(lam))
+        guesses[lam] = res.guess
+        log.info("%s eps=%s unknown=%s lambda=%s: loss %.4g -> %.4g, %d/%d exact", tag, epsilon,
+                 unknown, lam, res.loss[0], res.loss[-1], int((res.guess == truth).all(1).sum()), len(truth))
+    n = records.shape[0]
+    base = {"epsilon": epsilon, "n_unknown": len(unknown), "m": len(lay.triples), "sigma_count": sigma,
+            "record": np.arange(n), "ambiguous": ambiguous_records(records, unknown)}
+    if radii is None:
+        out = pd.DataFrame(base | {"prior_ok": (z_map == truth).all(1), "p_star": p_map})
+        for lam, g in guesses.items():
+            out[f"attack_l{lam:g}_ok"] = (g == truth).all(1)
+        return out
+    frames = []
+    for e in radii:
+        centre, mass = baynet.best_window(init[0], int(e))
+        f = pd.DataFrame(base | {"radius": int(e), "prior_ok": np.abs(centre - truth[:, 0]) <= e, "p_star": mass})
+        for lam, g in guesses.items():
+            f[f"attack_l{lam:g}_ok"] = np.abs(g[:, 0] - truth[:, 0]) <= e
+        frames.append(f)
+    return pd.concat(frames, ignore_index=True)
+
+
+def ambiguous_records(records: np.ndarray, unknown) -> np.ndarray:
+    """Records sharing all known columns with another record whose unknown columns differ.
+
+    Swapping their unknown values leaves every marginal unchanged, so even exact marginals cannot
+    tell them apart: at most one of each such group can be recovered with certainty.
+    """
+    known = [v for v in range(records.shape[1]) if v not in set(unknown)]
+    _, kid = np.unique(records[:, known], axis=0, return_inverse=True)
+    _, fid = np.unique(records, axis=0, return_inverse=True)
+    kid, fid = kid.ravel(), fid.ravel()
+    # A known-group is ambiguous if it holds more than one distinct full record.
+    n_full = pd.Series(fid).groupby(kid).nunique().to_numpy()
+    return n_full[kid] > 1
+
+
+def _col(cols, name):
+    if name not in cols:
+        raise ValueError(f"column {name!r} is not in the dataset; columns: {cols}")
+    return cols.index(name)
+
+
+def attack_step(params, inputs, outputs, threads) -> None:
+    """Run one figure's conditions (kind = columns | epsilons | multi | l1) and write per-record rows."""
+    bn, records, cols = _load_dataset(inputs["dataset"])
+    attack = dict(params["marginals_attack"])
+    if "steps" in params:  # a figure may override the iteration budget (Fig 6 is the costly one)
+        attack["steps"] = int(params["steps"])
+    delta, seed, kind, fig = params["marginals_attack"]["delta"], int(params["seed"]), params["kind"], params["figure"]
+    frames = []
+    if kind == "columns":
+        for name in params["columns"]:
+            f = run_condition(bn, records, [_col(cols, name)], params["epsilon"], delta=delta, attack=attack,
+                              seed=seed, tag=params["dataset"])
+            frames.append(f.assign(x=name))
+    elif kind == "epsilons":
+        j = _col(cols, params["column"])
+        for eps in params["epsilons"]:
+            eps = math.inf if eps in ("inf", math.inf) else float(eps)
+            f = run_condition(bn, records, [j], eps, delta=delta, attack=attack, seed=seed, tag=params["dataset"])
+            frames.append(f.assign(x=eps))
+    elif kind == "multi":
+        order = list(bn.order)
+        if params["max_unknown"] > len(order) - 3:
+            raise ValueError(f"{fig}.max_unknown = {params['max_unknown']} leaves fewer than 3 known columns")
+        for k in range(1, params["max_unknown"] + 1):
+            f = run_condition(bn, records, order[-k:], params["epsilon"], delta=delta, attack=attack,
+                              seed=seed, tag=params["dataset"])
+            frames.append(f.assign(x=k, columns="|".join(cols[v] for v in order[-k:])))
+    elif kind == "l1":
+        j = _col(cols, params["column"])
+        f = run_condition(bn, records, [j], params["epsilon"], delta=delta, attack=attack, seed=seed,
+                          tag=params["dataset"], radii=range(bn.domains[j]))
+        frames.append(f.assign(x=f["radius"]))
+    else:
+        raise ValueError(f"unknown attack kind {kind!r}")
+    out = pd.concat(frames, ignore_index=True)
+    Path(outputs["csv"]).parent.mkdir(parents=True, exist_ok=True)
+    out.to_csv(outputs["csv"], index=False)
+
+
+# ----------------------------------------------------------------------------------- figures
+
+
+def _attack_name(lam: float) -> str:
+    return "M-AI attack (RAP, prior as start)" if lam == 0 else f"M-AI attack + prior term (λ = {lam:g})"
+
+
+def summarise(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
+    """Per condition x: attack and prior counts, Σ p*, and Theorem 3.5 bound quantiles."""
+    out = []
+    for x, g in rows.groupby("x", sort=False):
+        eps = float(g["epsilon"].iloc[0])
+        q = bound_quantiles(eps, delta, g["p_star"].to_numpy())
+        rec = {"x": x, "epsilon": eps, "prior": int(g["prior_ok"].sum()), "prior_expected": float(g["p_star"].sum()),
+               "ambiguous": int(g["ambiguous"].sum()),
+               "bound_5": int(q[0]), "bound_50": int(q[1]), "bound_95": int(q[2]), "m": int(g["m"].iloc[0]),
+               "sigma_count": float(g["sigma_count"].iloc[0])}
+        for lam in lambdas:
+            rec[f"attack_l{lam:g}"] = int(g[f"attack_l{lam:g}_ok"].sum())
+        out.append(rec)
+    return pd.DataFrame(out)
+
+
+def _tidy(summ: pd.DataFrame, lambdas, xcol="x") -> pd.DataFrame:
+    frames = []
+    for lam in lambdas:
+        frames.append(pd.DataFrame({"series": _attack_name(lam), "x": summ[xcol], "y": summ[f"attack_l{lam:g}"]}))
+    frames.append(pd.DataFrame({"series": "Prior only (MAP guess)", "x": summ[xcol], "y": summ["prior"]}))
+    frames.append(pd.DataFrame({"series": "Bound (Thm 3.5), 50 % conf.; bars 5–95 %", "x": summ[xcol],
+                                "y": summ["bound_50"], "lo": summ["bound_5"], "hi": summ["bound_95"]}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _plot(summ, lambdas, *, positions, ticklabels, xlabel, title, bars: bool):
+    fig, ax = plotting.subplots(width=max(4.8, 0.55 * len(positions) + 2), height=3.6)
+    pos = np.asarray(positions, dtype=float)
+    nser = len(lambdas) + 2
+    width = 0.8 / nser
+    err = np.vstack([summ["bound_50"] - summ["bound_5"], summ["bound_95"] - summ["bound_50"]])
+    series = [(_attack_name(lam), summ[f"attack_l{lam:g}"]) for lam in lambdas]
+    series.append(("Prior only (MAP guess)", summ["prior"]))
+    if bars:
+        for i, (name, y) in enumerate(series):
+            ax.bar(pos + (i - nser / 2 + 0.5) * width, y, width, label=name, color=plotting.color(i))
+        bx = pos + (nser / 2 - 0.5) * width
+        ax.bar(bx, summ["bound_50"], width, color="0.85", edgecolor="0.3", label="Bound (Thm 3.5), 50 % conf.")
+        ax.errorbar(bx, summ["bound_50"], yerr=err, fmt="none", ecolor="k", capsize=3, label="Bound, 5 % / 95 % conf.")
+    else:
+        for i, (name, y) in enumerate(series):
+            ax.plot(pos, y, marker=plotting.marker(i), color=plotting.color(i), linestyle=plotting.linestyle(i),
+                    label=name)
+        ax.errorbar(pos, summ["bound_50"], yerr=err, color="k", marker="_", markersize=10, capsize=3,
+                    linestyle=":", label="Bound (Thm 3.5), 50 % conf.; bars 5–95 %")
+    ax.set_xticks(pos)
+    ax.set_xticklabels(ticklabels, rotation=30 if bars else 0, ha="right" if bars else "center")
+    ax.set(xlabel=xlabel, ylabel="records reconstructed (of 100)", title=title, ylim=(0, 105))
+    ax.legend(fontsize=7, loc="lower left" if not bars else "upper left", ncol=1)
+    return fig
+
+
+def _load(inputs, params):
+    rows = pd.read_csv(inputs["attack"])
+    ds = json.loads(Path(inputs["dataset_json"]).read_text())
+    lambdas = [float(v) for v in params["marginals_attack"]["prior_weights"]]
+    return rows, ds, lambdas
+
+
+def _sources(ds) -> dict[str, str]:
+    return {ds["dataset"].upper(): ds["source"]}
+
+
+def _extra(ds, summ, params) -> dict:
+    return {"dataset": ds, "summary": summ.to_dict(orient="records"),
+            "attack": params["marginals_attack"],
+            "prior_baseline": "realised successes of the BayNet MAP guess; prior_expected = Σ p*_i",
+            "bound": "Theorem 3.5 with p*_i = MAP probability given the known columns, δ = "
+                     f"{params['marginals_attack']['delta']:g}, v_UB(c) = min{{v : B(v+1) <= 1 - c}}"}
+
+
+def _standin_claim(fig, cid, text, paper_value, ours, tol, standin):
+    return numeric_claim(paper=PAPER, figure=fig, claim_id=cid, claim=text, paper_value=paper_value, ours=ours,
+                         tolerance=tol, standin=standin,
+                         standin_note="stand-in BayNet data, not the paper's ACS/FIRE sample")
+
+
+def _ge_prior(fig, summ, lambdas, what):
+    lam0 = lambdas[0]
+    diff = summ[f"attack_l{lam0:g}"] - summ["prior"]
+    holds = bool((diff >= 0).all())
+    other = ""
+    if len(lambdas) > 1:
+        d1 = summ[f"attack_l{lambdas[1]:g}"] - summ["prior"]
+        other = f"; with the prior term (λ = {lambdas[1]:g}) min attack − prior = {int(d1.min())}"
+    return qualitative_claim(
+        paper=PAPER, figure=fig, claim_id=f"{fig}_attack_ge_prior",
+        claim=f"the M-AI attack matches or exceeds the prior for all {what}", holds=holds,
+        ours=f"min (attack − prior) = {int(diff.min())} records (paper's attack, λ = {lam0:g}){other}",
+        note="" if holds else "the paper's RAP (prior only as the start) fits the noise of the "
+                              "marginals and loses records the prior had right; iterations/lr are not "
+                              "given in the paper",
+    )
+
+
+def _fig_columns(params, inputs, fig, panel_title):
+    rows, ds, lambdas = _load(inputs, params)
+    summ = summarise(rows, params["marginals_attack"]["delta"], lambdas)
+    fig_ = _plot(summ, lambdas, positions=range(len(summ)), ticklabels=list(summ["x"]), xlabel="target column",
+                 title=f"{panel_title}: one column at ε = {params['epsilon']:g}, δ = 1e-5", bars=True)
+    claims = [_ge_prior(fig, summ, lambdas, "columns")]
+    standin = ds["source"] == "standin"
+    if ds["dataset"] == "acs" and "SEX" in set(summ["x"]):
+        s = summ.set_index("x").loc["SEX"]
+        lam0 = lambdas[0]
+        claims += [
+            _standin_claim(fig, "sex_attack", "ACS SEX at ε = 1: the attack reconstructs 65 % of records",
+                           65, float(s[f"attack_l{lam0:g}"]), 5, standin),
+            _standin_claim(fig, "sex_prior", "ACS SEX at ε = 1: the prior alone reconstructs 56 %",
+                           56, float(s["prior"]), 5, standin),
+            _standin_claim(fig, "sex_bound95", "ACS SEX at ε = 1: the 95 %-confidence upper bound is 84 %",
+                           84, float(s["bound_95"]), 2, standin),
+        ]
+        # The paper's own numbers are self-consistent: with p*_i = 0.56 for all 100 records the
+        # bound at 95 % is 84 (spec §4(b) sanity check) — computed here with our bound code.
+        q = bound_quantiles(params["epsilon"], params["marginals_attack"]["delta"], np.full(100, 0.56))
+        claims.append(numeric_claim(
+            paper=PAPER, figure=fig, claim_id="sex_bound95_from_quoted_prior",
+            claim="95 % bound for 100 records each with prior success 0.56 at ε = 1 is 84", paper_value=84,
+            ours=float(q[2]), tolerance=0))
+        others = summ[~summ["x"].isin(["AGEP", "SCHL"])]
+        low = summ[summ["x"].isin(["AGEP", "SCHL"])]
+        holds = bool((others["bound_95"] >= 80).all() and (low["bound_95"] < 80).all())
+        claims.append(qualitative_claim(
+            paper=PAPER, figure=fig, claim_id="bound95_ge80_except_agep_schl",
+            claim="the 95 % bound is >= 80/100 for the columns shown except AGEP and SCHL", holds=holds,
+            ours="; ".join(f"{r.x}: {r.bound_95}" for r in summ.itertuples()),
+            note="" if holds else ("stand-in priors differ from the real data's" if standin else "")))
+    tidy = _tidy(summ, lambdas)
+    caption = (f"Figure {fig[3:]}. Records (of 100) whose single target column is recovered exactly from noisy "
+               f"3-way marginals at ε = {params['epsilon']:g}, δ = 1e-5 ({ds['dataset'].upper()}, "
+               f"{ds['source']} data; all other columns known; m = {int(summ['m'].iloc[0])} marginals). Bars: the "
+               "RAP-based M-AI attack (prior as starting point, as in the paper), the same attack with the prior "
+               "as a penalty term, the BayNet prior's MAP guess, and the Theorem 3.5 upper bound at 50 % "
+               "confidence with 5 %/95 % error bars.")
+    return FigureResult(data=tidy, fig=fig_, caption=caption, claims=claims, data_sources=_sources(ds),
+                        seeds={"seed": int(params["seed"])}, extra=_extra(ds, summ, params))
+
+
+def fig4a(params, inputs) -> FigureResult:
+    return _fig_columns(params, inputs, "fig4a", "ACS")
+
+
+def fig4b(params, inputs) -> FigureResult:
+    return _fig_columns(params, inputs, "fig4b", "FIRE")
+
+
+def _fig_eps(params, inputs, fig, name):
+    rows, ds, lambdas = _load(inputs, params)
+    summ = summarise(rows, params["marginals_attack"]["delta"], lambdas)
+    eps = summ["epsilon"].to_numpy()
+    labels = ["∞" if math.isinf(e) else f"{e:g}" for e in eps]
+    fig_ = _plot(summ, lambdas, positions=range(len(summ)), ticklabels=labels,
+                 xlabel="privacy parameter ε (δ = 1e-5; ∞ = exact marginals)",
+                 title=f"{name}: column {params['column']} vs ε", bars=False)
+    lam0 = lambdas[0]
+    claims = []
+    if np.isinf(eps).any():
+        r = summ[np.isinf(eps)].iloc[0]
+        att, amb = int(r[f"attack_l{lam0:g}"]), int(r["ambiguous"])
+        # Records that share every known column with a record of another target value cannot all
+        # be told apart even by exact marginals; count at most half of them as unreachable.
+        reachable = 100 - amb // 2
+        claims.append(qualitative_claim(
+            paper=PAPER, figure=fig, claim_id=f"{fig}_attack_reaches_bound_at_inf",
+            claim="at ε = ∞ the attack matches the bound and reconstructs the column of all records",
+            holds=att >= reachable and int(r["bound_95"]) == 100,
+            ours=(f"attack {att}/100, bound {int(r['bound_95'])}, prior {int(r['prior'])}; {amb} records share all "
+                  "known columns with a record of another value (not separable by any attack)"),
+            note="" if att >= reachable else "RAP stops short of the reachable records"))
+    fin = summ[np.isfinite(eps)]
+    if len(fin) >= 2:
+        gap = fin[f"attack_l{lam0:g}"] - fin["prior"]
+        holds = bool(gap.iloc[-1] >= gap.iloc[0])
+        claims.append(qualitative_claim(
+            paper=PAPER, figure=fig, claim_id=f"{fig}_gap_grows_with_eps",
+            claim="as ε increases the attack outperforms the prior more",
+            holds=holds, ours=f"attack − prior: {int(gap.iloc[0])} at ε = {fin['epsilon'].iloc[0]:g}, "
+                              f"{int(gap.iloc[-1])} at ε = {fin['epsilon'].iloc[-1]:g}"))
+    tidy = _tidy(summ, lambdas)
+    caption = (f"Figure {fig[3:]}. Records (of 100) whose {params['column']} value is recovered exactly "
+               f"({ds['dataset'].upper()}, {ds['source']} data, other columns known) as the privacy "
+               "parameter ε of the noisy 3-way marginals grows (δ = 1e-5; ε = ∞ releases exact marginals): "
+               "M-AI attack variants, the BayNet prior's MAP guess and the Theorem 3.5 bound (50 % confidence, "
+               "bars 5 %–95 %).")
+    return FigureResult(data=tidy, fig=fig_, caption=caption, claims=claims, data_sources=_sources(ds),
+                        seeds={"seed": int(params["seed"])}, extra=_extra(ds, summ, params))
+
+
+def fig5a(params, inputs) -> FigureResult:
+    return _fig_eps(params, inputs, "fig5a", "ACS")
+
+
+def fig5b(params, inputs) -> FigureResult:
+    return _fig_eps(params, inputs, "fig5b", "FIRE")
+
+
+def _fig_multi(params, inputs, fig, name):
+    rows, ds, lambdas = _load(inputs, params)
+    summ = summarise(rows, params["marginals_attack"]["delta"], lambdas)
+    fig_ = _plot(summ, lambdas, positions=summ["x"], ticklabels=[str(int(k)) for k in summ["x"]],
+                 xlabel="number of unknown columns d' (last in the BayNet visit order)",
+                 title=f"{name}: several columns at ε = {params['epsilon']:g}", bars=False)
+    lam0 = lambdas[0]
+    tol = params["approx_tolerance"]
+    beyond = summ[summ["x"] > 5]
+    diff = (beyond[f"attack_l{lam0:g}"] - beyond["prior"]).abs()
+    claims = [qualitative_claim(
+        paper=PAPER, figure=fig, claim_id=f"{fig}_beyond5_attack_equals_prior",
+        claim=f"beyond 5 unknown columns the attack performs like the prior (within {tol} records)",
+        holds=bool((diff <= tol).all()), ours=f"max |attack − prior| for d' > 5: {int(diff.max()) if len(diff) else 'n/a'}")]
+    if ds["dataset"] == "fire" and {1, 3} <= set(summ["x"]):
+        s = summ.set_index("x")
+        holds = abs(int(s.loc[3, "bound_50"]) - int(s.loc[1, "bound_50"])) <= 10 and \
+            s.loc[3, f"attack_l{lam0:g}"] < s.loc[1, f"attack_l{lam0:g}"] and s.loc[3, "prior"] < s.loc[1, "prior"]
+        claims.append(qualitative_claim(
+            paper=PAPER, figure=fig, claim_id="fire_bound_flat_1_to_3",
+            claim="FIRE: the bound stays roughly the same for 3 columns as for 1 while attack and prior fall",
+            holds=bool(holds), ours=(f"bound50 {int(s.loc[1, 'bound_50'])} -> {int(s.loc[3, 'bound_50'])}; attack "
+                                     f"{int(s.loc[1, f'attack_l{lam0:g}'])} -> {int(s.loc[3, f'attack_l{lam0:g}'])}; "
+                                     f"prior {int(s.loc[1, 'prior'])} -> {int(s.loc[3, 'prior'])}")))
+    tidy = _tidy(summ, lambdas)
+    cols_by_k = rows.groupby("x")["columns"].first().to_dict()
+    caption = (f"Figure {fig[3:]}. Records (of 100) whose d' unknown columns are all recovered exactly from noisy "
+               f"3-way marginals at ε = {params['epsilon']:g}, δ = 1e-5 ({ds['dataset'].upper()}, {ds['source']} "
+               "data). The unknown columns are the last d' of the BayNet visit order; the others (at least 3) are "
+               "known; the noise is calibrated to the C(d,3) − C(d−d',3) released marginals. Series: M-AI attack "
+               "variants, the prior's joint MAP guess and the Theorem 3.5 bound (50 %, bars 5 %–95 %).")
+    extra = _extra(ds, summ, params) | {"unknown_columns": cols_by_k}
+    return FigureResult(data=tidy, fig=fig_, caption=caption, claims=claims, data_sources=_sources(ds),
+                        seeds={"seed": int(params["seed"])}, extra=extra)
+
+
+def fig6a(params, inputs) -> FigureResult:
+    return _fig_multi(params, inputs, "fig6a", "ACS")
+
+
+def fig6b(params, inputs) -> FigureResult:
+    return _fig_multi(params, inputs, "fig6b", "FIRE")
+
+
+def _fig_l1(params, inputs, fig, name):
+    rows, ds, lambdas = _load(inputs, params)
+    summ = summarise(rows, params["marginals_attack"]["delta"], lambdas)
+    fig_ = _plot(summ, lambdas, positions=summ["x"], ticklabels=[str(int(k)) for k in summ["x"]],
+                 xlabel=f"L1 error allowed E (codes of {params['column']})",
+                 title=f"{name}: {params['column']} within L1 error E, ε = {params['epsilon']:g}", bars=False)
+    claims = [_ge_prior(fig, summ, lambdas, "error levels E")]
+    lam0 = lambdas[0]
+    if ds["dataset"] == "acs" and params["column"] == "AGEP" and 1 in set(summ["x"]):
+        s = summ.set_index("x").loc[1]
+        standin = ds["source"] == "standin"
+        claims += [
+            _standin_claim(fig, "agep_e1_attack", "ACS AGEP within L1 error 1 at ε = 1: attack 81/100", 81,
+                           float(s[f"attack_l{lam0:g}"]), 5, standin),
+            _standin_claim(fig, "agep_e1_bound5", "ACS AGEP within L1 error 1 at ε = 1: bound at 5 % confidence 82",
+                           82, float(s["bound_5"]), 3, standin),
+        ]
+    tidy = _tidy(summ, lambdas)
+    caption = (f"Figure {fig[3:]}. Records (of 100) whose {params['column']} code is recovered within L1 error E "
+               f"({ds['dataset'].upper()}, {ds['source']} data, ε = {params['epsilon']:g}, δ = 1e-5, other "
+               "columns known); E = 0 is exact reconstruction. The prior guesses the centre of the most probable "
+               "window of width 2E + 1 and the Theorem 3.5 bound uses that window's probability.")
+    return FigureResult(data=tidy, fig=fig_, caption=caption, claims=claims, data_sources=_sources(ds),
+                        seeds={"seed": int(params["seed"])}, extra=_extra(ds, summ, params))
+
+
+def fig7a(params, inputs) -> FigureResult:
+    return _fig_l1(params, inputs, "fig7a", "ACS")
+
+
+def fig7b(params, inputs) -> FigureResult:
+    return _fig_l1(params, inputs, "fig7b", "FIRE")
