@@ -252,7 +252,7 @@ def _tidy(summ: pd.DataFrame, lambdas, xcol="x") -> pd.DataFrame:
 
 
 def _plot(summ, lambdas, *, positions, ticklabels, xlabel, title, bars: bool):
-    fig, ax = plotting.subplots(width=max(4.8, 0.55 * len(positions) + 2), height=3.6)
+    fig, ax = plotting.subplots(width=max(4.8, 0.55 * len(positions) + 2) + 2.6, height=3.6)
     pos = np.asarray(positions, dtype=float)
     nser = len(lambdas) + 2
     width = 0.8 / nser
@@ -274,7 +274,8 @@ def _plot(summ, lambdas, *, positions, ticklabels, xlabel, title, bars: bool):
     ax.set_xticks(pos)
     ax.set_xticklabels(ticklabels, rotation=30 if bars else 0, ha="right" if bars else "center")
     ax.set(xlabel=xlabel, ylabel="records reconstructed (of 100)", title=title, ylim=(0, 105))
-    ax.legend(fontsize=7, loc="lower left" if not bars else "upper left", ncol=1)
+    # Outside the axes: the bars and curves fill the whole 0–100 range.
+    ax.legend(fontsize=7.5, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return fig
 
 

@@ -1,0 +1,118 @@
+"""swanberg2025 Figures 4-7: the Theorem 3.5 bound code, the bound vs the attack in simulation,
+the per-record outcomes of one condition, and a tiny end-to-end run."""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+from scipy import stats
+
+from privrisk.models import baynet as bnm
+from privrisk.papers.swanberg2025 import marginals as sm
+
+ATTACK = {"steps": 60, "lr": 0.1, "prior_weights": [0.0, 1.0]}
+
+
+def test_bound_reproduces_the_sex_example():
+    # spec §4(b): p* = 0.56 for every record at ε = 1 gives β = 0.7758 and 71 / 78 / 84.
+    assert sm._beta(1.0, 0.56) == pytest.approx(0.7758, abs=5e-5)
+    assert sm.bound_quantiles(1.0, 1e-5, np.full(100, 0.56)).tolist() == [71, 78, 84]
+    assert sm.bound_quantiles(1.0, 1e-5, np.full(100, 0.58)).tolist() == [72, 79, 85]
+
+
+def test_bound_pure_dp_equals_binomial_quantiles_and_edges():
+    for eps, p in [(0.5, 0.3), (2.0, 0.1), (4.0, 0.02)]:
+        beta = sm._beta(eps, p)
+        got = sm.bound_quantiles(eps, 1e-12, np.full(60, p), levels=(0.05, 0.5, 0.95))
+        assert got.tolist() == [int(stats.binom.ppf(c, 60, beta)) for c in (0.05, 0.5, 0.95)]
+    assert sm.bound_quantiles(math.inf, 1e-5, np.full(100, 0.01)).tolist() == [100, 100, 100]
+    assert sm.bound_quantiles(3.0, 1e-5, np.zeros(50)).tolist() == [0, 0, 0]
+    # Poisson-binomial with unequal p: compare against Monte Carlo quantiles.
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0.05, 0.9, 100)
+    s = (rng.random((200_000, 100)) < sm._beta(1.0, p)).sum(axis=1)
+    assert sm.bound_quantiles(1.0, 0.0 + 1e-15, p, levels=(0.5,))[0] == int(np.quantile(s, 0.5, method="inverted_cdf"))
+
+
+def test_delta_term_only_raises_the_bound():
+    p = np.full(100, 0.3)
+    lo = sm.bound_quantiles(1.0, 1e-12, p)
+    hi = sm.bound_quantiles(1.0, 1e-2, p)  # n δ = 1
+    assert (hi >= lo).all() and hi[2] > lo[2]
+
+
+def _tiny_net(seed=0):
+    rng = np.random.default_rng(seed)
+    doms = [3, 2, 3, 2, 3]
+    parents = [(), (0,), (0, 1), (2,), (1, 3)]
+    cpts = [rng.dirichlet(np.full(doms[v], 0.8), size=tuple(doms[p] for p in parents[v])) for v in range(5)]
+    return bnm.BayesNet(doms, parents, cpts, list(range(5)))
+
+
+def test_bound_is_not_beaten_by_the_attack_beyond_sampling_error():
+    """Thm 3.5 at confidence c: Pr[successes > v_UB(c)] <= 1 - c (+ n δ), over fresh data and noise."""
+    torch.manual_seed(0)
+    bn = _tiny_net()
+    runs, n, eps = 60, 25, 2.0
+    exceed = {lam: np.zeros(3) for lam in ATTACK["prior_weights"]}
+    for r in range(runs):
+        recs = bn.sample(n, np.random.default_rng(100 + r))
+        out = sm.run_condition(bn, recs, [2], eps, delta=1e-5, attack=ATTACK, seed=r, tag="sim")
+        q = sm.bound_quantiles(eps, 1e-5, out["p_star"].to_numpy())
+        for lam in ATTACK["prior_weights"]:
+            exceed[lam] += out[f"attack_l{lam:g}_ok"].sum() > q
+    for lam, e in exceed.items():
+        rate = e / runs
+        for c, rr in zip((0.05, 0.5, 0.95), rate, strict=True):
+            # binomial sampling error of the exceedance rate: 3 standard deviations
+            assert rr <= (1 - c) + 3 * math.sqrt(c * (1 - c) / runs) + 1e-9, (lam, c, rr)
+
+
+def test_run_condition_outcomes_and_determinism():
+    bn = _tiny_net(1)
+    recs = bn.sample(30, np.random.default_rng(5))
+    a = sm.run_condition(bn, recs, [1, 4], 1.0, delta=1e-5, attack=ATTACK, seed=3, tag="t")
+    b = sm.run_condition(bn, recs, [1, 4], 1.0, delta=1e-5, attack=ATTACK, seed=3, tag="t")
+    pd.testing.assert_frame_equal(a, b)
+    z, p = bnm.conditional_map(bn, recs, [1, 4])
+    np.testing.assert_array_equal(a["prior_ok"], (z == recs[:, [1, 4]]).all(1))
+    np.testing.assert_allclose(a["p_star"], p)
+    assert (a["m"] == 9).all()  # C(5,3) - C(3,3)
+    # L1 windows: E = max covers the whole domain
+    w = sm.run_condition(bn, recs, [2], 1.0, delta=1e-5, attack=ATTACK, seed=3, tag="t", radii=range(3))
+    assert w[w.radius == 2][["prior_ok", "attack_l0_ok"]].all().all()
+    assert np.allclose(w[w.radius == 2]["p_star"], 1.0)
+    # prior success is monotone in E
+    assert (w.groupby("radius")["prior_ok"].sum().diff().dropna() >= 0).all()
+
+
+def test_ambiguous_records():
+    x = np.array([[0, 1, 0], [0, 1, 1], [0, 1, 1], [1, 0, 0]])
+    np.testing.assert_array_equal(sm.ambiguous_records(x, [2]), [True, True, True, False])
+    np.testing.assert_array_equal(sm.ambiguous_records(x, [0]), [False, False, False, False])
+
+
+@pytest.mark.slow
+def test_tiny_end_to_end(tmp_path, pipeline):
+    figs = ["fig4a", "fig4b", "fig5a", "fig5b", "fig6a", "fig6b", "fig7a", "fig7b"]
+    pipeline(tmp_path, *[f"results/swanberg2025/{f}.pdf" for f in figs])
+    res = tmp_path / "results" / "swanberg2025"
+    for f in figs:
+        for ext in ("pdf", "png", "csv", "json"):
+            assert (res / f"{f}.{ext}").stat().st_size > 0, f"{f}.{ext}"
+        prov = json.loads((res / f"{f}.json").read_text())
+        assert prov["scale"] == "tiny"
+        assert set(prov["data_sources"].values()) == {"standin"}
+        df = pd.read_csv(res / f"{f}.csv")
+        assert {"series", "x", "y", "lo", "hi"} <= set(df.columns)
+        bound = df[df.series.str.startswith("Bound")]
+        assert (bound.lo <= bound.y).all() and (bound.y <= bound.hi).all()
+    f5 = pd.read_csv(res / "fig5b.csv")
+    inf_rows = f5[f5.x == np.inf]
+    assert (inf_rows[inf_rows.series.str.startswith("Bound")].y == 100).all()
+    claims = pd.read_csv(res / "claims" / "fig4a.csv")
+    assert claims.loc[claims.claim_id == "sex_bound95_from_quoted_prior", "status"].item() == "reproduced"
+    assert claims.loc[claims.claim_id == "sex_attack", "status"].item() == "standin"
