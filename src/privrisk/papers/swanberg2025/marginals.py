@@ -356,7 +356,7 @@ def _fig_columns(params, inputs, fig, panel_title):
             ours="; ".join(f"{r.x}: {r.bound_95}" for r in summ.itertuples()),
             note="" if holds else ("stand-in priors differ from the real data's" if standin else "")))
     tidy = _tidy(summ, lambdas)
-    caption = (f"Figure {fig[3:]}. Records (of 100) whose single target column is recovered exactly from noisy "
+    caption = (f"Figure {fig[3]}({fig[4]}). Records (of 100) whose single target column is recovered exactly from noisy "
                f"3-way marginals at ε = {params['epsilon']:g}, δ = 1e-5 ({ds['dataset'].upper()}, "
                f"{ds['source']} data; all other columns known; m = {int(summ['m'].iloc[0])} marginals). Bars: the "
                "RAP-based M-AI attack (prior as starting point, as in the paper), the same attack with the prior "
@@ -407,7 +407,7 @@ def _fig_eps(params, inputs, fig, name):
             holds=holds, ours=f"attack − prior: {int(gap.iloc[0])} at ε = {fin['epsilon'].iloc[0]:g}, "
                               f"{int(gap.iloc[-1])} at ε = {fin['epsilon'].iloc[-1]:g}"))
     tidy = _tidy(summ, lambdas)
-    caption = (f"Figure {fig[3:]}. Records (of 100) whose {params['column']} value is recovered exactly "
+    caption = (f"Figure {fig[3]}({fig[4]}). Records (of 100) whose {params['column']} value is recovered exactly "
                f"({ds['dataset'].upper()}, {ds['source']} data, other columns known) as the privacy "
                "parameter ε of the noisy 3-way marginals grows (δ = 1e-5; ε = ∞ releases exact marginals): "
                "M-AI attack variants, the BayNet prior's MAP guess and the Theorem 3.5 bound (50 % confidence, "
@@ -450,7 +450,7 @@ def _fig_multi(params, inputs, fig, name):
                                      f"prior {int(s.loc[1, 'prior'])} -> {int(s.loc[3, 'prior'])}")))
     tidy = _tidy(summ, lambdas)
     cols_by_k = rows.groupby("x")["columns"].first().to_dict()
-    caption = (f"Figure {fig[3:]}. Records (of 100) whose d' unknown columns are all recovered exactly from noisy "
+    caption = (f"Figure {fig[3]}({fig[4]}). Records (of 100) whose d' unknown columns are all recovered exactly from noisy "
                f"3-way marginals at ε = {params['epsilon']:g}, δ = 1e-5 ({ds['dataset'].upper()}, {ds['source']} "
                "data). The unknown columns are the last d' of the BayNet visit order; the others (at least 3) are "
                "known; the noise is calibrated to the C(d,3) − C(d−d',3) released marginals. Series: M-AI attack "
@@ -486,7 +486,7 @@ def _fig_l1(params, inputs, fig, name):
                            82, float(s["bound_5"]), 3, standin),
         ]
     tidy = _tidy(summ, lambdas)
-    caption = (f"Figure {fig[3:]}. Records (of 100) whose {params['column']} code is recovered within L1 error E "
+    caption = (f"Figure {fig[3]}({fig[4]}). Records (of 100) whose {params['column']} code is recovered within L1 error E "
                f"({ds['dataset'].upper()}, {ds['source']} data, ε = {params['epsilon']:g}, δ = 1e-5, other "
                "columns known); E = 0 is exact reconstruction. The prior guesses the centre of the most probable "
                "window of width 2E + 1 and the Theorem 3.5 bound uses that window's probability.")
