@@ -26,7 +26,9 @@ PAPER_TARGETS.setdefault("swanberg2025", []).extend(
 
 def _sm_params(fig, **extra):
     section = config.get("swanberg2025", {})
-    params = paper_params("swanberg2025", fig) if fig else {"seed": config.get("seed", 0)}
+    params = (
+        paper_params("swanberg2025", fig) if fig else {"seed": config.get("seed", 0)}
+    )
     params.update(
         marginals_data=section["marginals_data"],
         marginals_attack=section["marginals_attack"],

@@ -96,7 +96,7 @@ def _index_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[i
         total = sum(widths)
         col = 0
         block = np.empty((ab, total), dtype=np.int64)
-        for (c, off), w in zip(members, widths, strict=True):
+        for (_c, off), w in zip(members, widths, strict=True):
             block[:, col:col + w] = off + np.arange(ab)[:, None] * w + np.arange(w)[None, :]
             col += w
         dense_groups.append((a, b, [c for c, _ in members]))

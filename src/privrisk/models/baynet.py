@@ -249,16 +249,19 @@ def _eliminate(factors, domains, var, op):
     return rest + [_Factor(others, new)], (arg, np.log(scale))
 
 
+def _neighbours(v: int, scopes: list[set[int]]) -> set[int]:
+    touching = [s for s in scopes if v in s]
+    return set().union(*touching) if touching else {v}
+
+
 def _order(unknown: Sequence[int], factors, domains) -> list[int]:
     """Greedy min-size elimination order (size of the product over each variable's neighbours)."""
     scopes = [set(f.vars) for f in factors]
     todo, order = list(unknown), []
     while todo:
-        def cost(v):
-            nb = set().union(*[s for s in scopes if v in s]) if any(v in s for s in scopes) else {v}
-            return float(np.prod([domains[u] for u in nb]))
-        v = min(todo, key=cost)
-        merged = set().union(*[s for s in scopes if v in s]) if any(v in s for s in scopes) else {v}
+        sizes = [float(np.prod([domains[u] for u in _neighbours(v, scopes)])) for v in todo]
+        v = todo[int(np.argmin(sizes))]
+        merged = _neighbours(v, scopes)
         scopes = [s for s in scopes if v not in s] + [merged - {v}]
         order.append(v)
         todo.remove(v)
