@@ -1,1 +1,12 @@
-"""Priors over secrets (canaries, passwords, names) for reconstruction bounds."""
+"""Priors over secrets (canaries, passwords, names) for the reconstruction bounds of Swanberg et al.
+
+- :mod:`.canary`: the uniform 9-digit canary and the Zipf "numerical password" prior, computed
+  analytically over 10^9 ranks (no 10^9-element arrays).
+- :mod:`.pii`: the PII (names) prior: per masked sequence, the normalised score of each candidate
+  name; real path (Enron + GPT-2 when present) and an offline stand-in (synthetic email-like
+  sequences with real US census name frequencies).
+- :func:`scaled_prior`: the 10-value scaled-down priors that the n-gram experiment needs.
+"""
+
+from .canary import password_summary, uniform_summary, zipf_prior  # noqa: F401
+from .scaled import SCALING_RULES, scaled_prior  # noqa: F401

@@ -1,0 +1,230 @@
+"""PII (names) prior of Swanberg et al. §5.1, after Lukas et al.: sequences with one masked name.
+
+For each of ``n_sequences`` sequences with one masked name, every candidate name (the names that
+occur in the sampled sequences) gets a score; normalising over the candidates gives that
+sequence's prior, and the prior of its true name is one "canary prior". The paper scores with
+GPT-2 (small) likelihoods of the filled-in sequence on 500 Enron sequences.
+
+Sources (recorded in provenance as ``source``/``scorer``):
+
+- ``real``: Enron emails from the CMU maildir placed under ``data/raw/enron/maildir`` (see
+  :mod:`privrisk.data.enron`), scored by GPT-2 when ``transformers`` and the ``gpt2`` weights are
+  available locally, else by census name frequencies (scorer ``namefreq``).
+- ``standin`` (offline default): synthetic business-email sentences with one full name each, drawn
+  from real US census name frequencies (1990 census files shipped in the PyPI package ``names``),
+  scored by a context-aware name-frequency model (a "Mr."/"Ms." cue selects male/female first-name
+  frequencies). This gives a realistically skewed prior; absolute values differ from the paper's.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+MASK = "<NAME>"
+
+TEMPLATES = [  # (text, gender cue): None, "m" or "f"
+    ("Please forward the revised gas schedule to {} before Friday.", None),
+    ("{} asked whether the Q3 trading limits were approved.", None),
+    ("I spoke with {} about the California power contracts this morning.", None),
+    ("Mr. {} will join the call with the legal team at 2pm.", "m"),
+    ("Ms. {} sent the final version of the term sheet.", "f"),
+    ("Thanks {}, I will review the spreadsheet tonight.", None),
+    ("Can you set up a meeting with {} and the risk group?", None),
+    ("{} is out of the office until Monday; contact the desk instead.", None),
+    ("Mr. {} signed off on the pipeline capacity agreement.", "m"),
+    ("Ms. {} needs the updated curves by end of day.", "f"),
+]
+
+
+@cache
+def census_names() -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Real 1990 US census name frequencies from the installed ``names`` package.
+
+    Returns {"male": (names, freq), "female": (names, freq), "last": (names, freq)} with
+    frequencies in percent of the population, as the census files give them.
+    Raises:
+        FileNotFoundError: the ``names`` package (a project dependency) is missing.
+    """
+    try:
+        import names as names_pkg
+    except ImportError as err:  # pragma: no cover - dependency
+        raise FileNotFoundError("the 'names' package (census name frequencies) is not installed") from err
+    base = Path(names_pkg.__file__).parent
+    out = {}
+    for key, fname in (("male", "dist.male.first"), ("female", "dist.female.first"), ("last", "dist.all.last")):
+        rows = [line.split() for line in (base / fname).read_text().splitlines() if line.strip()]
+        out[key] = (np.array([r[0].title() for r in rows]), np.array([float(r[1]) for r in rows]))
+    return out
+
+
+@dataclass
+class PiiPrior:
+    """Per-sequence priors over a shared candidate set.
+
+    Attributes:
+        sequences: masked sequences (one ``<NAME>`` each).
+        candidates: candidate names.
+        priors: (n_sequences, n_candidates) row-normalised candidate probabilities.
+        truth: index of each sequence's true name in ``candidates``.
+        source / scorer: data source (``real`` or ``standin``) and scoring model.
+    """
+
+    sequences: list[str]
+    candidates: np.ndarray
+    priors: np.ndarray
+    truth: np.ndarray
+    source: str
+    scorer: str
+    info: dict = field(default_factory=dict)
+
+    @property
+    def canary_priors(self) -> np.ndarray:
+        """Prior of the true name of each sequence."""
+        return self.priors[np.arange(len(self.truth)), self.truth]
+
+    @property
+    def pooled(self) -> np.ndarray:
+        """Mean prior of each candidate over the sequences (used for the 10-value scaling)."""
+        return self.priors.mean(axis=0)
+
+    def summary(self) -> dict[str, float]:
+        c = self.canary_priors
+        return {
+            "min": float(c.min()),
+            "p10": float(np.percentile(c, 10)),
+            "median": float(np.median(c)),
+            "max": float(c.max()),
+            "n_sequences": len(self.sequences),
+            "n_candidates": int(self.candidates.size),
+        }
+
+
+def _frequency(names_pkg: dict, first: np.ndarray, last: np.ndarray, cue: str | None) -> np.ndarray:
+    """Census frequency of full names 'First Last' given a gender cue (None, 'm', 'f')."""
+    tables = {"m": [names_pkg["male"]], "f": [names_pkg["female"]], None: [names_pkg["male"], names_pkg["female"]]}
+    f_first = np.zeros(first.size)
+    for nm, fr in tables[cue]:
+        lookup = dict(zip(nm, fr, strict=True))
+        f_first += np.array([lookup.get(x, 0.0) for x in first]) / len(tables[cue])
+    lookup_last = dict(zip(*names_pkg["last"], strict=True))
+    f_last = np.array([lookup_last.get(x, 0.0) for x in last])
+    # A floor so that names missing from the census files keep a small, non-zero score.
+    return (f_first + 1e-4) * (f_last + 1e-4)
+
+
+def namefreq_scores(sequences: list[str], candidates: np.ndarray) -> np.ndarray:
+    """Log-scores of every candidate in every sequence under the name-frequency model."""
+    cn = census_names()
+    split = [c.split(" ", 1) + [""] for c in candidates]
+    first = np.array([s[0] for s in split])
+    last = np.array([s[1] for s in split])
+    cache_by_cue = {cue: np.log(_frequency(cn, first, last, cue)) for cue in (None, "m", "f")}
+    rows = []
+    for seq in sequences:
+        cue = "m" if "Mr. " + MASK in seq else "f" if "Ms. " + MASK in seq else None
+        rows.append(cache_by_cue[cue])
+    return np.vstack(rows)
+
+
+def normalise(log_scores: np.ndarray) -> np.ndarray:
+    z = log_scores - log_scores.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def synthetic_sequences(n: int, seed: int) -> tuple[list[str], list[str]]:
+    """n email-like sentences, each with one full name drawn from census frequencies."""
+    cn = census_names()
+    rng = np.random.default_rng(seed)
+    seqs, truths = [], []
+    for _ in range(n):
+        text, cue = TEMPLATES[rng.integers(len(TEMPLATES))]
+        sex = cue or ("m" if rng.random() < 0.5 else "f")
+        nm, fr = cn["male" if sex == "m" else "female"]
+        first = nm[rng.choice(nm.size, p=fr / fr.sum())]
+        ln, lf = cn["last"]
+        last = ln[rng.choice(ln.size, p=lf / lf.sum())]
+        seqs.append(text.format(MASK))
+        truths.append(f"{first} {last}")
+    return seqs, truths
+
+
+def from_sequences(sequences, truths, *, source: str, scorer: str = "namefreq", lm_scorer=None) -> PiiPrior:
+    """Build the prior for masked sequences with known true names; candidates = the distinct names."""
+    candidates, truth = np.unique(np.asarray(truths), return_inverse=True)
+    if scorer == "namefreq":
+        logs = namefreq_scores(list(sequences), candidates)
+    elif scorer == "gpt2":
+        logs = lm_scorer.score(list(sequences), list(candidates))
+    else:
+        raise ValueError(f"unknown scorer {scorer!r}; expected 'namefreq' or 'gpt2'")
+    return PiiPrior(list(sequences), candidates, normalise(logs), truth, source, scorer)
+
+
+def build(*, source: str = "auto", n_sequences: int = 500, seed: int = 0, raw_dir: str | Path = "data/raw",
+          scorer: str = "auto") -> PiiPrior:
+    """The PII prior from the chosen source (``auto``: Enron if present, else the stand-in)."""
+    from ..data import enron
+
+    maildir = Path(raw_dir) / "enron" / "maildir"
+    if source not in ("auto", "real", "standin"):
+        raise ValueError(f"source must be auto, real or standin, got {source!r}")
+    if source == "real" or (source == "auto" and maildir.is_dir()):
+        seqs, truths = enron.masked_name_sequences(maildir, n=n_sequences, seed=seed)
+        lm = None
+        use = scorer
+        if scorer in ("auto", "gpt2"):
+            lm = Gpt2Scorer.try_load()
+            use = "gpt2" if lm is not None else "namefreq"
+            if scorer == "gpt2" and lm is None:
+                raise FileNotFoundError("scorer gpt2 requested but transformers/GPT-2 weights are not available")
+        return from_sequences(seqs, truths, source="real", scorer=use, lm_scorer=lm)
+    seqs, truths = synthetic_sequences(n_sequences, seed)
+    return from_sequences(seqs, truths, source="standin", scorer="namefreq")
+
+
+class Gpt2Scorer:
+    """Log-likelihood of each filled-in sequence under GPT-2 small (only when weights are local)."""
+
+    def __init__(self, model, tokenizer):
+        self.model, self.tok = model, tokenizer
+
+    @classmethod
+    def try_load(cls):
+        try:
+            import torch  # noqa: F401
+            from transformers import GPT2LMHeadModel, GPT2TokenizerFast
+        except ImportError:
+            log.info("transformers not installed: falling back to name frequencies")
+            return None
+        try:
+            tok = GPT2TokenizerFast.from_pretrained("gpt2", local_files_only=True)
+            model = GPT2LMHeadModel.from_pretrained("gpt2", local_files_only=True).eval()
+        except OSError:
+            log.info("GPT-2 weights not found locally: falling back to name frequencies")
+            return None
+        return cls(model, tok)
+
+    def score(self, sequences: list[str], candidates: list[str]) -> np.ndarray:
+        import torch
+
+        out = np.zeros((len(sequences), len(candidates)))
+        with torch.no_grad():
+            for i, seq in enumerate(sequences):
+                texts = [seq.replace(MASK, c) for c in candidates]
+                enc = self.tok(texts, return_tensors="pt", padding=True) if self.tok.pad_token else None
+                if enc is None:
+                    self.tok.pad_token = self.tok.eos_token
+                    enc = self.tok(texts, return_tensors="pt", padding=True)
+                logits = self.model(**enc).logits[:, :-1]
+                target = enc["input_ids"][:, 1:]
+                lp = torch.log_softmax(logits, -1).gather(-1, target[..., None])[..., 0]
+                out[i] = (lp * enc["attention_mask"][:, 1:]).sum(1).numpy()
+        return out
