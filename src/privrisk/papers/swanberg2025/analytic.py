@@ -45,14 +45,14 @@ def _fig1(params, approx: bool, name: str) -> FigureResult:
         ks = np.array(params["mmc_K"])
         mmc = np.array([rb.mmc_fdp(eps, delta, int(k)) for k in ks])
         ax.plot(1 / ks, mmc, marker=plotting.marker(i), linestyle="none", color=plotting.color(i),
-                markerfacecolor="none", label=f"MMC f_(ε,δ) at p = 1/K, ε = {eps:g}")
+                markerfacecolor="none", label=f"MMC f_(ε,δ={delta:g}) at p = 1/K, ε = {eps:g}")
         frames.append(pd.DataFrame({"series": f"MMC eps={eps:g}", "x": 1 / ks, "y": mmc, "K": ks}))
         ours_at = rb.beta_one_run(eps, delta, 1 / ks) if approx else rb.beta_pure(eps, 1 / ks)
         mmc_ok &= bool(np.allclose(mmc, ours_at, atol=1e-6))
     ax.plot(p, p, label="baseline (no mechanism): y = p", **plotting.BASELINE)
     frames.append(pd.DataFrame({"series": "baseline", "x": p, "y": p}))
     ax.set(xscale="log", xlabel="prior probability of success p", ylabel="bound on posterior success probability",
-           title=f"Single target, {'(ε, δ)-DP, δ = %g' % delta if approx else 'ε-DP'}", ylim=(0, 1.02))
+           title=f"Single target, {f'(ε, δ)-DP, δ = {delta:g}' if approx else 'ε-DP'}", ylim=(0, 1.02))
     ax.legend(fontsize=6.5, loc="upper left", ncol=1)
     if not approx:
         e = params["epsilons"][0]
@@ -122,13 +122,13 @@ def fig2a(params) -> FigureResult:
         for j, (label, p) in enumerate(cs.items()):
             adv = rb.advantage_bound(eps, p, delta)
             ax.plot(eps, np.maximum(adv, 1e-12), color=plotting.color(i), linestyle=styles[j % 3],
-                    label=f"{dist}: {label} canary (p = {p:.2g})")
+                    label=f"{dist}: {label} (p = {p:.2g})")
             if label in ("most probable", "any canary"):
                 ax.plot(eps[:: max(1, len(eps) // 10)], np.maximum(adv[:: max(1, len(eps) // 10)], 1e-12),
                         marker=plotting.marker(i), linestyle="none", color=plotting.color(i))
             frames.append(pd.DataFrame({"series": f"{dist}: {label}", "x": eps, "y": adv, "prior": p}))
     ax.axhline(params["adv_threshold"], label=f"Adv = {params['adv_threshold']:g}", **plotting.BASELINE)
-    ax.set(yscale="log", ylim=(1e-8, 1.5), xlabel="privacy parameter ε (δ = %g)" % delta,
+    ax.set(yscale="log", ylim=(1e-8, 1.5), xlabel=f"privacy parameter ε (δ = {delta:g})",
            ylabel="bound on generalised advantage", title="Data extraction: advantage bound vs ε")
     ax.legend(fontsize=6.3, loc="lower right")
 
@@ -206,8 +206,8 @@ def fig2b(params) -> FigureResult:
         ax.plot([pm], [worst[dist]], marker=plotting.marker(i), color=plotting.color(i), linestyle="none",
                 markersize=8, label=f"{dist} most probable canary: p = {pm:.2g}, ε = {worst[dist]:.2f}")
         frames.append(pd.DataFrame({"series": f"{dist} most probable", "x": [pm], "y": [worst[dist]]}))
-    ax.set(xscale="log", xlabel="prior probability of the canary p", ylabel="ε_protect (δ = %g)" % delta,
-           title="Privacy level needed to keep Adv <= %g" % thr)
+    ax.set(xscale="log", xlabel="prior probability of the canary p", ylabel=f"ε_protect (δ = {delta:g})",
+           title=f"Privacy level needed to keep Adv <= {thr:g}")
     ax.legend(fontsize=7)
     standin = src == "standin"
     implied = optimize.brentq(lambda q: rb.epsilon_protect(q, delta, thr) - 0.25, 1e-3, 0.9)

@@ -1,0 +1,166 @@
+"""Swanberg et al. bounds: spec sample values, RR tightness (Prop. B.1), simulations, SEX example, LP."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import optimize, stats
+
+from privrisk import accounting
+from privrisk.bounds import reconstruction as rb
+
+
+@pytest.mark.parametrize("eps,p,ours,rero", [(1, 0.01, 0.0267, 0.0272), (1, 0.1, 0.232, 0.272),
+                                             (1, 0.25, 0.475, 0.680), (1, 0.5, 0.731, 1.0),
+                                             (2, 0.1, 0.451, 0.739), (2, 0.5, 0.881, 1.0),
+                                             (4, 0.01, 0.356, 0.546), (4, 0.1, 0.859, 1.0)])
+def test_fig1_sample_values(eps, p, ours, rero):
+    assert rb.beta_pure(eps, p) == pytest.approx(ours, abs=6e-4)
+    assert rb.rero_pure(eps, p) == pytest.approx(rero, abs=6e-4)
+
+
+def test_beta_identities_and_edges():
+    p = np.linspace(0.01, 0.99, 50)
+    np.testing.assert_allclose(rb.beta_pure(1.3, p), np.exp(1.3) / (np.exp(1.3) - 1 + 1 / p), rtol=1e-12)
+    np.testing.assert_allclose(rb.beta_pure(0, p), p, rtol=1e-12)
+    assert rb.beta_pure(np.inf, 0.3) == 1.0
+    assert rb.beta_pure(5, 0.0) == 0.0 and rb.beta_pure(5, 1.0) == 1.0 and rb.beta_pure(np.inf, 0.0) == 0.0
+    assert rb.beta_pure(1e6, 1e-300) == pytest.approx(1.0)
+    assert rb.beta_approx(1, 0.5, 0.9) == 1.0  # capped
+    with pytest.raises(ValueError):
+        rb.beta_pure(-1, 0.5)
+    with pytest.raises(ValueError):
+        rb.beta_pure(1, 1.2)
+    with pytest.raises(ValueError):
+        rb.beta_approx(1, 1.0, 0.5)
+
+
+def test_randomized_response_attains_beta():
+    """Prop. B.1: m-ary RR with D(a) <= e^ε D(b) and the Bayes-optimal attacker attains β(ε, D(a))."""
+    rng = np.random.default_rng(0)
+    eps, m, n = 1.0, 4, 400_000
+    prior = np.array([0.4, 0.25, 0.2, 0.15])
+    assert prior.max() <= np.exp(eps) * prior.min()
+    x = rng.choice(m, size=n, p=prior)
+    keep = rng.random(n) < np.exp(eps) / (np.exp(eps) - 1 + m)
+    other = (x + rng.integers(1, m, size=n)) % m
+    y = np.where(keep, x, other)
+    # the optimal attacker outputs the released value under the condition
+    for a in range(m):
+        sel = y == a
+        emp = np.mean(x[sel] == a)
+        assert emp == pytest.approx(rb.beta_pure(eps, prior[a]), abs=4 * math.sqrt(0.25 / sel.sum()))
+    # overall: Σ_a P(Y = a) β(ε, D(a)) = e^ε / (e^ε − 1 + m)
+    assert np.mean(x == y) == pytest.approx(np.exp(eps) / (np.exp(eps) - 1 + m), abs=3e-3)
+
+
+def test_simulated_attacks_never_beat_the_bound():
+    """Laplace/Gaussian-free check: RR on binary secrets with skewed priors, many attackers."""
+    rng = np.random.default_rng(1)
+    n = 200_000
+    for eps in (0.5, 1.0, 3.0):
+        for p1 in (0.05, 0.3, 0.7):
+            x = rng.random(n) < p1
+            flip = rng.random(n) < 1 / (1 + np.exp(eps))
+            y = x ^ flip
+            for guess_rule in (lambda y: y, lambda y: np.ones_like(y), lambda y: ~y):
+                z = guess_rule(y)
+                for val in (True, False):
+                    sel = z == val
+                    if sel.sum() < 1000:
+                        continue
+                    success = np.mean(x[sel] == val)
+                    p = p1 if val else 1 - p1
+                    assert success <= rb.beta_pure(eps, p) + 4 * math.sqrt(0.25 / sel.sum())
+
+
+def test_sex_example_quantiles():
+    """SEX at ε = 1: β = 0.7758 (p = 0.56), n = 100 → 71 / 78 / 84 at 5 / 50 / 95 %."""
+    beta = rb.beta_pure(1.0, 0.56)
+    assert beta == pytest.approx(0.7758, abs=1e-4)
+    q = rb.success_quantiles(np.full(100, beta), (0.05, 0.5, 0.95), delta=1e-5)
+    assert list(q) == [71, 78, 84]
+    assert list(q) == [int(stats.binom.ppf(c, 100, beta)) for c in (0.05, 0.5, 0.95)]
+
+
+def test_poisson_binomial_against_brute_force():
+    rng = np.random.default_rng(2)
+    b = rng.random(12)
+    pmf = rb.poisson_binomial_pmf(b)
+    brute = np.zeros(13)
+    for bits in range(2**12):
+        s = [(bits >> i) & 1 for i in range(12)]
+        brute[sum(s)] += np.prod([bi if si else 1 - bi for bi, si in zip(b, s, strict=True)])
+    np.testing.assert_allclose(pmf, brute, atol=1e-14)
+    np.testing.assert_allclose(pmf, stats.poisson_binom.pmf(np.arange(13), b), atol=1e-12)
+    big = rng.random(100)  # scipy's ppf fails here; our quantiles use the cdf
+    q = rb.success_quantiles(big, (0.5,))
+    cdf = stats.poisson_binom.cdf(np.arange(101), big)
+    assert q[0] == int(np.argmax(cdf >= 0.5 - 1e-12))
+
+
+def test_theorem35_closed_form_equals_lp():
+    rng = np.random.default_rng(3)
+    betas = rng.uniform(0.2, 0.9, 15)
+    delta = 1e-3
+    n = betas.size
+    t = np.append(rb.tail_probabilities(betas), 0.0)
+    closed = rb.bound_tail_multi(betas, delta)
+    for v in (3, 8, 12):
+        j = np.arange(n + 1)
+        tv = np.where(v - j <= 0, 1.0, t[np.clip(v - j, 0, n + 1)])
+        res = optimize.linprog(-tv, A_ub=[j], b_ub=[n * delta], A_eq=[np.ones(n + 1)], b_eq=[1], bounds=(0, 1))
+        assert closed[v] == pytest.approx(min(1.0, -res.fun), abs=1e-9)
+
+
+def test_theorem35_single_target():
+    b = rb.beta_pure(1.0, 0.1)
+    assert rb.bound_tail_multi([b], 1e-5)[1] == pytest.approx(b + (1 - b) * 1e-5)
+    assert rb.beta_one_run(1.0, 1e-5, 0.1) == pytest.approx(b + (1 - b) * 1e-5)
+
+
+def test_eps_protect_and_advantage():
+    assert rb.epsilon_protect(1e-9, 1e-5) == pytest.approx(17.7786, abs=1e-3)
+    assert rb.epsilon_protect(1e-9) == pytest.approx(math.log(1 + 0.05 / (0.95e-9)), rel=1e-9)
+    for p in (1e-6, 0.01, 0.3):
+        e = rb.epsilon_protect(p, 1e-5)
+        assert rb.advantage_bound(e, p, 1e-5) == pytest.approx(0.05, abs=1e-9)
+    assert rb.advantage(0.5, 1.0) == 0.0
+    # PII check of the spec: p = 0.00543 → Adv(5) ≈ 0.445, ε_protect ≈ 2.369
+    assert rb.advantage_bound(5, 0.00543, 1e-5) == pytest.approx(0.445, abs=2e-3)
+    assert rb.epsilon_protect(0.00543, 1e-5) == pytest.approx(2.369, abs=2e-3)
+
+
+def test_mmc_fdp_equals_ours_at_uniform_priors():
+    for eps in (1, 2, 4):
+        for K in (2, 5, 10, 100):
+            assert rb.mmc_fdp(eps, 1e-5, K) == pytest.approx(rb.beta_one_run(eps, 1e-5, 1 / K), abs=1e-9)
+
+
+@pytest.mark.parametrize("eps,expected", [(1, 0.148), (2, 0.199), (5, 0.364), (10, 0.612)])
+def test_mmc_gdp_values(eps, expected):
+    mu = accounting.gdp_mu(eps, 1e-5)
+    assert rb.mmc_gdp(mu, 10) == pytest.approx(expected, abs=1.5e-3)
+    assert rb.mmc_gdp(mu, 10) <= rb.beta_one_run(eps, 1e-5, 0.1)
+
+
+def test_leaked_bits():
+    np.testing.assert_allclose(rb.leaked_bits([1, 5, 10, 17]), [5.72, 11.46, 18.67, 28.77], atol=0.01)
+
+
+@pytest.mark.slow
+def test_swanberg_analytic_tiny_end_to_end(tmp_path, pipeline):
+    import pandas as pd
+
+    outs = [f"results/swanberg2025/{f}.pdf" for f in ("fig1a", "fig1b", "fig2a", "fig2b")]
+    pipeline(tmp_path, *outs, "results/swanberg2025/table1.md")
+    res = tmp_path / "results" / "swanberg2025"
+    for f in ("fig1a", "fig1b", "fig2a", "fig2b"):
+        for ext in ("pdf", "png", "csv", "json"):
+            assert (res / f"{f}.{ext}").stat().st_size > 0
+    d = pd.read_csv(res / "fig1a.csv")
+    s = d[d.series == "ours eps=2"]
+    np.testing.assert_allclose(s.y, rb.beta_pure(2, s.x), rtol=1e-12)
+    claims = pd.read_csv(res / "claims" / "fig2b.csv")
+    assert claims.set_index("claim_id").loc["eps_protect_uniform", "status"] == "reproduced"
+    assert claims.set_index("claim_id").loc["eps_protect_password", "status"] == "differs"
