@@ -24,20 +24,20 @@ for _fig, _table in SWANBERG_ANALYTIC.items():
             code=code("privrisk.papers.swanberg2025.analytic"),
         output:
             **report_outputs("swanberg2025", _fig, _table),
+        log:
+            f"results/logs/swanberg2025/{_fig}.log",
+        benchmark:
+            f"results/benchmarks/swanberg2025/{_fig}.tsv"
+        conda:
+            "../envs/privrisk.yaml"
+        threads: 1
+        resources:
+            mem_mb=1500,
+            runtime=5,
         params:
             func=f"privrisk.papers.swanberg2025.analytic:{_fig}",
             cfg=paper_params("swanberg2025", _fig),
             paper="swanberg2025",
             figure=_fig,
-        log:
-            f"results/logs/swanberg2025/{_fig}.log",
-        benchmark:
-            f"results/benchmarks/swanberg2025/{_fig}.tsv"
-        threads: 1
-        resources:
-            mem_mb=1500,
-            runtime=5,
-        conda:
-            "../envs/privrisk.yaml"
         script:
             "../scripts/make_figure.py"
