@@ -35,6 +35,7 @@ import pandas as pd
 
 from ... import plotting
 from ...attacks import rap
+from ...bounds.reconstruction import beta_multi, success_quantiles
 from ...claims import numeric_claim, qualitative_claim
 from ...data import acs, fire
 from ...figure import FigureResult
@@ -48,40 +49,15 @@ LEVELS = (0.05, 0.5, 0.95)
 
 
 # ------------------------------------------------------------------------------------ bounds
-# Theorem 3.5 (one run, n targets, (ε, δ)-DP) with the quantile convention of spec §2.7.
-# TODO(issue 5): privrisk.bounds.reconstruction provides beta_multi/success_quantiles; until it
-# lands these minimal private versions are used (same formulas, spec §2.6–2.7).
-
-
-def _beta(epsilon: float, p: np.ndarray) -> np.ndarray:
-    """β(ε, p) = p e^ε / (1 + p (e^ε − 1)); 1 at ε = ∞ for p > 0; 0 at p = 0."""
-    p = np.clip(np.asarray(p, dtype=float), 0.0, 1.0)
-    if math.isinf(epsilon):
-        return (p > 0).astype(float)
-    em1 = math.expm1(epsilon)
-    return p * (em1 + 1) / (1 + p * em1)
 
 
 def bound_quantiles(epsilon: float, delta: float, p_star: np.ndarray, levels=LEVELS) -> np.ndarray:
-    """v_UB(c) of Theorem 3.5 for each confidence c: min{v : B(v+1) <= 1 − c}."""
-    beta = _beta(epsilon, p_star)
-    n = beta.size
-    pmf = np.zeros(n + 1)
-    pmf[0] = 1.0
-    for b in beta:  # Poisson-binomial by convolution, O(n^2) with n = 100
-        pmf[1:] = pmf[1:] * (1 - b) + pmf[:-1] * b
-        pmf[0] *= 1 - b
-    tail = np.concatenate([np.cumsum(pmf[::-1])[::-1], [0.0]])  # tail[v] = Pr[S >= v], v = 0..n+1
-    v = np.arange(n + 2)
-    j = np.arange(1, n + 1)
-    lower = np.clip(v[:, None] - j[None, :], 0, None)
-    lam = ((tail[lower] - tail[v][:, None]) / j[None, :]).max(axis=1)
-    bnd = np.minimum(1.0, tail + n * delta * lam)
-    out = []
-    for c in levels:
-        ok = np.nonzero(bnd[1:] <= 1 - c + 1e-15)[0]  # B(v + 1) for v = 0..n
-        out.append(int(ok[0]) if ok.size else n)
-    return np.asarray(out)
+    """Theorem 3.5 high-probability bounds v_UB(c) on the number of records recovered.
+
+    β_i = β(ε, p*_i) with p*_i the prior probability of the a-priori Bayes-optimal guess (the
+    BayNet MAP given record i's known columns); v_UB(c) = min{v : B(v+1) <= 1 − c} (spec §2.7).
+    """
+    return success_quantiles(beta_multi(epsilon, np.clip(p_star, 0.0, 1.0)), levels, delta)
 
 
 # ------------------------------------------------------------------------------------ steps
