@@ -1,0 +1,86 @@
+"""CIFAR-10: the real python-pickle batches when present, else a procedural 10-class stand-in.
+
+Real files: ``data/raw/cifar-10-batches-py/data_batch_{1..5}`` and ``test_batch`` (the
+"python version" of the dataset; 50,000 + 10,000 images, concatenated as in spec xu2022 §7.1).
+
+Stand-in (``standin``): 32×32 RGB images, one geometric pattern per class (disc, square, ring,
+horizontal/vertical/diagonal stripes, checkerboard, cross, triangle, gradient blob), each with a
+class hue, random position, size, colour jitter, textured background and pixel noise. It keeps
+what the MACE experiments need — a 10-class natural-looking image distribution a small GAN can
+learn and over-fit — but it is not CIFAR-10, and absolute advantages differ from the paper's.
+"""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import numpy as np
+
+BATCHES = [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
+
+
+def real_available(root: str | Path) -> bool:
+    return all((Path(root) / b).is_file() for b in BATCHES)
+
+
+def read_batch(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
+    """One pickle batch → (uint8 images (N, 32, 32, 3), labels)."""
+    with open(path, "rb") as f:
+        d = pickle.load(f, encoding="bytes")
+    data = d.get(b"data", d.get("data"))
+    labels = d.get(b"labels", d.get("labels"))
+    if data is None or labels is None:
+        raise ValueError(f"{path}: not a CIFAR-10 python batch (no data/labels)")
+    x = np.asarray(data, dtype=np.uint8).reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
+    return x, np.asarray(labels, dtype=np.int64)
+
+
+def standin(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` procedural images (float32 in [0, 1], (n, 32, 32, 3)) with balanced labels."""
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 10
+    rng.shuffle(y)
+    yy, xx = np.mgrid[0:32, 0:32].astype(np.float32) / 31.0
+    cx, cy = rng.uniform(0.3, 0.7, (2, n, 1, 1)).astype(np.float32)
+    size = rng.uniform(0.15, 0.3, (n, 1, 1)).astype(np.float32)
+    freq = rng.uniform(3, 6, (n, 1, 1)).astype(np.float32)
+    dx, dy = xx[None] - cx, yy[None] - cy
+    r = np.sqrt(dx**2 + dy**2)
+    masks = np.stack([
+        r < size,                                              # 0 disc
+        np.maximum(abs(dx), abs(dy)) < size,                   # 1 square
+        abs(r - size) < 0.06,                                  # 2 ring
+        np.sin(2 * np.pi * freq * yy[None]) > 0,               # 3 horizontal stripes
+        np.sin(2 * np.pi * freq * xx[None]) > 0,               # 4 vertical stripes
+        np.sin(2 * np.pi * freq * (xx + yy)[None] / 1.4) > 0,  # 5 diagonal stripes
+        (np.sin(2 * np.pi * freq * xx[None]) * np.sin(2 * np.pi * freq * yy[None])) > 0,  # 6 checker
+        (abs(dx) < size / 3) | (abs(dy) < size / 3),           # 7 cross
+        (dy > -size) & (abs(dx) < (size - dy) / 2),            # 8 triangle
+        np.exp(-(r / size) ** 2) > 0.5 * rng.uniform(0.5, 1, (n, 1, 1)),  # 9 soft blob
+    ]).astype(np.float32)
+    mask = masks[y, np.arange(n)]
+    hue = (y / 10.0 + rng.normal(0, 0.03, n))[:, None, None, None]
+    phase = 2 * np.pi * (hue + np.array([0, 1 / 3, 2 / 3], dtype=np.float32))
+    fg = 0.5 + 0.45 * np.cos(phase) * rng.uniform(0.7, 1, (n, 1, 1, 1))
+    bg = rng.uniform(0.1, 0.6, (n, 1, 1, 3)) + 0.1 * np.sin(
+        2 * np.pi * rng.uniform(0.5, 2, (n, 1, 1, 1)) * (xx + 0.5 * yy)[None, :, :, None])
+    img = mask[..., None] * fg + (1 - mask[..., None]) * bg + rng.normal(0, 0.04, (n, 32, 32, 3))
+    return np.clip(img, 0, 1).astype(np.float32), y.astype(np.int64)
+
+
+def load_cifar10(root: str | Path = "data/raw/cifar-10-batches-py", source: str = "auto",
+                 standin_n: int = 3000, seed: int = 0):
+    """(images float32 in [0, 1] (N, 32, 32, 3), labels, source ``real`` | ``standin``)."""
+    root = Path(root)
+    if source not in ("auto", "real", "standin"):
+        raise ValueError(f"cifar10 source must be auto, real or standin, got {source!r}")
+    if source == "real" or (source == "auto" and real_available(root)):
+        missing = [b for b in BATCHES if not (root / b).is_file()]
+        if missing:
+            raise FileNotFoundError(f"CIFAR-10 source 'real' but {root} lacks {missing}")
+        parts = [read_batch(root / b) for b in BATCHES]
+        x = np.concatenate([p[0] for p in parts]).astype(np.float32) / 255.0
+        return x, np.concatenate([p[1] for p in parts]), "real"
+    x, y = standin(standin_n, seed)
+    return x, y, "standin"

@@ -1,0 +1,82 @@
+"""MNIST idx / CIFAR-10 pickle loaders on tiny files written here, the stand-in and the split."""
+
+import gzip
+import pickle
+import struct
+
+import numpy as np
+import pytest
+
+from privrisk.data import cifar10, images, mnist
+
+
+def write_idx(path, arr, gz=False):
+    arr = np.asarray(arr, dtype=np.uint8)
+    head = struct.pack(">BBBB", 0, 0, 0x08, arr.ndim) + struct.pack(f">{arr.ndim}I", *arr.shape)
+    data = head + arr.tobytes()
+    (gzip.open if gz else open)(path, "wb").write(data)
+
+
+def test_read_idx_roundtrip_and_errors(tmp_path):
+    a = np.arange(2 * 3 * 4, dtype=np.uint8).reshape(2, 3, 4)
+    write_idx(tmp_path / "a", a)
+    assert np.array_equal(mnist.read_idx(tmp_path / "a"), a)
+    (tmp_path / "bad").write_bytes(b"\x01\x02\x08\x01")
+    with pytest.raises(ValueError, match="magic"):
+        mnist.read_idx(tmp_path / "bad")
+
+
+def test_load_mnist_real_files(tmp_path):
+    rng = np.random.default_rng(0)
+    write_idx(tmp_path / (mnist.FILES["train_images"] + ".gz"), rng.integers(0, 256, (5, 28, 28)), gz=True)
+    write_idx(tmp_path / mnist.FILES["train_labels"], [0, 1, 2, 3, 4])
+    write_idx(tmp_path / mnist.FILES["test_images"], rng.integers(0, 256, (2, 28, 28)))
+    write_idx(tmp_path / mnist.FILES["test_labels"], [5, 6])
+    x, y, src = mnist.load_mnist(tmp_path)
+    assert src == "real" and x.shape == (7, 28, 28) and list(y) == [0, 1, 2, 3, 4, 5, 6]
+    assert 0 <= x.min() and x.max() <= 1
+
+
+def test_load_mnist_bundled_and_missing(tmp_path):
+    x, y, src = mnist.load_mnist(tmp_path / "none")
+    assert src == "bundled-real" and x.shape == (5000, 28, 28) and np.bincount(y).tolist() == [500] * 10
+    with pytest.raises(FileNotFoundError):
+        mnist.load_mnist(tmp_path / "none", source="real")
+
+
+def test_zero_six_ratio():
+    y = np.r_[np.zeros(500), np.full(500, 6), np.ones(10)].astype(int)
+    idx = mnist.zero_six_subset(y, 6900, 700, seed=1)
+    k0, k6 = (y[idx] == 0).sum(), (y[idx] == 6).sum()
+    assert k0 == 500 and k6 == round(500 * 700 / 6900)
+
+
+def test_cifar_real_batches(tmp_path):
+    for b in cifar10.BATCHES:
+        data = np.full((2, 3072), 255, dtype=np.uint8)
+        data[1, :1024] = 0  # second image: red channel 0
+        pickle.dump({b"data": data, b"labels": [3, 7]}, open(tmp_path / b, "wb"))
+    x, y, src = cifar10.load_cifar10(tmp_path)
+    assert src == "real" and x.shape == (12, 32, 32, 3) and list(y[:2]) == [3, 7]
+    assert x[1, :, :, 0].max() == 0 and x[1, :, :, 1].min() == 1  # channel-last conversion
+
+
+def test_cifar_standin_deterministic_and_distinct():
+    a, ya, src = cifar10.load_cifar10("/nonexistent", standin_n=200, seed=3)
+    b, yb, _ = cifar10.load_cifar10("/nonexistent", standin_n=200, seed=3)
+    assert src == "standin" and np.array_equal(a, b) and np.array_equal(ya, yb)
+    assert a.shape == (200, 32, 32, 3) and np.bincount(ya).tolist() == [20] * 10
+    assert len(np.unique(a.reshape(200, -1), axis=0)) == 200
+    # classes differ on average (a class-conditional structure exists)
+    means = np.array([a[ya == c].mean(axis=0).ravel() for c in range(10)])
+    assert np.min(np.linalg.norm(means[:, None] - means[None], axis=-1)[~np.eye(10, dtype=bool)]) > 1
+
+
+def test_train_split(tmp_path):
+    tr, ho = images.train_split(100, 0.1, seed=4)
+    assert len(tr) == 10 and len(ho) == 90 and not set(tr) & set(ho)
+    assert np.array_equal(tr, images.train_split(100, 0.1, seed=4)[0])
+    images.save_split(tmp_path / "s.npz", tr, ho, 4)
+    assert int(np.load(tmp_path / "s.npz")["seed"]) == 4
+    with pytest.raises(ValueError):
+        images.train_split(5, 0.01, 0)
