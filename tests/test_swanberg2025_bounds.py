@@ -164,3 +164,53 @@ def test_swanberg_analytic_tiny_end_to_end(tmp_path, pipeline):
     claims = pd.read_csv(res / "claims" / "fig2b.csv")
     assert claims.set_index("claim_id").loc["eps_protect_uniform", "status"] == "reproduced"
     assert claims.set_index("claim_id").loc["eps_protect_password", "status"] == "differs"
+
+
+def test_beta_multi_forms():
+    """Two-argument form = per-record β_i; four-argument form = Thm 3.5 for one record among n."""
+    p = np.array([0.1, 0.56, 0.9])
+    np.testing.assert_allclose(rb.beta_multi(1.0, p), rb.beta_pure(1.0, p))
+    np.testing.assert_allclose(rb.beta_multi(1.0, 1e-5, p, 1), rb.beta_one_run(1.0, 1e-5, p), rtol=1e-12)
+    # the record's indicator as a decomposable metric with the other n − 1 targets never counted
+    n, delta = 50, 1e-4
+    for pi in p:
+        tail = rb.bound_tail_multi(np.r_[rb.beta_pure(1.0, pi), np.zeros(n - 1)], delta)
+        assert rb.beta_multi(1.0, delta, pi, n) == pytest.approx(tail[1], rel=1e-12)
+    assert rb.beta_multi(1.0, 0.0, p, 100) == pytest.approx(rb.beta_pure(1.0, p))
+    assert rb.beta_multi(np.inf, 1e-5, 0.2, 10) == 1.0 and rb.beta_multi(3.0, 1e-5, 0.0, 10) == pytest.approx(1e-4)
+    with pytest.raises(ValueError):
+        rb.beta_multi(1.0, 1e-5, 0.5, 0)
+
+
+def test_theorem35_count_bound_holds_in_simulation():
+    """n binary secrets with skewed priors, ε-RR per record, MAP attacker: Pr[#successes >= v] <= bound."""
+    rng = np.random.default_rng(4)
+    n, runs, eps = 40, 100_000, 1.0
+    p1 = rng.uniform(0.05, 0.95, n)
+    x = rng.random((runs, n)) < p1
+    y = x ^ (rng.random((runs, n)) < 1 / (1 + np.exp(eps)))
+    post1 = np.where(y, p1 * np.exp(eps), p1) / np.where(y, p1 * np.exp(eps) + 1 - p1, p1 + (1 - p1) * np.exp(eps))
+    z = post1 >= 0.5
+    count = (z == x).sum(axis=1)
+    p_star = np.maximum(p1, 1 - p1)  # prior success of the a-priori Bayes-optimal guess
+    bound = rb.bound_tail_multi(rb.beta_multi(eps, p_star), 0.0)
+    emp = np.array([(count >= v).mean() for v in range(n + 2)])
+    assert np.all(emp <= bound + 4 * np.sqrt(np.maximum(bound * (1 - bound), 1 / runs) / runs))
+    q = rb.success_quantiles(rb.beta_multi(eps, p_star), (0.5, 0.95))
+    assert np.mean(count > q[1]) <= 0.05 + 4 * np.sqrt(0.05 * 0.95 / runs)
+
+
+def test_mmc_broadcasts_and_edges():
+    eps = np.array([1.0, 2.0, 4.0])[:, None]
+    K = np.array([1, 2, 10, 1000])
+    grid = rb.mmc_fdp(eps, 0.0, K)
+    assert grid.shape == (3, 4)
+    np.testing.assert_allclose(grid[:, 1:], rb.beta_pure(eps, 1 / K[1:]), atol=1e-12)
+    np.testing.assert_allclose(grid[:, 0], 1.0)
+    assert rb.mmc_fdp(np.inf, 0.0, 10) == 1.0 and rb.mmc_fdp(0.0, 0.0, 10) == pytest.approx(0.1)
+    assert rb.mmc_gdp(0.0, 10) == pytest.approx(0.1) and rb.mmc_gdp(np.inf, 10) == 1.0
+    mus = np.array([0.3, 1.0, 2.0])
+    np.testing.assert_allclose(rb.mmc_gdp(mus, 10), [rb.mmc_gdp(m, 10) for m in mus])
+    assert np.all(np.diff(rb.mmc_gdp(1.0, np.array([2, 5, 10, 100]))) < 0)  # more secrets, lower success
+    with pytest.raises(ValueError):
+        rb.mmc_fdp(1.0, 0.0, 2.5)

@@ -80,3 +80,55 @@ def test_enron_missing_dir_is_a_clear_error(tmp_path):
         (tmp_path / "m" / "u").mkdir(parents=True)
         (tmp_path / "m" / "u" / "1.").write_text("Subject: a\n\nnothing to see")
         enron.masked_name_sequences(tmp_path / "m")
+
+
+def test_prior_summaries():
+    from privrisk.priors import prior_summary, zipf_quantile_prior
+
+    u = prior_summary("uniform")
+    assert u["min"] == u["p10"] == u["median"] == u["max"] == 1e-9
+    pw = prior_summary("password")
+    assert pw["median"] == pytest.approx(zipf_quantile_prior(0.5)) and pw["max"] == pytest.approx(zipf_quantile_prior(1))
+    assert pw["min"] < pw["p10"] < pw["median"] < pw["max"]
+    # p10: rank 9e8 of Zipf(1.1) over 1e9, computed by hand
+    assert pw["p10"] == pytest.approx(9e8**-1.1 / canary.harmonic(1e9, 1.1), rel=1e-12)
+    s = prior_summary("pii", source="standin", n_sequences=200, seed=1)
+    assert s["p10"] <= s["median"] <= s["max"] and "standin" in s["description"]
+    with pytest.raises(ValueError):
+        prior_summary("names")
+
+
+def test_scaled_pii_forwards_build_options_and_rejects_stray_options():
+    a = scaled_prior("pii", source="standin", n_sequences=200, seed=1)
+    b = scaled_prior("pii", pii_pooled=pii.build(source="standin", n_sequences=200, seed=1).pooled)
+    np.testing.assert_allclose(a, b)
+    assert a.size == 10 and np.all(np.diff(a) <= 0)
+    with pytest.raises(TypeError):
+        scaled_prior("password", n_sequences=3)
+
+
+class _FakeLM:
+    """Stands in for GPT-2: log-likelihood 5 higher for candidates whose last name the context mentions."""
+
+    def score(self, sequences, candidates):
+        return np.array([[5.0 * (c.split()[1].lower() in s.lower()) for c in candidates] for s in sequences])
+
+
+def test_lm_scorer_path_with_a_mocked_model():
+    seqs = [f"{pii.MASK} wrote to the Adams family.", f"Ask {pii.MASK} about the Smith account."]
+    prior = pii.from_sequences(seqs, ["Zoe Adams", "Ann Smith"], source="real", scorer="gpt2", lm_scorer=_FakeLM())
+    np.testing.assert_allclose(prior.priors.sum(axis=1), 1)
+    assert prior.scorer == "gpt2"
+    zoe = list(prior.candidates).index("Zoe Adams")
+    np.testing.assert_allclose(prior.priors[:, zoe], [1 / (1 + np.exp(-5)), 1 / (1 + np.exp(5))])
+    with pytest.raises(ValueError, match="unknown scorer"):
+        pii.from_sequences(seqs, ["Zoe Adams", "Ann Smith"], source="real", scorer="bert")
+
+
+def test_gpt2_requested_without_weights_is_a_clear_error(tmp_path):
+    md = tmp_path / "raw" / "enron" / "maildir"
+    _write_maildir(md)
+    if pii.Gpt2Scorer.try_load() is not None:  # pragma: no cover - machines with GPT-2 weights
+        pytest.skip("GPT-2 weights are available here")
+    with pytest.raises(FileNotFoundError, match="gpt2"):
+        pii.build(source="real", raw_dir=tmp_path / "raw", n_sequences=5, scorer="gpt2")

@@ -1,32 +1,44 @@
 """Reconstruction / attribute-inference bounds of Swanberg et al., "Beyond the Worst Case" (v1).
 
 For an ε-DP (or (ε, δ)-DP) mechanism, a product prior over n targets and a decomposable success
-metric, the number of successfully attacked targets is dominated by a sum of independent
-Bernoullis with success probabilities
+metric (number of targets attacked successfully), the number of successes is dominated by a sum of
+independent Bernoullis with success probabilities
 
     β_i = β(ε, p_i) = e^ε / (e^ε − 1 + 1/p_i) = σ(ε + logit p_i),
 
-where p_i is the prior probability that the attack attempt succeeds on target i. All functions
-broadcast over ε and p and are exact at the edges (p = 0 → 0, p = 1 → 1, ε = 0 → p, ε = ∞ → 1).
+where p_i is the prior probability that the attack attempt on target i succeeds (the chance a
+guess would be right against a perfectly private mechanism). All functions broadcast over their
+array arguments with numpy rules and are exact at the edges (p = 0 → 0, p = 1 → 1, ε = 0 → p,
+ε = ∞ → 1, δ = 0 → the pure-DP value) without overflow.
 
-Public names (used by the n-gram and noisy-marginals figures too):
+Which function for which use:
 
-- :func:`beta_pure` (Theorem 3.2), :func:`beta_approx` (Thm 3.3 / Cor 3.4 for one target,
-  β + δ), :func:`beta_one_run` (Thm 3.5 for one target, β + (1 − β)δ).
-- :func:`tail_probabilities`, :func:`bound_tail_multi` (Theorem 3.5 with the closed-form λ),
-  :func:`success_quantiles` (the high-probability upper bound v_UB at confidence levels) and
-  :func:`beta_multi` (per-record β_i, an alias of beta_pure used by multi-target code).
-- :func:`advantage`, :func:`epsilon_protect` (Section 5.3).
-- Prior work: :func:`rero_pure` (Balle et al.), :func:`mmc_fdp` and :func:`mmc_gdp`
-  (Mahloujifar et al.'s one-guess bound at uniform prior 1/K).
+- One target, one guess (n = k = 1):
+  :func:`beta_pure` (Theorem 3.2, ε-DP); :func:`beta_approx` (Theorem 3.3 / Corollary 3.4 for
+  (ε, δ)-DP: min(1, β + δ); with a random attack output z, Cor 3.4 is the average over runs of
+  ``beta_approx(ε, δ, p(z_run))``); :func:`beta_one_run` (Theorem 3.5: β + (1 − β)δ, equal to
+  MMC with f_{ε,δ} at p = 1/K).
+- n targets in one run (tabular attacks): per-record ``betas = beta_multi(ε, p_star)`` with
+  p_star the prior probability of each record's a-priori Bayes-optimal guess, then
+  ``success_quantiles(betas, (0.05, 0.5, 0.95), delta=δ)`` → the high-probability upper bounds
+  v_UB on the number of successes (Theorem 3.5 with the closed-form λ·n·δ correction;
+  ``bound_tail_multi`` gives the whole tail Pr[#successes >= v]). ``beta_multi(ε, δ, p, n)``
+  bounds one record's success probability in such a run, min(1, β_i + (1 − β_i) n δ).
+- Advantage: :func:`advantage` ((Posterior − Prior)/(1 − Prior)), :func:`advantage_bound`
+  (Cor 3.4 for one canary), :func:`epsilon_protect` (largest ε with Adv <= 0.05, closed form).
+- Prior work: :func:`rero_pure` (Balle et al., min(1, e^ε p)), :func:`mmc_fdp` and
+  :func:`mmc_gdp` (Mahloujifar et al.'s one-guess bound at the uniform prior 1/K, with the
+  trade-off functions f_{ε,δ} and G_μ; μ from :func:`privrisk.accounting.gdp_mu`).
+- :func:`leaked_bits` (Section 3.2), :func:`poisson_binomial_pmf`, :func:`tail_probabilities`.
+
+Quantile convention: v_UB(c) = min{v : Pr[#successes > v] <= 1 − c}, i.e. ``binom.ppf(c, n, β)``
+for equal β and δ = 0; it reproduces the paper's SEX example (β = 0.7758, n = 100 → 84 at 95 %).
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import special, stats
 
 
 def _eps_p(epsilon, p):
@@ -55,8 +67,39 @@ def beta_pure(epsilon, p):
     return out if out.ndim else float(out)
 
 
-beta_multi = beta_pure
-"""Per-record β_i for multi-target bounds (Theorem 3.5 uses p_i at the Bayes-optimal guess z*_i)."""
+def beta_multi(epsilon, delta, p=None, n=None):
+    """Per-record quantities of Theorem 3.5 (one run of the mechanism, n targets).
+
+    Two call forms (the two-argument one is what the count quantiles need):
+
+    - ``beta_multi(epsilon, p)``: the per-record β_i = β(ε, p_i) (δ-free), where p_i is the prior
+      probability of the a-priori Bayes-optimal guess z*_i for record i (e.g. its MAP
+      probability). Feed these to :func:`success_quantiles` / :func:`bound_tail_multi` with
+      ``delta=δ``: they add the closed-form λ(v)·n·δ correction to the tail of Σ S_i.
+    - ``beta_multi(epsilon, delta, p, n)``: the Theorem 3.5 bound on the probability that one given
+      record is attacked successfully in a run with n targets, min(1, β_i + (1 − β_i)·n·δ) (the
+      theorem applied to that record's indicator: T[1] = β_i, λ(1) = 1 − β_i). With n = 1 this is
+      :func:`beta_one_run`.
+
+    Args:
+        epsilon: ε >= 0 (∞ allowed), broadcast against p.
+        delta: δ in [0, 1) (four-argument form) or, in the two-argument form, the priors p.
+        p: prior success probabilities p_i in [0, 1].
+        n: number of targets in the run (integer >= 1; default 1).
+    Returns:
+        array (or float) broadcast over ε and p.
+    """
+    if p is None:  # beta_multi(epsilon, p)
+        if n is not None:
+            raise TypeError("beta_multi(epsilon, p) takes no n; use beta_multi(epsilon, delta, p, n)")
+        return beta_pure(epsilon, delta)
+    n = 1 if n is None else n
+    if int(n) != n or n < 1:
+        raise ValueError(f"n (number of targets) must be an integer >= 1, got {n}")
+    d = _check_delta(delta)
+    b = beta_pure(epsilon, p)
+    out = np.minimum(1.0, b + (1 - b) * n * d)
+    return out if np.ndim(out) else float(out)
 
 
 def beta_approx(epsilon, delta, p):
@@ -171,41 +214,67 @@ def rero_pure(epsilon, p):
     return out if out.ndim else float(out)
 
 
-def _mmc(blowup_inv, K: int) -> float:
-    """max{x in [0, 1] : x + (K − 1) B⁻¹(x) <= 1} for a non-decreasing B⁻¹ (MMC, one guess)."""
-    if K < 1 or int(K) != K:
-        raise ValueError("K must be a positive integer")
-    if K == 1:
-        return 1.0
-    g = lambda x: x + (K - 1) * blowup_inv(x) - 1.0  # noqa: E731
-    if g(1.0) <= 0:
-        return 1.0
-    return optimize.brentq(g, 0.0, 1.0, xtol=1e-14, rtol=1e-14)
+def _mmc(binv, K, *params):
+    """max{x in [0, 1] : x + (K − 1) B⁻¹(x) <= 1} for a non-decreasing B⁻¹ (MMC, one guess).
+
+    Vectorised bisection over the broadcast of K and the trade-off parameters (60 halvings reach
+    double precision); K = 1 gives 1.
+    """
+    K = np.asarray(K, dtype=float)
+    if np.any(np.isnan(K)) or np.any(K < 1) or np.any(K != np.floor(K)):
+        raise ValueError("K (number of equally likely secrets) must be a positive integer")
+    arrs = np.broadcast_arrays(K, *[np.asarray(a, dtype=float) for a in params])
+    K, params = arrs[0], arrs[1:]
+    lo, hi = np.zeros(K.shape), np.ones(K.shape)
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        ok = mid + (K - 1) * binv(mid, *params) <= 1.0
+        lo, hi = np.where(ok, mid, lo), np.where(ok, hi, mid)
+    return np.where(K == 1, 1.0, lo)
 
 
-def mmc_fdp(epsilon: float, delta: float, K: int) -> float:
-    """MMC bound with the (ε, δ)-DP trade-off function f_{ε,δ} at uniform prior 1/K."""
+def _fdp_binv(y, eps, delta):
+    # B⁻¹(y): the least probability that a guess is right on a neighbouring input when it is right
+    # with probability y on this one; (ε, δ)-DP applied to the event and to its complement gives
+    # max(0, (y − δ)e^−ε, 1 − δ − e^ε (1 − y)).
+    with np.errstate(over="ignore", invalid="ignore"):
+        a = (y - delta) * np.exp(-eps)
+        b = 1 - delta - np.exp(eps) * (1 - y)
+    return np.maximum(0.0, np.maximum(a, np.nan_to_num(b, nan=-np.inf)))
+
+
+def _gdp_binv(y, mu):
+    return stats.norm.cdf(stats.norm.ppf(y) - mu)
+
+
+def mmc_fdp(epsilon, delta, K):
+    """MMC bound with the (ε, δ)-DP trade-off function f_{ε,δ} at uniform prior 1/K.
+
+    Mahloujifar et al.'s one-guess reconstruction bound: the largest x with
+    x + (K − 1) B⁻¹(x) <= 1. Equals :func:`beta_one_run` (ε, δ, 1/K) — β + (1 − β)δ — which the
+    tests check. Broadcasts over ε, δ and K; ε = ∞ gives 1.
+    """
     _check_delta(delta)
-    if math.isinf(epsilon):
-        return 1.0
+    eps = np.asarray(epsilon, dtype=float)
+    if np.any(np.isnan(eps)) or np.any(eps < 0):
+        raise ValueError("epsilon must be >= 0 (inf allowed)")
+    out = _mmc(_fdp_binv, K, np.where(np.isinf(eps), 0.0, eps), delta)
+    out = np.where(np.isinf(eps) & (np.asarray(K) > 0), 1.0, out)
+    return out if out.ndim else float(out)
 
-    def binv(y):
-        return max(0.0, (y - delta) * math.exp(-epsilon), 1 - delta - math.exp(epsilon) * (1 - y))
 
-    return _mmc(binv, K)
+def mmc_gdp(mu, K):
+    """MMC bound with the μ-GDP trade-off function G_μ at uniform prior 1/K (broadcasts; μ = ∞ → 1).
 
-
-def mmc_gdp(mu: float, K: int) -> float:
-    """MMC bound with the μ-GDP trade-off function G_μ at uniform prior 1/K."""
-    if mu < 0:
-        raise ValueError("mu must be >= 0")
-    if math.isinf(mu):
-        return 1.0
-
-    def binv(y):
-        return float(stats.norm.cdf(stats.norm.ppf(y) - mu)) if 0 < y < 1 else float(y)
-
-    return _mmc(binv, K)
+    G_μ(α) = Φ(Φ⁻¹(1 − α) − μ); the bound is the largest x with x + (K − 1) Φ(Φ⁻¹(x) − μ) <= 1.
+    μ = 0 gives 1/K. For DP-SGD, μ comes from :func:`privrisk.accounting.gdp_mu` (ε, δ).
+    """
+    m = np.asarray(mu, dtype=float)
+    if np.any(np.isnan(m)) or np.any(m < 0):
+        raise ValueError("mu must be >= 0 (inf allowed)")
+    out = _mmc(_gdp_binv, K, np.where(np.isinf(m), 0.0, m))
+    out = np.where(np.isinf(m) & (np.asarray(K) > 0), 1.0, out)
+    return out if out.ndim else float(out)
 
 
 def leaked_bits(epsilon, alpha: float = 0.05):

@@ -35,3 +35,15 @@ def password_summary(*, s: float = 1.1, support: float = 1e9) -> dict[str, float
         "median": float(zipf_prior(np.ceil(support / 2), s=s, support=support)),
         "max": float(zipf_prior(1, s=s, support=support)),
     }
+
+
+def zipf_quantile_prior(q: float, *, s: float = 1.1, support: float = 1e9) -> float:
+    """q-quantile of the canary priors over all passwords (each rank is one canary).
+
+    The prior of rank max(1, ceil((1 − q)·support)): q = 0.5 is the median (rank support/2, as in
+    :func:`password_summary`), q = 1 the most probable and q = 0 the least probable password.
+    """
+    if not 0 <= q <= 1:
+        raise ValueError("q must be in [0, 1]")
+    rank = max(1.0, float(np.ceil((1 - q) * support)))
+    return float(zipf_prior(rank, s=s, support=support))

@@ -20,20 +20,24 @@ SCALING_RULES = {
 }
 
 
-def scaled_prior(name: str, k: int = 10, *, s: float = 1.1, pii_pooled=None) -> np.ndarray:
+def scaled_prior(name: str, k: int = 10, *, s: float = 1.1, pii_pooled=None, **pii_options) -> np.ndarray:
     """k-value prior (sums to 1, sorted from most to least probable except ``uniform``).
 
     Args:
         name: ``uniform``, ``password`` or ``pii``.
         k: number of values (10 digits in the paper).
         s: Zipf exponent for ``password``.
-        pii_pooled: pooled PII candidate priors (from :func:`privrisk.priors.pii.build`); if None the
-            offline stand-in prior is built with default settings.
+        pii_pooled: pooled PII candidate priors (``privrisk.priors.pii.build(...).pooled``); if None
+            the PII prior is built with ``pii_options`` (keyword arguments of ``pii.build``:
+            source, n_sequences, seed, raw_dir, scorer; default: Enron if present, else the
+            offline stand-in, 500 sequences, seed 0).
     Raises:
         ValueError: unknown name or k < 2.
     """
     if k < 2:
         raise ValueError("k must be >= 2")
+    if pii_options and name != "pii":
+        raise TypeError(f"unexpected options {sorted(pii_options)} for the {name!r} prior")
     if name == "uniform":
         return np.full(k, 1.0 / k)
     if name == "password":
@@ -43,7 +47,7 @@ def scaled_prior(name: str, k: int = 10, *, s: float = 1.1, pii_pooled=None) -> 
         if pii_pooled is None:
             from .pii import build
 
-            pii_pooled = build().pooled
+            pii_pooled = build(**pii_options).pooled
         top = np.sort(np.asarray(pii_pooled, float))[::-1][:k]
         if top.size < k:
             raise ValueError(f"the PII prior has only {top.size} candidates; need {k}")

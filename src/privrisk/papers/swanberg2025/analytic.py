@@ -43,7 +43,7 @@ def _fig1(params, approx: bool, name: str) -> FigureResult:
             frames.append(pd.DataFrame({"series": f"ReRo eps={eps:g}", "x": p, "y": rero}))
             gap_ok &= bool(np.all(ours <= rero + 1e-12))
         ks = np.array(params["mmc_K"])
-        mmc = np.array([rb.mmc_fdp(eps, delta, int(k)) for k in ks])
+        mmc = rb.mmc_fdp(eps, delta, ks)
         ax.plot(1 / ks, mmc, marker=plotting.marker(i), linestyle="none", color=plotting.color(i),
                 markerfacecolor="none", label=f"MMC f_(ε,δ={delta:g}) at p = 1/K, ε = {eps:g}")
         frames.append(pd.DataFrame({"series": f"MMC eps={eps:g}", "x": 1 / ks, "y": mmc, "K": ks}))
