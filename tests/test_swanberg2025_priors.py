@@ -110,7 +110,8 @@ def test_scaled_pii_forwards_build_options_and_rejects_stray_options():
 class _FakeLM:
     """Stands in for GPT-2: log-likelihood 5 higher for candidates whose last name the context mentions."""
 
-    def score(self, sequences, candidates):
+    def score(self, sequences, candidates, per_token=False):
+        assert not per_token
         return np.array([[5.0 * (c.split()[1].lower() in s.lower()) for c in candidates] for s in sequences])
 
 
@@ -132,3 +133,17 @@ def test_gpt2_requested_without_weights_is_a_clear_error(tmp_path):
         pytest.skip("GPT-2 weights are available here")
     with pytest.raises(FileNotFoundError, match="gpt2"):
         pii.build(source="real", raw_dir=tmp_path / "raw", n_sequences=5, scorer="gpt2")
+
+
+def test_inverse_perplexity_normalisation_is_the_per_word_tempered_likelihood():
+    seqs = [f"Mr. {pii.MASK} called.", f"Please ask {pii.MASK} to send the curves today."]
+    truths = ["James Smith", "Mary Jones"]
+    lik = pii.from_sequences(seqs, truths, source="standin")
+    ppl = pii.from_sequences(seqs, truths, source="standin", normalisation="inverse_perplexity")
+    logs = pii.namefreq_scores(seqs, lik.candidates)
+    words = np.array([[4.0, 4.0], [9.0, 9.0]])  # whitespace tokens of each filled-in sequence
+    np.testing.assert_allclose(ppl.priors, pii.normalise(logs / words), rtol=1e-12)
+    # 1/perplexity is much flatter than the likelihood
+    assert np.ptp(ppl.priors[0]) < np.ptp(lik.priors[0]) and ppl.info["normalisation"] == "inverse_perplexity"
+    with pytest.raises(ValueError, match="normalisation"):
+        pii.from_sequences(seqs, truths, source="standin", normalisation="softmax")

@@ -156,20 +156,41 @@ def synthetic_sequences(n: int, seed: int) -> tuple[list[str], list[str]]:
     return seqs, truths
 
 
-def from_sequences(sequences, truths, *, source: str, scorer: str = "namefreq", lm_scorer=None) -> PiiPrior:
-    """Build the prior for masked sequences with known true names; candidates = the distinct names."""
+NORMALISATIONS = ("likelihood", "inverse_perplexity")
+
+
+def _n_tokens(sequences, candidates) -> np.ndarray:
+    """Whitespace-token count of every filled-in sequence (the name-frequency model's 'tokens')."""
+    return np.array([[len(seq.replace(MASK, c).split()) for c in candidates] for seq in sequences], float)
+
+
+def from_sequences(sequences, truths, *, source: str, scorer: str = "namefreq", lm_scorer=None,
+                   normalisation: str = "likelihood") -> PiiPrior:
+    """Build the prior for masked sequences with known true names; candidates = the distinct names.
+
+    ``normalisation`` (the paper says only "perplexity ... normalized over the candidates"; spec §7.3):
+    ``likelihood`` normalises the sequence likelihood exp(Σ log p) over the candidates;
+    ``inverse_perplexity`` normalises 1/perplexity = exp(mean log p per token), which is much flatter
+    (for the name-frequency model: the name log-frequency divided by the sequence's word count).
+    """
+    if normalisation not in NORMALISATIONS:
+        raise ValueError(f"normalisation must be one of {NORMALISATIONS}, got {normalisation!r}")
     candidates, truth = np.unique(np.asarray(truths), return_inverse=True)
+    per_token = normalisation == "inverse_perplexity"
     if scorer == "namefreq":
         logs = namefreq_scores(list(sequences), candidates)
+        if per_token:
+            logs = logs / _n_tokens(sequences, candidates)
     elif scorer == "gpt2":
-        logs = lm_scorer.score(list(sequences), list(candidates))
+        logs = lm_scorer.score(list(sequences), list(candidates), per_token=per_token)
     else:
         raise ValueError(f"unknown scorer {scorer!r}; expected 'namefreq' or 'gpt2'")
-    return PiiPrior(list(sequences), candidates, normalise(logs), truth, source, scorer)
+    return PiiPrior(list(sequences), candidates, normalise(logs), truth, source, scorer,
+                    info={"normalisation": normalisation})
 
 
 def build(*, source: str = "auto", n_sequences: int = 500, seed: int = 0, raw_dir: str | Path = "data/raw",
-          scorer: str = "auto") -> PiiPrior:
+          scorer: str = "auto", normalisation: str = "likelihood") -> PiiPrior:
     """The PII prior from the chosen source (``auto``: Enron if present, else the stand-in)."""
     from ..data import enron
 
@@ -185,9 +206,9 @@ def build(*, source: str = "auto", n_sequences: int = 500, seed: int = 0, raw_di
             use = "gpt2" if lm is not None else "namefreq"
             if scorer == "gpt2" and lm is None:
                 raise FileNotFoundError("scorer gpt2 requested but transformers/GPT-2 weights are not available")
-        return from_sequences(seqs, truths, source="real", scorer=use, lm_scorer=lm)
+        return from_sequences(seqs, truths, source="real", scorer=use, lm_scorer=lm, normalisation=normalisation)
     seqs, truths = synthetic_sequences(n_sequences, seed)
-    return from_sequences(seqs, truths, source="standin", scorer="namefreq")
+    return from_sequences(seqs, truths, source="standin", scorer="namefreq", normalisation=normalisation)
 
 
 class Gpt2Scorer:
@@ -212,7 +233,8 @@ class Gpt2Scorer:
             return None
         return cls(model, tok)
 
-    def score(self, sequences: list[str], candidates: list[str]) -> np.ndarray:
+    def score(self, sequences: list[str], candidates: list[str], per_token: bool = False) -> np.ndarray:
+        """Summed (or, with ``per_token``, mean per predicted token) log-likelihood of each filled sequence."""
         import torch
 
         out = np.zeros((len(sequences), len(candidates)))
@@ -226,5 +248,7 @@ class Gpt2Scorer:
                 logits = self.model(**enc).logits[:, :-1]
                 target = enc["input_ids"][:, 1:]
                 lp = torch.log_softmax(logits, -1).gather(-1, target[..., None])[..., 0]
-                out[i] = (lp * enc["attention_mask"][:, 1:]).sum(1).numpy()
+                mask = enc["attention_mask"][:, 1:]
+                total = (lp * mask).sum(1)
+                out[i] = (total / mask.sum(1) if per_token else total).numpy()
         return out
