@@ -62,8 +62,9 @@ def priors(params) -> tuple[dict[str, np.ndarray], str]:
     out, src = {}, "analytic"
     for name in params["priors"]:
         if name == "pii":
+            opts = {"normalisation": params["pii_normalisation"]} if "pii_normalisation" in params else {}
             p = pii_prior.build(source=params.get("pii_source", "auto"),
-                                n_sequences=params.get("pii_sequences", 500), seed=params["seed"])
+                                n_sequences=params.get("pii_sequences", 500), seed=params["seed"], **opts)
             src = p.source
             out[name] = scaled_prior("pii", params["vocab"], pii_pooled=p.pooled)
         elif name in ("uniform", "password"):
