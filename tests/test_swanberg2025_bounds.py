@@ -115,6 +115,7 @@ def test_theorem35_closed_form_equals_lp():
 
 def test_theorem35_single_target():
     b = rb.beta_pure(1.0, 0.1)
+    np.testing.assert_allclose(rb.bound_tail_multi([b], 1e-5), [1.0, b + (1 - b) * 1e-5, 0.0])
     assert rb.bound_tail_multi([b], 1e-5)[1] == pytest.approx(b + (1 - b) * 1e-5)
     assert rb.beta_one_run(1.0, 1e-5, 0.1) == pytest.approx(b + (1 - b) * 1e-5)
 

@@ -146,12 +146,15 @@ def bound_tail_multi(betas, delta: float = 0.0) -> np.ndarray:
     tail = np.append(t, 0.0)  # T[n+1] = 0
     if d == 0:
         return tail
-    out = tail.copy()
-    for v in range(1, n + 2):
-        j = np.arange(1, n + 1)
-        prev = np.where(v - j <= 0, 1.0, tail[np.clip(v - j, 0, n + 1)])
-        lam = max(0.0, float(np.max((prev - tail[v]) / j)))
-        out[v] = min(1.0, tail[v] + lam * n * d)
+    if n == 0:
+        return tail
+    # λ(v) for every v at once: an (n + 2) × n table of (T[v − j] − T[v]) / j, T[< 0] = 1.
+    v = np.arange(n + 2)[:, None]
+    j = np.arange(1, n + 1)[None, :]
+    prev = np.where(v - j <= 0, 1.0, tail[np.clip(v - j, 0, n + 1)])
+    lam = np.maximum(0.0, np.max((prev - tail[:, None]) / j, axis=1))
+    out = np.minimum(1.0, tail + lam * n * d)
+    out[-1] = 0.0  # never more successes than targets
     return out
 
 
@@ -193,8 +196,11 @@ def epsilon_protect(p, delta: float = 0.0, threshold: float = 0.05):
     With t = threshold (1 − p) + p − δ: ε = ln(t (1 − p) / (p (1 − t))); 0 if t <= p.
     """
     p = np.asarray(p, float)
-    if np.any((p < 0) | (p >= 1)):
+    if np.any(np.isnan(p)) or np.any((p < 0) | (p >= 1)):
         raise ValueError("p must be in [0, 1)")
+    if not 0 < threshold < 1:
+        raise ValueError(f"threshold (advantage level) must be in (0, 1), got {threshold}")
+    _check_delta(delta)
     t = threshold * (1 - p) + p - delta
     with np.errstate(divide="ignore", invalid="ignore"):
         eps = np.log(t) + np.log1p(-p) - np.log(p) - np.log1p(-t)
