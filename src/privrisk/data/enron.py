@@ -12,10 +12,13 @@ email, up to ``n`` emails, with a fixed seed.
 from __future__ import annotations
 
 import email
+import logging
 import re
 from pathlib import Path
 
 import numpy as np
+
+log = logging.getLogger(__name__)
 
 NAME_RE = re.compile(r"\b([A-Z][a-z]+) ([A-Z][a-z]+)\b")
 SENT_RE = re.compile(r"(?<=[.!?])\s+")
@@ -27,7 +30,11 @@ def read_bodies(maildir: str | Path, limit: int | None = None):
     if not root.is_dir():
         raise FileNotFoundError(f"Enron maildir not found at {root}; put the CMU archive's maildir/ there")
     count = 0
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+    files = sorted(p for p in root.rglob("*") if p.is_file())
+    log.info("Enron: %d files under %s", len(files), root)
+    for k, path in enumerate(files, start=1):
+        if k % 50_000 == 0:  # the full CMU release has ~517k emails: show progress
+            log.info("Enron: read %d / %d files", k, len(files))
         try:
             msg = email.message_from_bytes(path.read_bytes())
         except Exception as err:  # noqa: BLE001 - report which file is broken
