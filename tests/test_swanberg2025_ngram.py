@@ -82,8 +82,8 @@ def test_attack_uses_the_prior_and_is_exact_without_noise(run):
 
 
 def test_uniform_attack_respects_mmc_with_the_calibrated_mu(run):
-    """MMC with G_μ is a valid bound for the uniform canary; a mis-calibrated σ (e.g. add/remove
-    noise under the replace-one μ) would let the tuned attack exceed it at ε = 4."""
+    """MMC with G_μ (μ = gdp_mu(ε, δ)) is a valid bound for the uniform canary: the trained attack
+    must not clearly exceed it (a σ calibrated too small would eventually let it)."""
     _, df = run
     u = df[(df["prior"] == "uniform") & np.isfinite(df["epsilon"])]
     lo, _ = fig.clopper_pearson(u["correct"], u["n"], 0.998)
