@@ -95,7 +95,7 @@ def fig1a(params, inputs) -> FigureResult:
     fig, ax = plotting.subplots(width=5.6)
     _bars(ax, df, groups, list(names.values()))
     ax.set(ylabel="membership advantage Adv_p (p = 0.5)", title="CIFAR-10 WGAN-GP: discrete vs continuous query",
-           ylim=(0, 1.05))
+           ylim=(0, 1.2))
     ax.legend(loc="upper right")
     m = {k: float(np.mean(v)) for k, v in res.items()}
     sources = {"CIFAR-10": rec.get("data_source", "standin")}
@@ -151,7 +151,7 @@ def fig2a(params, inputs) -> FigureResult:
     df = pd.DataFrame(rows)
     fig, ax = plotting.subplots(width=5.6)
     _bars(ax, df, [g1, g2], ["optimal adversary (MACE estimate)", "null baseline (exchangeable split)"])
-    ax.set(ylabel="membership advantage Adv_p (p = 0.5)", title="privGAN (r = 2) on MNIST", ylim=(0, 1.05))
+    ax.set(ylabel="membership advantage Adv_p (p = 0.5)", title="privGAN (r = 2) on MNIST", ylim=(0, 1.2))
     ax.legend(loc="upper left")
     m = {k: float(np.mean(v)) for k, v in res.items()}
     sources = {"MNIST": rec.get("data_source", "bundled-real")}
@@ -265,9 +265,11 @@ def fig5(params, inputs) -> FigureResult:
         sub = df[df.series == name]
         ax.errorbar(sub.x, sub.y, yerr=[sub.y - sub.lo, sub.hi - sub.y], color=plotting.color(k),
                     linestyle=plotting.linestyle(k), marker=plotting.marker(k), capsize=3, label=name)
+    dense = np.linspace(0, max(df.x) * 1.02, 200)
+    ax.plot(dense, mace.dp_bound(dense, p), color=plotting.color(2), linewidth=0.8, alpha=0.6)
     ax.set(xlabel="privacy budget ε of the DP-cGAN discriminator (δ = 1e-5)",
-           ylabel="membership advantage (p = 0.5)", title="DP-cGAN on MNIST 0-vs-6", ylim=(0, 1.05))
-    ax.legend(loc="center right")
+           ylabel="membership advantage (p = 0.5)", title="DP-cGAN on MNIST 0-vs-6", ylim=(0, 1.35))
+    ax.legend(loc="upper center", fontsize=7, ncol=1)
     est = df[df.series.str.startswith("estimated")].set_index("x")["y"]
     bnd = df[df.series.str.startswith("upper")].set_index("x")["y"]
     sources = {"MNIST 0-vs-6": src}
