@@ -43,6 +43,11 @@ def _xu_raw(dataset):
         else [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
     )
     paths = [os.path.join(src["root"], n) for n in names]
+    # the MNIST loader also reads gzipped idx files
+    paths = [
+        p + ".gz" if not os.path.isfile(p) and os.path.isfile(p + ".gz") else p
+        for p in paths
+    ]
     if src["source"] == "real" or (
         src["source"] == "auto" and all(os.path.isfile(p) for p in paths)
     ):
