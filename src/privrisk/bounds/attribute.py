@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import integrate, special
 
+from .core import sigmoid_shift
+
 
 def _arr(x, name, lo=None, hi=None):
     a = np.asarray(x, float)
@@ -26,11 +28,7 @@ def posterior_simplified(epsilon, p, R=1.0):
     """Simplified bound Pr_post <= 1 / (1 + e^{−εR} (1−p)/p) = σ(εR + logit p)."""
     eps = _arr(epsilon, "epsilon", 0)
     p = _arr(p, "p", 0, 1)
-    eps, p = np.broadcast_arrays(eps, p)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = special.expit(eps * R + special.logit(p))
-    out = np.where(p == 0, 0.0, np.where(p == 1, 1.0, out))
-    return out if out.ndim else float(out)
+    return sigmoid_shift(eps * R, p)
 
 
 def advantage_simplified(epsilon, p, R=1.0):

@@ -11,26 +11,14 @@ from __future__ import annotations
 import numpy as np
 from scipy import special, stats
 
+from .core import check_epsilon_p, sigmoid_shift
+
 
 def _check(epsilon, p):
-    eps = np.asarray(epsilon, dtype=float)
-    p = np.asarray(p, dtype=float)
-    if np.any(np.isnan(eps)) or np.any(eps < 0):
-        raise ValueError("epsilon must be >= 0 (inf allowed)")
-    if np.any(np.isnan(p)) or np.any((p < 0) | (p > 1)):
-        raise ValueError("p must be a probability in [0, 1]")
-    return eps, p
+    return check_epsilon_p(epsilon, p)
 
 
-def _sigmoid_shift(shift, p):
-    """σ(shift + logit p) with the limits p ∈ {0, 1} and shift = ±∞ handled exactly."""
-    shift, p = np.broadcast_arrays(np.asarray(shift, float), np.asarray(p, float))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = shift + special.logit(p)
-    out = special.expit(z)
-    # ∞ + (−∞) is nan: the bound is p's own edge value when p ∈ {0,1}, whatever ε.
-    out = np.where(p == 0, 0.0, np.where(p == 1, 1.0, out))
-    return out if out.ndim else float(out)
+_sigmoid_shift = sigmoid_shift
 
 
 def positive_accuracy_upper(epsilon, p):

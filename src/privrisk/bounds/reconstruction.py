@@ -38,17 +38,13 @@ for equal β and δ = 0; it reproduces the paper's SEX example (β = 0.7758, n =
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
+from scipy import stats
+
+from .core import check_epsilon_p, sigmoid_shift
 
 
 def _eps_p(epsilon, p):
-    eps = np.asarray(epsilon, dtype=float)
-    p = np.asarray(p, dtype=float)
-    if np.any(np.isnan(eps)) or np.any(eps < 0):
-        raise ValueError("epsilon must be >= 0 (inf allowed)")
-    if np.any(np.isnan(p)) or np.any((p < 0) | (p > 1)):
-        raise ValueError("prior success probabilities p must lie in [0, 1]")
-    return np.broadcast_arrays(eps, p)
+    return check_epsilon_p(epsilon, p, p_name="prior success probabilities p")
 
 
 def _check_delta(delta):
@@ -61,10 +57,7 @@ def _check_delta(delta):
 def beta_pure(epsilon, p):
     """Theorem 3.2: β(ε, p) = e^ε / (e^ε − 1 + 1/p), computed as σ(ε + logit p)."""
     eps, p = _eps_p(epsilon, p)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = special.expit(eps + special.logit(p))
-    out = np.where(p == 0, 0.0, np.where(p == 1, 1.0, out))
-    return out if out.ndim else float(out)
+    return sigmoid_shift(eps, p)
 
 
 def beta_multi(epsilon, delta, p=None, n=None):
