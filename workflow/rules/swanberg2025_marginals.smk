@@ -16,6 +16,7 @@ SWANBERG_MARGINALS = {  # panel -> (dataset, kind of sweep)
 }
 _SM_INTER = "results/swanberg2025/intermediate"
 _SM_CODE = "privrisk.papers.swanberg2025.marginals"
+_SM_STEPS = "privrisk.papers.swanberg2025.marginals_steps"
 PAPER_TARGETS.setdefault("swanberg2025", []).extend(
     f
     for fig in SWANBERG_MARGINALS
@@ -52,7 +53,7 @@ for _ds in ("acs", "fire"):
         name:
             f"swanberg2025_marginals_dataset_{_ds}"
         input:
-            code=code(f"{_SM_CODE}:dataset_step"),
+            code=code(f"{_SM_STEPS}:dataset_step"),
             raw=_sm_raw(_ds),
         output:
             npz=f"{_SM_INTER}/marginals_{_ds}_dataset.npz",
@@ -68,7 +69,7 @@ for _ds in ("acs", "fire"):
             mem_mb=4000,
             runtime=30,
         params:
-            func=f"{_SM_CODE}:dataset_step",
+            func=f"{_SM_STEPS}:dataset_step",
             cfg=_sm_params(None, dataset=_ds),
         script:
             "../scripts/run_step.py"
@@ -80,7 +81,7 @@ for _fig, (_ds, _kind) in SWANBERG_MARGINALS.items():
         name:
             f"swanberg2025_{_fig}_attack"
         input:
-            code=code(f"{_SM_CODE}:attack_step"),
+            code=code(f"{_SM_STEPS}:attack_step"),
             dataset=f"{_SM_INTER}/marginals_{_ds}_dataset.npz",
         output:
             csv=f"{_SM_INTER}/{_fig}_attack.csv",
@@ -95,7 +96,7 @@ for _fig, (_ds, _kind) in SWANBERG_MARGINALS.items():
             mem_mb=4000,
             runtime=60,
         params:
-            func=f"{_SM_CODE}:attack_step",
+            func=f"{_SM_STEPS}:attack_step",
             cfg=_sm_params(_fig, dataset=_ds, kind=_kind, figure=_fig),
         script:
             "../scripts/run_step.py"
