@@ -45,7 +45,7 @@ def _xu_raw(dataset):
     paths = [os.path.join(src["root"], n) for n in names]
     # the MNIST loader also reads gzipped idx files
     paths = [
-        p + ".gz" if not os.path.isfile(p) and os.path.isfile(p + ".gz") else p
+        f"{p}.gz" if not os.path.isfile(p) and os.path.isfile(f"{p}.gz") else p
         for p in paths
     ]
     if src["source"] == "real" or (
