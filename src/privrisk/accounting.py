@@ -9,23 +9,15 @@
   accountants, so the n-gram and DP-cGAN trainings share one code path.
 
 Neighbouring relation: these formulas take the sensitivity Δ as given; the caller states whether
-Δ is for add/remove or replace-one adjacency (see ``Adjacency``).
+Δ is for add/remove or replace-one adjacency (replace-one can double it) and records that choice.
 """
 
 from __future__ import annotations
 
-import enum
 import math
 
 import numpy as np
-from scipy import optimize, special, stats
-
-
-class Adjacency(enum.Enum):
-    """Which datasets are neighbours; sensitivities differ (replace-one is up to 2x add/remove)."""
-
-    ADD_REMOVE = "add_remove"
-    REPLACE_ONE = "replace_one"
+from scipy import optimize, special
 
 
 def _log_ndtr(x):
@@ -184,7 +176,3 @@ def dpsgd_epsilon(
 def _check_delta(delta: float, *, allow_zero: bool) -> None:
     if not (0 <= delta < 1) or (delta == 0 and not allow_zero):
         raise ValueError(f"delta must be in {'[0' if allow_zero else '(0'}, 1), got {delta}")
-
-
-def normal_cdf(x):
-    return stats.norm.cdf(x)

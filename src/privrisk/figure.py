@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -155,8 +155,3 @@ def run_figure(
         wall_time_s=time.perf_counter() - t0,
     )
     return result
-
-
-def expected_outputs(prefix: str | Path, *, table: bool = False) -> Sequence[str]:
-    exts = (".md", ".tex", ".csv", ".json") if table else (".pdf", ".png", ".csv", ".json")
-    return [f"{prefix}{e}" for e in exts]

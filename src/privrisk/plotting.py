@@ -61,13 +61,6 @@ def subplots(nrows: int = 1, ncols: int = 1, *, width: float = 4.8, height: floa
     return fig, axes
 
 
-def style_axes(ax) -> None:
-    """Apply the rc style to axes created elsewhere (rc_context only covers creation)."""
-    ax.grid(True, alpha=0.3)
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
-
-
 def footnote(fig: Figure, text: str) -> None:
     """A small note under the axes, e.g. naming stand-in data or a chosen reading of the paper."""
     fig.text(0.01, 0.003, text, fontsize=7, color="0.3", ha="left", va="bottom", wrap=True)
