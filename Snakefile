@@ -15,7 +15,7 @@ configfile: "config/config.yaml"
 
 
 include: "workflow/rules/common.smk"
-include: "workflow/rules/thudi2022.smk"
+include: "workflow/rules/registry.smk"
 include: "workflow/rules/pankova2022.smk"
 include: "workflow/rules/swanberg2025.smk"
 include: "workflow/rules/swanberg2025_ngram.smk"

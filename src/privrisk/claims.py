@@ -1,9 +1,17 @@
-"""The claims ledger: one row per number or statement a paper quotes.
+"""The claims ledger: one row per number or statement a paper quotes (design.md §3).
 
-Columns (design.md §3): paper, figure, claim_id, claim, paper_value, ours, tolerance, status, note.
+Columns: paper, figure, claim_id, claim, paper_value, ours, tolerance, status, data, note.
+A paper's figure code makes rows through a :class:`Ledger`::
 
-``python -m privrisk.claims [results/claims.csv]`` prints the ledger as a table;
-``--markdown OUT`` writes it as Markdown.
+    ledger = Ledger("thudi2022")
+    ledger.numeric(figure="fig2", claim_id="x", claim="...", paper_value=0.95, ours=v, tolerance=0.005)
+    ledger.qualitative(figure="fig2", claim_id="y", claim="...", holds=ok, ours="...")
+
+The status follows from the *stored* numbers (``ours`` is rounded to 8 significant digits before
+the comparison), so :func:`check` can recompute every status from the CSV alone; CI runs it.
+
+``python -m privrisk.claims [results/claims.csv]`` prints the ledger (``--paper``, ``--status``,
+``--markdown OUT``); ``--check`` verifies its consistency and exits 1 on a problem.
 """
 
 from __future__ import annotations
@@ -16,17 +24,19 @@ from pathlib import Path
 
 import pandas as pd
 
-COLUMNS = ["paper", "figure", "claim_id", "claim", "paper_value", "ours", "tolerance", "status", "note"]
-STATUSES = ("reproduced", "differs", "qualitative-ok", "qualitative-fails", "standin")
+COLUMNS = ["paper", "figure", "claim_id", "claim", "paper_value", "ours", "tolerance", "status", "data", "note"]
+STATUSES = ("reproduced", "differs", "qualitative-ok", "qualitative-fails", "uninformative", "standin", "derived")
+DATA = ("analytic", "real", "bundled-real", "standin")
+#: statuses that need a note saying why
+NEEDS_NOTE = ("differs", "qualitative-fails", "uninformative", "standin", "derived")
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One quoted number or statement and what we obtained.
+    """One quoted number or statement and what we obtained (a ledger row).
 
     ``paper_value``/``ours`` are numbers for quantitative claims and short strings for
-    qualitative ones. ``status`` must be one of STATUSES; ``differs`` and
-    ``qualitative-fails`` need a ``note`` saying why.
+    qualitative ones. Construct rows with :class:`Ledger`, which decides the status.
     """
 
     paper: str
@@ -37,96 +47,181 @@ class Claim:
     ours: float | str
     tolerance: float | str
     status: str
+    data: str = "analytic"
     note: str = ""
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"claim {self.claim_id}: status {self.status!r} not in {STATUSES}")
-        if self.status in ("differs", "qualitative-fails", "standin") and not self.note:
+        if self.data not in DATA:
+            raise ValueError(f"claim {self.claim_id}: data {self.data!r} not in {DATA}")
+        if self.status in NEEDS_NOTE and not self.note:
             raise ValueError(f"claim {self.claim_id}: status {self.status!r} needs a note")
+        if self.status == "reproduced" and self.data == "standin":
+            raise ValueError(f"claim {self.claim_id}: a number from stand-in data cannot be 'reproduced'")
 
 
-def numeric_claim(
-    *,
-    paper: str,
-    figure: str,
-    claim_id: str,
-    claim: str,
-    paper_value: float,
-    ours: float,
-    tolerance: float,
-    note_if_differs: str = "",
-    note: str = "",
-    standin: bool = False,
-    standin_note: str = "",
-) -> Claim:
-    """A quantitative claim whose status follows from |ours - paper_value| <= tolerance.
-
-    With ``standin=True`` the status is ``standin`` whatever the numbers (the data differ from
-    the paper's, so equality is not expected); the comparison is still recorded in the note.
-    """
-    ok = bool(math.isfinite(ours) and abs(ours - paper_value) <= tolerance) or (
-        math.isinf(ours) and ours == paper_value
-    )
-    if standin:
-        status = "standin"
-        full_note = "; ".join(
-            x
-            for x in (standin_note or "stand-in data", f"within tolerance: {ok}", note)
-            if x
-        )
-    elif ok:
-        status, full_note = "reproduced", note
-    else:
-        status = "differs"
-        full_note = "; ".join(x for x in (note_if_differs or "outside tolerance", note) if x)
-    return Claim(paper, figure, claim_id, claim, paper_value, _round(ours), tolerance, status, full_note)
-
-
-def qualitative_claim(
-    *, paper: str, figure: str, claim_id: str, claim: str, holds: bool, ours: str, note: str = ""
-) -> Claim:
-    status = "qualitative-ok" if holds else "qualitative-fails"
-    if not holds and not note:
-        note = "the statement does not hold in our run"
-    return Claim(paper, figure, claim_id, claim, "stated", ours, "", status, note)
-
-
-def _round(x: float) -> float:
+def _round(x):
     return float(f"{x:.8g}") if isinstance(x, float) and math.isfinite(x) else x
+
+
+def within(ours: float, paper_value: float, tolerance: float) -> bool:
+    """|ours − paper_value| <= tolerance, with ±∞ equal to itself."""
+    if math.isinf(ours) or math.isinf(paper_value):
+        return ours == paper_value
+    return math.isfinite(ours) and abs(ours - paper_value) <= tolerance
+
+
+def _join(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
+
+
+class Ledger:
+    """Makes one paper's claims rows; ``data`` is the default source of ``ours``."""
+
+    def __init__(self, paper: str, *, data: str = "analytic") -> None:
+        self.paper = paper
+        self.data = data
+
+    def numeric(
+        self,
+        *,
+        figure: str,
+        claim_id: str,
+        claim: str,
+        paper_value: float,
+        ours: float,
+        tolerance: float,
+        se: float = 0.0,
+        data: str | None = None,
+        derived: bool = False,
+        note: str = "",
+        note_if_differs: str = "",
+        standin_note: str = "",
+    ) -> Claim:
+        """A number: ``reproduced`` when |ours − paper_value| <= tolerance + 2·se, else ``differs``.
+
+        Args:
+            se: the standard error of ``ours`` (Monte Carlo, repeated draws); the stored
+                tolerance is ``tolerance + 2 se`` so the row can be re-checked on its own.
+            data: where ``ours`` comes from; ``standin`` gives status ``standin`` whatever the
+                numbers (the comparison goes to the note).
+            derived: a value derived in the spec or by us, not quoted by the paper: status
+                ``derived``, never counted as reproduced.
+        """
+        data = data or self.data
+        ours_r = _round(ours)
+        tol = _round(float(tolerance) + 2.0 * float(se)) if se else tolerance
+        ok = within(float(ours_r), float(paper_value), float(tol))
+        se_note = f"tolerance {tolerance:g} + 2 × s.e. {se:.3g}" if se else ""
+        if data == "standin":
+            status = "standin"
+            full = _join(standin_note or "stand-in data", f"within tolerance: {ok}", note, se_note)
+        elif derived:
+            status, full = "derived", _join(note or "derived value (not quoted by the paper)", f"agrees: {ok}", se_note)
+        elif ok:
+            status, full = "reproduced", _join(note, se_note)
+        else:
+            status, full = "differs", _join(note_if_differs or "outside tolerance", note, se_note)
+        return Claim(self.paper, figure, claim_id, claim, paper_value, ours_r, tol, status, data, full)
+
+    def qualitative(
+        self,
+        *,
+        figure: str,
+        claim_id: str,
+        claim: str,
+        holds: bool | None,
+        ours: str,
+        note: str = "",
+        data: str | None = None,
+    ) -> Claim:
+        """A statement tested on our curve: ``holds=None`` means the experiment cannot decide
+        (``uninformative``; the note must give estimate, null and half-width)."""
+        if holds is None:
+            if not note:
+                raise ValueError(f"claim {claim_id}: an uninformative claim needs a note (estimate, null, half-width)")
+            status = "uninformative"
+        else:
+            status = "qualitative-ok" if holds else "qualitative-fails"
+            if not holds and not note:
+                note = "the statement does not hold in our run"
+        return Claim(self.paper, figure, claim_id, claim, "stated", ours, "", status, data or self.data, note)
+
+
+# --- files ---------------------------------------------------------------------------------------
 
 
 def to_frame(claims: Iterable[Claim]) -> pd.DataFrame:
     return pd.DataFrame([asdict(c) for c in claims], columns=COLUMNS)
 
 
-def write_claims(claims: Sequence[Claim], path: str | Path) -> None:
+def _write_atomic(df: pd.DataFrame, path: str | Path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    to_frame(claims).to_csv(tmp, index=False)
+    df.to_csv(tmp, index=False)
     tmp.replace(path)
+
+
+def write_claims(claims: Sequence[Claim], path: str | Path) -> None:
+    _write_atomic(to_frame(claims), path)
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if list(df.columns) != COLUMNS:
+        raise ValueError(f"{path}: claims columns {list(df.columns)} != {COLUMNS}")
+    return df
 
 
 def gather(inputs: Sequence[str | Path], output: str | Path) -> pd.DataFrame:
     """Concatenate claims files (a figure's, a paper's) into one ledger, checking the columns."""
-    frames = []
-    for p in inputs:
-        df = pd.read_csv(p, dtype=str, keep_default_na=False)
-        if list(df.columns) != COLUMNS:
-            raise ValueError(f"{p}: claims columns {list(df.columns)} != {COLUMNS}")
-        frames.append(df)
+    frames = [read(p) for p in inputs]
     out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
-    output = Path(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    tmp = output.with_suffix(output.suffix + ".tmp")
-    out.to_csv(tmp, index=False)
-    tmp.replace(output)
+    _write_atomic(out, output)
     return out
 
 
+def check(df: pd.DataFrame) -> list[str]:
+    """Consistency problems of a ledger read with :func:`read` (empty list: consistent).
+
+    Every status must agree with the row's own numbers: ``reproduced`` exactly when
+    |ours − paper_value| <= tolerance, ``differs`` exactly when not; statuses other than
+    ``reproduced`` and ``qualitative-ok`` carry a note; nothing from stand-in data is
+    ``reproduced``; claim ids are unique per paper.
+    """
+    problems = []
+    for _, r in df.iterrows():
+        where = f"{r.paper}/{r.claim_id}"
+        if r.status not in STATUSES:
+            problems.append(f"{where}: unknown status {r.status!r}")
+            continue
+        if r.data not in DATA:
+            problems.append(f"{where}: unknown data {r.data!r}")
+        if r.status in NEEDS_NOTE and not r.note.strip():
+            problems.append(f"{where}: status {r.status} without a note")
+        if r.status == "reproduced" and r.data == "standin":
+            problems.append(f"{where}: reproduced from stand-in data")
+        if r.status in ("reproduced", "differs"):
+            try:
+                ok = within(float(r.ours), float(r.paper_value), float(r.tolerance))
+            except ValueError:
+                problems.append(f"{where}: {r.status} needs numeric paper_value, ours and tolerance")
+                continue
+            if ok != (r.status == "reproduced"):
+                problems.append(
+                    f"{where}: status {r.status} but |{r.ours} - {r.paper_value}| "
+                    f"{'<=' if ok else '>'} {r.tolerance}"
+                )
+    dupes = df[df.duplicated(["paper", "claim_id"], keep=False)]
+    for (paper, cid), _ in dupes.groupby(["paper", "claim_id"]):
+        problems.append(f"{paper}/{cid}: claim id used more than once")
+    return problems
+
+
 def to_markdown(df: pd.DataFrame) -> str:
-    cols = ["paper", "figure", "claim_id", "paper_value", "ours", "status", "note"]
+    cols = ["paper", "figure", "claim_id", "paper_value", "ours", "status", "data", "note"]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for _, row in df.iterrows():
         cells = [str(row[c]).replace("|", "\\|").replace("\n", " ") for c in cols]
@@ -140,14 +235,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m privrisk.claims", description=__doc__.splitlines()[0])
     ap.add_argument("ledger", nargs="?", default="results/claims.csv")
     ap.add_argument("--paper", help="show only this paper key")
-    ap.add_argument("--status", help="show only this status")
+    ap.add_argument("--status", choices=STATUSES, help="show only this status")
     ap.add_argument("--markdown", metavar="OUT", help="write the ledger as Markdown to OUT")
+    ap.add_argument("--check", action="store_true", help="check every row's status against its numbers; exit 1 on a problem")
     args = ap.parse_args(argv)
     path = Path(args.ledger)
     if not path.exists():
         ap.error(f"{path} does not exist; run `snakemake --cores 2` first")
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    df = read(path)
+    if args.check:
+        problems = check(df)
+        print(f"{len(df)} claims checked: {len(problems)} problem(s)")
+        print("\n".join(problems))
+        return 1 if problems else 0
     if args.paper:
+        if args.paper not in set(df.paper):
+            ap.error(f"no claims for paper {args.paper!r}; papers: {', '.join(sorted(set(df.paper)))}")
         df = df[df.paper == args.paper]
     if args.status:
         df = df[df.status == args.status]
@@ -155,10 +258,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         Path(args.markdown).write_text(to_markdown(df))
         return 0
     with pd.option_context("display.max_rows", None, "display.max_colwidth", 60, "display.width", 200):
-        print(df[["paper", "figure", "claim_id", "paper_value", "ours", "status"]].to_string(index=False))
+        print(df[["paper", "figure", "claim_id", "paper_value", "ours", "status", "data"]].to_string(index=False))
         print()
         print(df["status"].value_counts().to_string())
     return 0
+
+
+# Transitional: paper modules still on the old helpers call these until they move to Ledger.
+def numeric_claim(*, paper: str, figure: str, standin: bool = False, **kw) -> Claim:
+    return Ledger(paper).numeric(figure=figure, data="standin" if standin else None, **kw)
+
+
+def qualitative_claim(*, paper: str, figure: str, **kw) -> Claim:
+    return Ledger(paper).qualitative(figure=figure, **kw)
 
 
 if __name__ == "__main__":

@@ -10,11 +10,12 @@ every key before any job starts and raises :class:`ConfigError` naming the offen
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import jsonschema
+import numpy as np
 import yaml
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -60,8 +61,15 @@ def _message(error: jsonschema.ValidationError) -> str:
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
         where = _path(error)
-        keys = ", ".join(f"{where}.{k}" if where != "<top level>" else k for k in extra)
-        return f"unknown config key(s) {keys}; allowed here: {', '.join(allowed)}"
+        full = [f"{where}.{k}" if where != "<top level>" else k for k in extra]
+        # An object schema may list keys it used to have: `x-renamed: {old: new}`.
+        renamed = error.schema.get("x-renamed", {})
+        lines = [f"config key {f} was renamed to {renamed[k]!r}" for k, f in zip(extra, full, strict=True)
+                 if k in renamed]
+        unknown = [f for k, f in zip(extra, full, strict=True) if k not in renamed]
+        if unknown:
+            lines.append(f"unknown config key(s) {', '.join(unknown)}; allowed here: {', '.join(allowed)}")
+        return "\n  ".join(lines)
     return f"config key {_path(error)}: {error.message}"
 
 
@@ -72,6 +80,19 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
     errors = sorted(validator.iter_errors(dict(config)), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         raise ConfigError("invalid config:\n  " + "\n  ".join(_message(e) for e in errors))
+
+
+def grid(spec: Sequence[float] | Mapping[str, Any]) -> np.ndarray:
+    """The values of a grid key (``epsilons``, ``prior_probs``, …): a list as it is, or a dense
+    ``{min, max, n_points, spacing: linear | log}`` grid (``$defs/grid`` in the schema)."""
+    if isinstance(spec, Mapping):
+        lo, hi, n = float(spec["min"]), float(spec["max"]), int(spec["n_points"])
+        if lo > hi:
+            raise ConfigError(f"grid {dict(spec)}: min > max")
+        if spec.get("spacing", "linear") == "log":
+            return np.geomspace(lo, hi, n)
+        return np.linspace(lo, hi, n)
+    return np.asarray(list(spec), dtype=float)
 
 
 def deep_update(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,10 @@ try:
 except _privrisk_config.ConfigError as err:
     raise WorkflowError(str(err)) from None
 
-# paper key -> list of its final outputs; each <key>.smk adds its own.
+SCALE = config.get("scale", "quick")
+
+# paper key -> its Registry (filled by registry.smk) and its list of final outputs.
+REGISTRIES = {}
 PAPER_TARGETS = {}
 
 
@@ -37,7 +40,7 @@ def report_outputs(key, fig, table=False):
     out = figure_outputs(key, fig, table)
     for k in ("png", "md"):
         if k in out:
-            out[k] = report(out[k], caption=caption(key, fig), category=key)
+            out[k] = report(out[k], caption=wf.caption_path(key, fig), category=key)
     return out
 
 
@@ -53,4 +56,4 @@ def code(func):
 
 
 def caption(key, fig):
-    return f"../report/{key}/{fig}.rst"
+    return wf.caption_path(key, fig)

@@ -1,15 +1,15 @@
 """Concatenate claims files; with an `md` output also write the ledger as Markdown."""
 
-import sys
 from pathlib import Path
 
 from privrisk.claims import gather, to_markdown
+from privrisk.joblog import job_log
 
-with open(snakemake.log[0], "w") as log:  # noqa: F821
-    sys.stderr = log
-    out = snakemake.output  # noqa: F821
+sm = snakemake  # noqa: F821
+with job_log(sm.log[0]):
+    out = sm.output
     csv = out.csv if hasattr(out, "csv") else out[0]
-    df = gather(list(snakemake.input), csv)  # noqa: F821
+    df = gather(list(sm.input), csv)
     if hasattr(out, "md"):
         Path(out.md).write_text(to_markdown(df))
-    print(f"{len(df)} claims -> {csv}", file=log)
+    print(f"{len(df)} claims -> {csv}")

@@ -5,22 +5,17 @@ the function writes exactly the rule's outputs. Plotting rules then read those f
 changing a plot never reruns the step (showyourwork's rule).
 """
 
-import logging
-import sys
-
 import torch
 
 from privrisk.figure import resolve
+from privrisk.joblog import job_log
 
 sm = snakemake  # noqa: F821
-with open(sm.log[0], "w") as log:
-    sys.stdout = sys.stderr = log
-    logging.basicConfig(stream=log, level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+with job_log(sm.log[0]):
     torch.set_num_threads(max(1, sm.threads))
-    fn = resolve(sm.params.func)
-    fn(
+    resolve(sm.params.func)(
         sm.params.cfg,
-        {k: str(v) for k, v in sm.input.items() if k != "code"},
+        {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")},
         {k: str(v) for k, v in sm.output.items()},
         sm.threads,
     )

@@ -10,26 +10,30 @@ import numpy as np
 from scipy import stats
 
 
-def clopper_pearson(k, n, alpha: float):
-    """Two-sided exact binomial interval with total miscoverage ``alpha`` (``alpha/2`` per tail).
+def clopper_pearson(k, n, *, confidence: float = 0.95):
+    """Exact two-sided binomial (Clopper–Pearson) interval, vectorised; the one used everywhere.
 
     Args:
         k: successes (array-like, integers in [0, n]).
         n: trials (array-like, >= 1).
-        alpha: miscoverage in (0, 1). Theorem 2 uses ``alpha = δ/2`` for each of r and q.
+        confidence: coverage in (0, 1); each tail has ``(1 - confidence) / 2``.
 
     Returns:
-        (lo, hi) arrays; lo = 0 when k = 0 and hi = 1 when k = n.
+        (lo, hi) arrays; exactly lo = 0 at k = 0 and hi = 1 at k = n (never NaN there).
+
+    Raises:
+        ValueError: confidence outside (0, 1), or k outside [0, n], or n < 1.
     """
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     if np.any(n < 1) or np.any(k < 0) or np.any(k > n):
         raise ValueError("need 0 <= k <= n and n >= 1")
+    tail = (1 - confidence) / 2
     with np.errstate(invalid="ignore"):
-        lo = np.where(k > 0, stats.beta.ppf(alpha / 2, np.maximum(k, 1e-300), n - k + 1), 0.0)
-        hi = np.where(k < n, stats.beta.ppf(1 - alpha / 2, k + 1, np.maximum(n - k, 1e-300)), 1.0)
+        lo = np.where(k > 0, stats.beta.ppf(tail, np.maximum(k, 1e-300), n - k + 1), 0.0)
+        hi = np.where(k < n, stats.beta.ppf(1 - tail, k + 1, np.maximum(n - k, 1e-300)), 1.0)
     return lo, hi
 
 

@@ -173,8 +173,8 @@ def individual_risk(q_in, q_out, q_query, p: float, delta: float = 0.05, bins: i
     n1, n2 = c_in.sum(), c_out.sum()
     j = bin_ids(q_query, edges)
     k1, k2 = c_in[j], c_out[j]
-    r_lo, r_hi = clopper_pearson(k1, n1, delta / 2)
-    q_lo, q_hi = clopper_pearson(k2, n2, delta / 2)
+    r_lo, r_hi = clopper_pearson(k1, n1, confidence=1 - delta / 2)
+    q_lo, q_hi = clopper_pearson(k2, n2, confidence=1 - delta / 2)
     f = _f(k1 / n1, k2 / n2, p)
     f_lo, f_hi = _f(r_lo, q_hi, p), _f(r_hi, q_lo, p)
     lo, hi = abs_interval(f_lo, f_hi)

@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import accounting, plotting
-from ..bounds import membership as mb
-from ..claims import numeric_claim, qualitative_claim
-from ..figure import FigureResult
+from ... import accounting, plotting
+from ...bounds import membership as mb
+from ...claims import numeric_claim, qualitative_claim
+from ...figure import FigureResult
 
 PAPER = "thudi2022"
 
