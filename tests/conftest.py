@@ -1,16 +1,25 @@
-"""Shared fixtures: the repository paths and a helper that runs the pipeline in a temp dir."""
+"""Shared fixtures: the repository paths, a helper that runs the pipeline in a temp dir, and the
+output-contract check every end-to-end test uses (built on the registry, so no test types a
+figure list)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
+from privrisk import claims, config, workflow
+
 REPO = Path(__file__).resolve().parents[1]
+TINY = ("config/config.yaml", "config/tiny.yaml")
+PROVENANCE_KEYS = ("paper", "figure", "caption", "scale", "parameters", "seeds", "data_sources", "packages",
+                   "git_commit", "wall_time_s")
 
 
 def snakemake_exe() -> list[str]:
@@ -20,13 +29,15 @@ def snakemake_exe() -> list[str]:
     return [exe]
 
 
-def run_pipeline(workdir: Path, *targets: str, configfiles=("config/config.yaml", "config/tiny.yaml"),
-                 extra_args=(), check=True) -> subprocess.CompletedProcess:
+def run_pipeline(workdir: Path, *targets: str, configfiles=TINY, extra_args=(), check=True,
+                 config_overrides=()) -> subprocess.CompletedProcess:
     """Run the real Snakefile with ``workdir`` as working directory (results land there)."""
     cmd = [
         *snakemake_exe(), *targets, "-s", str(REPO / "Snakefile"), "-d", str(workdir),
         "--cores", "2", *extra_args, "--configfile", *[str(REPO / c) for c in configfiles],
     ]
+    if config_overrides:
+        cmd += ["--config", *config_overrides]
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO)
     if check and proc.returncode != 0:
@@ -37,3 +48,25 @@ def run_pipeline(workdir: Path, *targets: str, configfiles=("config/config.yaml"
 @pytest.fixture
 def pipeline():
     return run_pipeline
+
+
+def assert_contract(workdir: Path, paper: str, configfiles=TINY) -> pd.DataFrame:
+    """Every figure the registry declares for ``paper`` has its files, a tidy CSV, a provenance
+    record and claims rows; the paper's ledger is consistent. Returns the paper's claims."""
+    cfg = config.load(*[REPO / c for c in configfiles])
+    reg = workflow.load_registry(paper, cfg)
+    assert reg.figures, f"{paper} declares no figures"
+    for fig in reg.figures:
+        out = workflow.figure_outputs(paper, fig.name, table=fig.table)
+        for kind, rel in out.items():
+            assert (workdir / rel).stat().st_size > 0, f"{paper}/{fig.name}: empty or missing {kind} ({rel})"
+        df = pd.read_csv(workdir / out["csv"])
+        assert {"series", "x", "y"} <= set(df.columns) and len(df), f"{out['csv']}: needs series, x, y rows"
+        prov = json.loads((workdir / out["json"]).read_text())
+        missing = [k for k in PROVENANCE_KEYS if k not in prov]
+        assert not missing, f"{out['json']}: no {missing}"
+        assert prov["paper"] == paper and prov["figure"] == fig.name
+    ledger = claims.read(workdir / "results" / paper / "claims.csv")
+    problems = claims.check(ledger)
+    assert not problems, "\n".join(problems)
+    return ledger
