@@ -16,7 +16,6 @@ configfile: "config/config.yaml"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/registry.smk"
-include: "workflow/rules/pankova2022.smk"
 include: "workflow/rules/swanberg2025.smk"
 include: "workflow/rules/swanberg2025_ngram.smk"
 include: "workflow/rules/swanberg2025_marginals.smk"

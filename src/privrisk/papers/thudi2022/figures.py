@@ -10,17 +10,17 @@ import pandas as pd
 
 from ... import accounting, plotting
 from ...bounds import membership as mb
-from ...claims import numeric_claim, qualitative_claim
+from ...claims import Ledger
+from ...config import grid
 from ...figure import FigureResult
 
 PAPER = "thudi2022"
+LEDGER = Ledger(PAPER)
 
 
-def _claim(fig, cid, text, paper_value, ours, tol, **kw):
-    return numeric_claim(
-        paper=PAPER, figure=fig, claim_id=cid, claim=text, paper_value=paper_value, ours=ours,
-        tolerance=tol, **kw,
-    )
+def _eps_list(params) -> list[float]:
+    """The ε values of a figure with one curve (or column) per ε."""
+    return grid(params["epsilons"]).tolist()
 
 
 def _long(x, series: dict[str, np.ndarray], **cols) -> pd.DataFrame:
@@ -41,8 +41,8 @@ def fig1(params) -> FigureResult:
            ylabel="amplification term (unitless)", title="Comparison of privacy amplification")
     ax.legend()
     claims = [
-        qualitative_claim(
-            paper=PAPER, figure="fig1", claim_id="fig1_asymptotics",
+        LEDGER.qualitative(
+            figure="fig1", claim_id="fig1_asymptotics",
             claim="(1-t)/t grows without bound as t -> 0 while e^(-t) tends to a constant",
             holds=bool((1 - t[0]) / t[0] > np.exp(-t[0])) and np.isclose(np.exp(-t[0]), np.exp(-params["t_min"])),
             ours=f"curves cross at t = {cross:.3f}; (1-t)/t = {(1 - t[0]) / t[0]:.2f} at t = {t[0]:.3f}",
@@ -59,7 +59,7 @@ def fig1(params) -> FigureResult:
 
 
 def fig2(params) -> FigureResult:
-    eps = np.linspace(0, params["epsilon_max"], params["n_points"])
+    eps = grid(params["epsilons"])
     series = {
         "Our bound (Theorem 1, p = 0.5)": mb.positive_accuracy_upper(eps, 0.5),
         "Erlingsson et al. bound": mb.erlingsson_accuracy(eps),
@@ -75,19 +75,25 @@ def fig2(params) -> FigureResult:
     erl = lambda e: float(mb.erlingsson_accuracy(e))  # noqa: E731
     sab = lambda e: float(mb.sablayrolles_accuracy(e, 0.5))  # noqa: E731
     claims = [
-        _claim("fig2", "ours_eps1", "Our bound at ε = 1 is 73.1 %", 0.731, ours(1), 5e-4),
-        _claim("fig2", "erlingsson_eps1", "Erlingsson bound at ε = 1 is 81.6 %", 0.816, erl(1), 5e-4),
-        _claim("fig2", "sablayrolles_eps1", "Sablayrolles bound at ε = 1 is 75 %", 0.75, sab(1), 5e-4),
-        _claim("fig2", "ours_eps2", "Our bound at ε = 2 is 88 %", 0.88, ours(2), 5e-3),
-        _claim("fig2", "erlingsson_eps2", "Erlingsson bound at ε = 2 is 95 %", 0.95, erl(2), 5e-3,
-               note_if_differs="paper erratum: 1 - e^-2/2 = 0.9323, not 0.95 (spec §5.1)"),
-        _claim("fig2", "sablayrolles_eps2", "Sablayrolles bound at ε = 2 is 100 %", 1.0, sab(2), 5e-4),
-        qualitative_claim(
-            paper=PAPER, figure="fig2", claim_id="tighter_all_eps",
+        LEDGER.numeric(figure="fig2", claim_id="ours_eps1", claim="Our bound at ε = 1 is 73.1 %",
+                       paper_value=0.731, ours=ours(1), tolerance=5e-4),
+        LEDGER.numeric(figure="fig2", claim_id="erlingsson_eps1", claim="Erlingsson bound at ε = 1 is 81.6 %",
+                       paper_value=0.816, ours=erl(1), tolerance=5e-4),
+        LEDGER.numeric(figure="fig2", claim_id="sablayrolles_eps1", claim="Sablayrolles bound at ε = 1 is 75 %",
+                       paper_value=0.75, ours=sab(1), tolerance=5e-4),
+        LEDGER.numeric(figure="fig2", claim_id="ours_eps2", claim="Our bound at ε = 2 is 88 %",
+                       paper_value=0.88, ours=ours(2), tolerance=5e-3),
+        LEDGER.numeric(figure="fig2", claim_id="erlingsson_eps2", claim="Erlingsson bound at ε = 2 is 95 %",
+                       paper_value=0.95, ours=erl(2), tolerance=5e-3,
+                       note_if_differs="paper erratum: 1 - e^-2/2 = 0.9323, not 0.95 (spec §5.1)"),
+        LEDGER.numeric(figure="fig2", claim_id="sablayrolles_eps2", claim="Sablayrolles bound at ε = 2 is 100 %",
+                       paper_value=1.0, ours=sab(2), tolerance=5e-4),
+        LEDGER.qualitative(
+            figure="fig2", claim_id="tighter_all_eps",
             claim="Our bound is tighter than Erlingsson and Sablayrolles for all ε",
             holds=bool(np.all(series["Our bound (Theorem 1, p = 0.5)"] <= np.minimum(
                 series["Erlingsson et al. bound"], series["Sablayrolles et al. bound (clipped at 1)"]) + 1e-12)),
-            ours=f"checked on {eps.size} points in [0, {params['epsilon_max']}]",
+            ours=f"checked on {eps.size} points in [0, {float(eps[-1])}]",
         ),
     ]
     return FigureResult(
@@ -99,13 +105,9 @@ def fig2(params) -> FigureResult:
     )
 
 
-def _p_grid(params):
-    return np.linspace(params["p_min"], params["p_max"], params["n_points"])
-
-
 def fig3(params) -> FigureResult:
-    p = _p_grid(params)
-    eps_list = params["epsilons"]
+    p = grid(params["prior_probs"])
+    eps_list = _eps_list(params)
     series = {f"Pos. acc. bound, ε = {e:g}": mb.positive_accuracy_upper(e, p) for e in eps_list}
     fig, ax = plotting.subplots()
     for i, (name, y) in enumerate(series.items()):
@@ -114,8 +116,9 @@ def fig3(params) -> FigureResult:
     ax.set(xlabel="probability of drawing x* into the training set, P_x*(1)",
            ylabel="positive accuracy bound", title="Positive accuracy bound vs probability")
     ax.legend()
-    claims = [_claim("fig3", "pos_acc_eps2_p001", "Positive accuracy <= 6.9 % at ε = 2, P_x*(1) = 0.01",
-                     0.069, float(mb.positive_accuracy_upper(2, 0.01)), 5e-4)]
+    claims = [LEDGER.numeric(figure="fig3", claim_id="pos_acc_eps2_p001",
+                             claim="Positive accuracy <= 6.9 % at ε = 2, P_x*(1) = 0.01", paper_value=0.069,
+                             ours=float(mb.positive_accuracy_upper(2, 0.01)), tolerance=5e-4)]
     return FigureResult(
         data=_long(p, series), fig=fig, claims=claims,
         caption=("Figure 3. Theorem 1's upper bound on the positive accuracy P(x* ∈ D | S) of any MI "
@@ -154,15 +157,17 @@ def fig4a(params) -> FigureResult:
     ax.legend()
     extra = _accountant_extra(sigma, params["delta"])
     claims = [
-        qualitative_claim(
-            paper=PAPER, figure="fig4a", claim_id="posacc_unbounded",
+        LEDGER.qualitative(
+            figure="fig4a", claim_id="posacc_unbounded",
             claim="Under (ε, δ)-DP positive accuracy is not bounded below 1 (it tends to 1 as α -> -∞)",
             holds=bool(pos[0] > 0.99), ours=f"{pos[0]:.4f} at α − 10^6 = {a[0]:g}"),
-        _claim("fig4a", "noise_for_eps1", "Noise std 4.0412 gives (1, 1e-5)-DP for one full-batch step "
-               "(RDP accountant with improved conversion)", 1.0,
-               extra["accountant_check"]["rdp_epsilon_for_stated_sigma"], 0.005,
-               note="exact (Balle-Wang) accounting gives ε = "
-               f"{extra['accountant_check']['exact_gaussian_epsilon_for_stated_sigma']:.4f} for σ = 4.0412"),
+        LEDGER.numeric(
+            figure="fig4a", claim_id="noise_for_eps1",
+            claim="Noise std 4.0412 gives (1, 1e-5)-DP for one full-batch step "
+                  "(RDP accountant with improved conversion)",
+            paper_value=1.0, ours=extra["accountant_check"]["rdp_epsilon_for_stated_sigma"], tolerance=0.005,
+            note="exact (Balle-Wang) accounting gives ε = "
+                 f"{extra['accountant_check']['exact_gaussian_epsilon_for_stated_sigma']:.4f} for σ = 4.0412"),
     ]
     return FigureResult(
         data=pd.DataFrame({"series": "positive accuracy", "x": a, "y": pos}), fig=fig, claims=claims,
@@ -185,9 +190,11 @@ def fig4b(params) -> FigureResult:
            title="Accuracy vs threshold, one DP-SGD step at (1, 1e-5)")
     ax.legend()
     claims = [
-        _claim("fig4b", "max_accuracy", "Maximum accuracy 54.9 %", 0.549, float(acc[i]), 5e-4),
-        _claim("fig4b", "argmax_threshold", "reached at α = 10^6 − 0.5", -0.5, float(a[i]),
-               2 * params["alpha_range"] / (params["n_points"] - 1)),
+        LEDGER.numeric(figure="fig4b", claim_id="max_accuracy", claim="Maximum accuracy 54.9 %",
+                       paper_value=0.549, ours=float(acc[i]), tolerance=5e-4),
+        LEDGER.numeric(figure="fig4b", claim_id="argmax_threshold", claim="reached at α = 10^6 − 0.5",
+                       paper_value=-0.5, ours=float(a[i]),
+                       tolerance=2 * params["alpha_range"] / (params["n_points"] - 1)),
     ]
     return FigureResult(
         data=pd.DataFrame({"series": "accuracy", "x": a, "y": acc}), fig=fig, claims=claims,
@@ -198,13 +205,14 @@ def fig4b(params) -> FigureResult:
 
 
 def fig5(params) -> FigureResult:
-    p = _p_grid(params)
+    p = grid(params["prior_probs"])
+    eps_list = _eps_list(params)
     series = {}
-    for e in params["epsilons"]:
+    for e in eps_list:
         series[f"Sablayrolles bound, ε = {e:g}"] = mb.sablayrolles_accuracy(e, p)
         series[f"Our bound, ε = {e:g}"] = mb.positive_accuracy_upper(e, p)
     fig, ax = plotting.subplots()
-    for i, e in enumerate(params["epsilons"]):
+    for i, e in enumerate(eps_list):
         ax.plot(p, series[f"Sablayrolles bound, ε = {e:g}"], color=plotting.color(i), linestyle="--",
                 label=f"Sablayrolles, ε = {e:g}")
         ax.plot(p, series[f"Our bound, ε = {e:g}"], color=plotting.color(i), linestyle="-",
@@ -214,11 +222,11 @@ def fig5(params) -> FigureResult:
     ax.legend(ncol=1)
     tighter = all(
         np.all(series[f"Our bound, ε = {e:g}"] <= series[f"Sablayrolles bound, ε = {e:g}"] + 1e-12)
-        for e in params["epsilons"])
-    claims = [qualitative_claim(
-        paper=PAPER, figure="fig5", claim_id="tighter_all_p",
+        for e in eps_list)
+    claims = [LEDGER.qualitative(
+        figure="fig5", claim_id="tighter_all_p",
         claim="Our bound is tighter than Sablayrolles for all probabilities", holds=tighter,
-        ours=f"checked on {p.size} p values × ε ∈ {params['epsilons']}")]
+        ours=f"checked on {p.size} p values × ε ∈ {eps_list}")]
     return FigureResult(
         data=_long(p, series), fig=fig, claims=claims,
         caption=("Figure 5. Sablayrolles et al.'s positive-accuracy bound p + ε/4 (dashed, clipped at 1) "
@@ -227,19 +235,20 @@ def fig5(params) -> FigureResult:
 
 
 def fig6(params) -> FigureResult:
-    p = _p_grid(params)
-    series = {f"MI advantage bound, ε = {e:g}": mb.advantage_upper(e, p) for e in params["epsilons"]}
+    p = grid(params["prior_probs"])
+    eps_list = _eps_list(params)
+    series = {f"MI advantage bound, ε = {e:g}": mb.advantage_upper(e, p) for e in eps_list}
     fig, ax = plotting.subplots()
     claims = []
     rows = []
-    for i, e in enumerate(params["epsilons"]):
+    for i, e in enumerate(eps_list):
         y = series[f"MI advantage bound, ε = {e:g}"]
         ax.plot(p, y, color=plotting.color(i), linestyle=plotting.linestyle(i), label=f"ε = {e:g}")
         ps, mx = mb.advantage_argmax(e)
         ax.plot([ps], [mx], marker="o", color=plotting.color(i), linestyle="none")
         rows.append(pd.DataFrame({"series": f"maximum, ε = {e:g}", "x": [float(ps)], "y": [float(mx)]}))
-        claims.append(qualitative_claim(
-            paper=PAPER, figure="fig6", claim_id=f"bump_eps{e:g}",
+        claims.append(LEDGER.qualitative(
+            figure="fig6", claim_id=f"bump_eps{e:g}",
             claim="The advantage bound has a bump in p (not monotone); p = 0.5 is not the maximiser for large ε",
             holds=bool(0 < ps < 1 and (e < 1 or abs(ps - 0.5) > 0.05)),
             ours=f"max 2tanh(ε/4) = {float(mx):.4f} at p* = {float(ps):.4f}"))
@@ -279,10 +288,14 @@ def _fig7(params, variant, fig_name) -> FigureResult:
         for cv, val in ((0.5, 12130.85), (1.0, 6065.18), (200.0, 29.83)):
             ours = float(mb.deletion_capacity(cv, n_superset=params["n_superset"],
                                               epsilon=params["epsilon"], b=params["b"]))
-            claims.append(_claim(fig_name, f"m_c{cv:g}", f"deletion capacity at c = {cv:g} (spec oracle, "
-                                 "printed formula)", val, ours, 0.01))
-    claims.append(qualitative_claim(
-        paper=PAPER, figure=fig_name, claim_id=f"trend_{variant}",
+            claims.append(LEDGER.numeric(
+                figure=fig_name, claim_id=f"m_c{cv:g}",
+                claim=f"deletion capacity at c = {cv:g} (spec oracle, printed formula)",
+                paper_value=val, ours=ours, tolerance=0.01, derived=True,
+                note="spec-derived oracle value (spec §10 tests to pin); the paper quotes no number, "
+                     "only the plotted curve"))
+    claims.append(LEDGER.qualitative(
+        figure=fig_name, claim_id=f"trend_{variant}",
         claim="Our deletion capacity is much higher for small c and marginally lower than linear for large c",
         holds=bool(m[0] > 10 * sekhari[0] and m[-1] < sekhari[-1]),
         ours=f"m({c[0]:g}) = {m[0]:.1f}, m({c[-1]:g}) = {m[-1]:.2f}; crosses y = c at c ≈ {cross:g}"))
@@ -317,7 +330,7 @@ TABLE1 = [
 
 
 def table1(params) -> FigureResult:
-    eps_list = params["epsilons"]
+    eps_list = params["epsilons"]  # table columns: a list, written as given
     rows = []
     for name, form, kind, fn in TABLE1:
         for e in eps_list:

@@ -1,5 +1,4 @@
-"""Pankova & Laud, "Interpreting ε of DP in terms of advantage in guessing or approximating
-sensitive attributes" (CSF 2022; reproduced from the talk slides, spec ../shared/spec/pankova2022.md).
+"""pankova2022 figures and tables (spec ../shared/spec/pankova2022.md).
 
 The slides have one data plot (advantage vs ε per prior, image lost), the cafeteria worked
 example, the simplified and precise bounds and the worst-case prior. Outputs:
@@ -18,21 +17,25 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import plotting
-from ..bounds import attribute as at
-from ..claims import numeric_claim, qualitative_claim
-from ..figure import FigureResult
+from ... import plotting, seeds
+from ...bounds import attribute as at
+from ...claims import Ledger
+from ...config import grid
+from ...estimators.intervals import clopper_pearson
+from ...figure import FigureResult
 
 PAPER = "pankova2022"
+LEDGER = Ledger(PAPER)
 
 
 def fig_eps_vs_advantage(params) -> FigureResult:
-    eta = np.linspace(0, params["eta_max"], params["n_points"])
+    eta = grid(params["etas"])
     R = params["R"]
-    series = {f"Pr_pre(g(x)) = {p:g}": at.epsilon_for_advantage(eta, p, R) for p in params["priors"]}
+    priors = params["prior_probs"]
+    series = {f"Pr_pre(g(x)) = {p:g}": at.epsilon_for_advantage(eta, p, R) for p in priors}
     series["worst-case prior (envelope)"] = at.worst_case_epsilon(eta, R)
     fig, ax = plotting.subplots(width=5.4, height=3.8)
-    for i, p in enumerate(params["priors"]):
+    for i, p in enumerate(priors):
         y = series[f"Pr_pre(g(x)) = {p:g}"]
         ax.plot(eta, np.where(np.isfinite(y), y, np.nan), color=plotting.color(i),
                 linestyle=plotting.linestyle(i), label=f"prior Pr_pre(g(x)) = {p:g}")
@@ -48,8 +51,8 @@ def fig_eps_vs_advantage(params) -> FigureResult:
     pg = np.linspace(0.001, 0.999, 999)
     dense = at.epsilon_for_advantage(eta[1:, None], pg[None, :], R).min(axis=1)
     env_ok = bool(np.allclose(dense, series["worst-case prior (envelope)"][1:], rtol=2e-3))
-    claims = [qualitative_claim(
-        paper=PAPER, figure="fig_eps_vs_advantage", claim_id="plot_from_simplified_bound",
+    claims = [LEDGER.qualitative(
+        figure="fig_eps_vs_advantage", claim_id="plot_from_simplified_bound",
         claim="For the simplified bound, the desired advantage bound can be plotted against the largest "
               "suitable ε for different Pr_pre(g(x)); the worst-case prior gives the lower envelope",
         holds=env_ok, ours="minimum over 999 priors matches 2 ln((1+η)/(1−η)) within 0.2 %")]
@@ -65,8 +68,8 @@ def fig_eps_vs_advantage(params) -> FigureResult:
 
 def fig_worst_case_prior(params) -> FigureResult:
     R = params["R"]
-    eta = np.linspace(0, params["eta_max"], params["n_points"])
-    eps = np.linspace(0, params["epsilon_max"], params["n_points"])
+    eta = grid(params["etas"])
+    eps = grid(params["epsilons"])
     fig, (a1, a2) = plotting.subplots(1, 2, width=4.2, height=3.4)
     p_eta, e_min = at.worst_case_prior_fixed_eta(eta), at.worst_case_epsilon(eta, R)
     p_eps, h_max = at.worst_case_prior_fixed_eps(eps, R), at.worst_case_advantage(eps, R)
@@ -86,10 +89,10 @@ def fig_worst_case_prior(params) -> FigureResult:
     a2.legend(fontsize=7)
     # Numerical check of both closed forms by grid search over p.
     pg = np.linspace(1e-4, 1 - 1e-4, 20001)
-    e_test = np.array(params["check_epsilons"], float)
+    e_test = grid(params["check_epsilons"])
     adv = at.advantage_simplified(e_test[:, None], pg[None, :], R)
     p_num, h_num = pg[adv.argmax(axis=1)], adv.max(axis=1)
-    eta_test = np.array(params["check_etas"], float)
+    eta_test = grid(params["check_etas"])
     em = at.epsilon_for_advantage(eta_test[:, None], pg[None, :], R)
     pe_num = pg[em.argmin(axis=1)]
     ok_eps = np.allclose(p_num, at.worst_case_prior_fixed_eps(e_test, R), atol=1e-3) and np.allclose(
@@ -102,23 +105,26 @@ def fig_worst_case_prior(params) -> FigureResult:
         pd.DataFrame({"series": "eta_max(epsilon)", "x": eps, "y": h_max, "panel": "b"}),
     ], ignore_index=True)
     claims = [
-        qualitative_claim(paper=PAPER, figure="fig_worst_case_prior", claim_id="worst_prior_fixed_eps",
-                          claim="For fixed ε the worst-case prior is p = 1/(1 + e^(Rε/2))", holds=bool(ok_eps),
-                          ours=f"grid search over p at ε ∈ {e_test.tolist()} agrees to 1e-3"),
-        qualitative_claim(paper=PAPER, figure="fig_worst_case_prior", claim_id="worst_prior_fixed_eta",
-                          claim="For fixed η the worst-case prior is p = (1 − η)/2", holds=bool(ok_eta),
-                          ours=f"grid search over p at η ∈ {eta_test.tolist()} agrees to 1e-3"),
+        LEDGER.qualitative(figure="fig_worst_case_prior", claim_id="worst_prior_fixed_eps",
+                           claim="For fixed ε the worst-case prior is p = 1/(1 + e^(Rε/2))", holds=bool(ok_eps),
+                           ours=f"grid search over p at ε ∈ {e_test.tolist()} agrees to 1e-3"),
+        LEDGER.qualitative(figure="fig_worst_case_prior", claim_id="worst_prior_fixed_eta",
+                           claim="For fixed η the worst-case prior is p = (1 − η)/2", holds=bool(ok_eta),
+                           ours=f"grid search over p at η ∈ {eta_test.tolist()} agrees to 1e-3"),
     ]
     # "The precise bound does not provide a better bound if the prior is unknown": the simplified
     # bound is attained by randomized response on a two-point prior at distance R.
     e = 1.0
     p = float(at.worst_case_prior_fixed_eps(e, R))
     rr_post = p * np.exp(e * R) / (p * np.exp(e * R) + (1 - p))
-    claims.append(numeric_claim(
-        paper=PAPER, figure="fig_worst_case_prior", claim_id="simplified_tight_two_point",
+    claims.append(LEDGER.numeric(
+        figure="fig_worst_case_prior", claim_id="simplified_tight_two_point",
         claim="The precise bound gives nothing better than the simplified one when the prior is unknown "
               "(two-point prior + randomized response attains the simplified bound; ε = 1)",
-        paper_value=float(at.posterior_simplified(e, p, R)), ours=float(rr_post), tolerance=1e-12))
+        paper_value=float(at.posterior_simplified(e, p, R)), ours=float(rr_post), tolerance=1e-12,
+        derived=True,
+        note="spec-derived (spec §2.13 [DERIVED]: the simplified bound is tight for a two-point prior); "
+             "paper_value is the simplified bound computed by us, the slides quote no number"))
     return FigureResult(
         data=data, fig=fig, claims=claims,
         caption=("Worst-case prior for the simplified bound. (a) For a target advantage η the prior "
@@ -136,10 +142,8 @@ def _laplace_attack(eps, M, n, rng):
 
 
 def fig_single_attribute(params) -> FigureResult:
-    from scipy import stats
-
     M = params["interval_d_units"]
-    eps = np.array(params["epsilons"], float)
+    eps = grid(params["epsilons"])
     pb, shells = at.uniform_shells(M, M / 2)
     main_c = np.array([at.posterior_main_theorem_uniform(e, M) for e in eps])
     # The bound must hold for whatever guess the attacker makes: take the worst centre x0.
@@ -147,13 +151,12 @@ def fig_single_attribute(params) -> FigureResult:
     main_w = np.array([max(at.posterior_main_theorem_uniform(e, M, c) for c in centres) for e in eps])
     shell = np.array([at.posterior_shell_sum(e, shells, pb) for e in eps])
     simp = at.posterior_simplified(eps, 2 / M, R=M)
-    rng = np.random.default_rng(params["seed"])
-    n = params["mc_samples"]
+    rng = seeds.rng(params["seed"])
+    n = params["trials"]
     mc = [_laplace_attack(e, M, n, rng) for e in eps]
     rate = np.array([m[0] for m in mc])
     k = np.array([m[1] for m in mc])
-    lo = stats.beta.ppf(0.025, k, n - k + 1)
-    hi = stats.beta.ppf(0.975, k + 1, n - k)
+    lo, hi = clopper_pearson(k, n, confidence=0.95)
     fig, ax = plotting.subplots(width=5.2, height=3.8)
     ax.plot(eps, simp, color=plotting.color(3), linestyle=":", label=f"simplified bound (R = {M:g})")
     ax.plot(eps, main_w, color=plotting.color(0), label="main theorem (worst guess centre)")
@@ -174,15 +177,15 @@ def fig_single_attribute(params) -> FigureResult:
     ], ignore_index=True)
     below = bool(np.all(lo <= main_w + 1e-12))
     claims = [
-        qualitative_claim(paper=PAPER, figure="fig_single_attribute", claim_id="main_theorem_valid",
-                          claim="The main theorem bounds the posterior of any ε·d-private mechanism",
-                          holds=below, ours=f"Laplace attack success <= worst-centre bound at all {len(eps)} ε "
-                          "(within the 95 % interval)"),
-        qualitative_claim(paper=PAPER, figure="fig_single_attribute", claim_id="simplified_loose_large_R",
-                          claim="The simplified bound (via R = sup d) is much weaker for a wide domain",
-                          holds=bool(np.all(simp >= main_w - 1e-12)),
-                          ours=f"at ε = {eps[len(eps)//2]:g}: simplified {simp[len(eps)//2]:.3f} vs main "
-                          f"{main_w[len(eps)//2]:.3f}"),
+        LEDGER.qualitative(figure="fig_single_attribute", claim_id="main_theorem_valid",
+                           claim="The main theorem bounds the posterior of any ε·d-private mechanism",
+                           holds=below, ours=f"Laplace attack success <= worst-centre bound at all {len(eps)} ε "
+                           "(within the 95 % interval)"),
+        LEDGER.qualitative(figure="fig_single_attribute", claim_id="simplified_loose_large_R",
+                           claim="The simplified bound (via R = sup d) is much weaker for a wide domain",
+                           holds=bool(np.all(simp >= main_w - 1e-12)),
+                           ours=f"at ε = {eps[len(eps)//2]:g}: simplified {simp[len(eps)//2]:.3f} vs main "
+                           f"{main_w[len(eps)//2]:.3f}"),
     ]
     return FigureResult(
         data=data, fig=fig, claims=claims, seeds={"laplace_mc": params["seed"]},
@@ -195,7 +198,7 @@ def fig_single_attribute(params) -> FigureResult:
 
 
 def fig_shell_counterexample(params) -> FigureResult:
-    eps = np.linspace(0, params["epsilon_max"], params["n_points"])
+    eps = grid(params["epsilons"])
     attained, shell, main = at.two_point_counterexample(eps)
     fig, ax = plotting.subplots(width=5.0, height=3.6)
     ax.plot(eps, attained, color=plotting.color(3), label="posterior attained by randomized response")
@@ -212,8 +215,8 @@ def fig_shell_counterexample(params) -> FigureResult:
                      ignore_index=True)
     e1 = 1.0
     a1, s1, _ = at.two_point_counterexample(e1)
-    claims = [qualitative_claim(
-        paper=PAPER, figure="fig_shell_counterexample", claim_id="shell_sum_bound",
+    claims = [LEDGER.qualitative(
+        figure="fig_shell_counterexample", claim_id="shell_sum_bound",
         claim="The discrete shell sum (slides 'Less of a simplification' / 'Guessing a single attribute') "
               "upper-bounds Pr_post(g(x))",
         holds=bool(np.all(attained <= shell + 1e-12)),
@@ -267,19 +270,19 @@ def table_cafeteria(params) -> FigureResult:
         {"series": "average shift t -> t' (derived)", "x": 0, "y": shift},
     ])
     claims = [
-        numeric_claim(paper=PAPER, figure="table_cafeteria", claim_id="avg_table_b",
-                      claim="Average is 15 minutes", paper_value=15, ours=float(avg), tolerance=0),
-        numeric_claim(paper=PAPER, figure="table_cafeteria", claim_id="differencing_alice",
-                      claim="=> Alice ate 20 minutes", paper_value=20, ours=float(alice), tolerance=0),
-        numeric_claim(paper=PAPER, figure="table_cafeteria", claim_id="distance_t_tprime",
-                      claim="d(t, t') = 5", paper_value=5, ours=float(d), tolerance=0),
+        LEDGER.numeric(figure="table_cafeteria", claim_id="avg_table_b",
+                       claim="Average is 15 minutes", paper_value=15, ours=float(avg), tolerance=0),
+        LEDGER.numeric(figure="table_cafeteria", claim_id="differencing_alice",
+                       claim="=> Alice ate 20 minutes", paper_value=20, ours=float(alice), tolerance=0),
+        LEDGER.numeric(figure="table_cafeteria", claim_id="distance_t_tprime",
+                       claim="d(t, t') = 5", paper_value=5, ours=float(d), tolerance=0),
     ]
     return FigureResult(data=data, table_md="\n".join(md) + "\n", table_tex="\n".join(tex) + "\n",
                         claims=claims, caption="The cafeteria worked example of the slides, recomputed.")
 
 
 def table_eps_advantage(params) -> FigureResult:
-    etas, priors, R = params["etas"], params["priors"], params["R"]
+    etas, priors, R = params["etas"], params["prior_probs"], params["R"]
     rows = [{"series": f"p = {p:g}", "x": e, "y": float(at.epsilon_for_advantage(e, p, R)), "p": p}
             for p in priors for e in etas]
     rows += [{"series": "worst case", "x": e, "y": float(at.worst_case_epsilon(e, R)),

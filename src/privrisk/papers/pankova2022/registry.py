@@ -1,0 +1,14 @@
+"""pankova2022: analytic or seconds of Monte Carlo, one cheap rule per figure or table (no steps)."""
+
+from ...workflow import Figure, Resources
+
+_FIGS = "privrisk.papers.pankova2022.figures"
+_CHEAP = {"quick": Resources(mem_mb=1000, runtime=5)}
+
+FIGURES = [
+    *(Figure(name=f, func=f"{_FIGS}:{f}", resources=_CHEAP)
+      for f in ("fig_eps_vs_advantage", "fig_worst_case_prior", "fig_single_attribute",
+                "fig_shell_counterexample")),
+    *(Figure(name=t, func=f"{_FIGS}:{t}", table=True, resources=_CHEAP)
+      for t in ("table_cafeteria", "table_eps_advantage")),
+]
