@@ -121,10 +121,11 @@ def fig_worst_case_prior(params) -> FigureResult:
         figure="fig_worst_case_prior", claim_id="simplified_tight_two_point",
         claim="The precise bound gives nothing better than the simplified one when the prior is unknown "
               "(two-point prior + randomized response attains the simplified bound; ε = 1)",
-        paper_value=float(at.posterior_simplified(e, p, R)), ours=float(rr_post), tolerance=1e-12,
+        paper_value=float(at.posterior_simplified(e, p, R)), ours=float(rr_post), tolerance=1e-8,
         derived=True,
         note="spec-derived (spec §2.13 [DERIVED]: the simplified bound is tight for a two-point prior); "
-             "paper_value is the simplified bound computed by us, the slides quote no number"))
+             "paper_value is the simplified bound computed by us, the slides quote no number; tolerance "
+             "1e-8 because the ledger compares ours at its stored 8 significant digits"))
     return FigureResult(
         data=data, fig=fig, claims=claims,
         caption=("Worst-case prior for the simplified bound. (a) For a target advantage η the prior "

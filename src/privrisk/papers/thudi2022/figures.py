@@ -292,7 +292,7 @@ def _fig7(params, variant, fig_name) -> FigureResult:
                 figure=fig_name, claim_id=f"m_c{cv:g}",
                 claim=f"deletion capacity at c = {cv:g} (spec oracle, printed formula)",
                 paper_value=val, ours=ours, tolerance=0.01, derived=True,
-                note="spec-derived oracle value (spec §10 tests to pin); the paper quotes no number, "
+                note="spec-derived oracle value (spec §7 Figure 7 table, §10); the paper quotes no number, "
                      "only the plotted curve"))
     claims.append(LEDGER.qualitative(
         figure=fig_name, claim_id=f"trend_{variant}",
