@@ -1,47 +1,26 @@
 """Check that every output the pipeline promises exists and is well formed (run after the pipeline).
 
-Reads the list of target files from `snakemake --list-target-rules`-free source: the DAG summary
-(`snakemake --summary`), then checks per figure: .csv has series/x/y, .json parses with the
-provenance keys, and each paper has claims.csv with the ledger columns.
+The list of outputs comes from the registry (privrisk.papers.<key>.registry) for the config the
+pipeline ran with; the checks are privrisk.figure.check_outputs (files, tidy CSV, provenance,
+consistent claims ledger), the same as the tests use.
 """
 
-import json
-import subprocess
 import sys
 from pathlib import Path
 
-import pandas as pd
+from privrisk import claims, config, workflow
+from privrisk.figure import check_outputs
 
-from privrisk.claims import COLUMNS
-
-summary = subprocess.run(["snakemake", "--summary", "--cores", "1"], capture_output=True, text=True, check=True)
-rows = [line.split("\t") for line in summary.stdout.splitlines()[1:] if line.strip()]
-problems = []
-files = [r[0] for r in rows]
-for r in rows:
-    if "missing" in r or not Path(r[0]).exists():
-        problems.append(f"missing: {r[0]}")
-for f in files:
-    p = Path(f)
-    if p.suffix == ".csv" and "claims" not in p.parts and p.name != "claims.csv" and "intermediate" not in p.parts:
-        if p.with_suffix(".json").exists():
-            df = pd.read_csv(p)
-            if not {"series", "x", "y"} <= set(df.columns) or df.empty:
-                problems.append(f"{p}: needs non-empty series/x/y columns")
-            prov = json.loads(p.with_suffix(".json").read_text())
-            for key in ("paper", "figure", "caption", "scale", "parameters", "data_sources", "packages", "git_commit"):
-                if key not in prov:
-                    problems.append(f"{p.with_suffix('.json')}: no {key!r}")
-papers = sorted({Path(f).parts[1] for f in files if f.startswith("results/") and len(Path(f).parts) > 2
-                 and Path(f).parts[1] not in ("logs", "benchmarks")})
-for key in papers:
-    c = Path("results") / key / "claims.csv"
-    if not c.exists():
-        problems.append(f"missing {c}")
-    elif list(pd.read_csv(c).columns) != COLUMNS:
-        problems.append(f"{c}: wrong columns")
-ledger = pd.read_csv("results/claims.csv")
-print(f"{len(files)} outputs checked for {len(papers)} papers ({', '.join(papers)}); {len(ledger)} claims")
+cfg = config.load(*(sys.argv[1:] or ["config/config.yaml"]))
+problems, n_figs = [], 0
+for paper in workflow.PAPERS:
+    reg = workflow.load_registry(paper, cfg)
+    n_figs += len(reg.figures)
+    problems += check_outputs(Path("."), reg)
+ledger = claims.read("results/claims.csv")
+problems += claims.check(ledger)
+counts = ", ".join(f"{k} {v}" for k, v in ledger.status.value_counts().items())
+print(f"{n_figs} figures of {len(workflow.PAPERS)} papers checked; {len(ledger)} claims ({counts})")
 if problems:
     print("\n".join(problems))
     sys.exit(1)

@@ -4,7 +4,6 @@ figure list)."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -15,11 +14,10 @@ import pandas as pd
 import pytest
 
 from privrisk import claims, config, workflow
+from privrisk.figure import check_outputs
 
 REPO = Path(__file__).resolve().parents[1]
 TINY = ("config/config.yaml", "config/tiny.yaml")
-PROVENANCE_KEYS = ("paper", "figure", "caption", "scale", "parameters", "seeds", "data_sources", "packages",
-                   "git_commit", "wall_time_s")
 
 
 def snakemake_exe() -> list[str]:
@@ -54,19 +52,6 @@ def assert_contract(workdir: Path, paper: str, configfiles=TINY) -> pd.DataFrame
     """Every figure the registry declares for ``paper`` has its files, a tidy CSV, a provenance
     record and claims rows; the paper's ledger is consistent. Returns the paper's claims."""
     cfg = config.load(*[REPO / c for c in configfiles])
-    reg = workflow.load_registry(paper, cfg)
-    assert reg.figures, f"{paper} declares no figures"
-    for fig in reg.figures:
-        out = workflow.figure_outputs(paper, fig.name, table=fig.table)
-        for kind, rel in out.items():
-            assert (workdir / rel).stat().st_size > 0, f"{paper}/{fig.name}: empty or missing {kind} ({rel})"
-        df = pd.read_csv(workdir / out["csv"])
-        assert {"series", "x", "y"} <= set(df.columns) and len(df), f"{out['csv']}: needs series, x, y rows"
-        prov = json.loads((workdir / out["json"]).read_text())
-        missing = [k for k in PROVENANCE_KEYS if k not in prov]
-        assert not missing, f"{out['json']}: no {missing}"
-        assert prov["paper"] == paper and prov["figure"] == fig.name
-    ledger = claims.read(workdir / "results" / paper / "claims.csv")
-    problems = claims.check(ledger)
+    problems = check_outputs(workdir, workflow.load_registry(paper, cfg))
     assert not problems, "\n".join(problems)
-    return ledger
+    return claims.read(workdir / "results" / paper / "claims.csv")

@@ -57,3 +57,28 @@ def test_pipeline_refuses_typo_before_any_job(tmp_path):
     assert proc.returncode != 0
     assert "thudi2022.fig2.epsilon_maxx" in proc.stdout + proc.stderr
     assert not (tmp_path / "results").exists()
+
+
+def test_config_readme_is_current():
+    """config/README.md is generated from the schemas; regenerate it after a schema change with
+    `python -m privrisk.config --readme > config/README.md`."""
+    assert (REPO / "config" / "README.md").read_text() == config.readme()
+
+
+def test_grid_specs():
+    np = pytest.importorskip("numpy")
+    assert config.grid([0.5, 1, float("inf")]).tolist() == [0.5, 1.0, float("inf")]
+    np.testing.assert_array_equal(config.grid({"min": 0, "max": 5, "n_points": 501}), np.linspace(0, 5, 501))
+    np.testing.assert_array_equal(config.grid({"min": 1e-3, "max": 1, "n_points": 4, "spacing": "log"}),
+                                  np.geomspace(1e-3, 1, 4))
+    with pytest.raises(config.ConfigError, match="min > max"):
+        config.grid({"min": 2, "max": 1, "n_points": 3})
+
+
+def test_renamed_key_names_the_new_one():
+    schema = {"type": "object", "additionalProperties": False, "properties": {"trials": {"type": "integer"}},
+              "x-renamed": {"repeats": "trials"}}
+    with pytest.raises(config.ConfigError, match="config key repeats was renamed to 'trials'"):
+        config.validate({"repeats": 3}, schema)
+    with pytest.raises(config.ConfigError, match="unknown config key"):
+        config.validate({"repeatz": 3}, schema)

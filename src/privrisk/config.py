@@ -114,3 +114,99 @@ def load(*paths: str | Path, check: bool = True) -> dict[str, Any]:
     if check:
         validate(cfg)
     return cfg
+
+
+# --- config/README.md, generated from the schemas ------------------------------------------------
+
+
+def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """Follow ``$ref`` (root-relative JSON pointers) and merge ``allOf`` parts, for documentation."""
+    node = dict(node)
+    while "$ref" in node:
+        target: Any = schema
+        for part in node.pop("$ref").removeprefix("#/").split("/"):
+            target = target[part]
+        node = {**target, **node}
+    for part in node.pop("allOf", []):
+        sub = _resolve(schema, part)
+        node.setdefault("properties", {}).update(sub.get("properties", {}))
+        node.setdefault("description", sub.get("description"))
+        for k in ("type", "enum", "oneOf", "minimum", "maximum"):
+            if k in sub:
+                node.setdefault(k, sub[k])
+    return node
+
+
+def _kind(schema: dict[str, Any], node: dict[str, Any]) -> str:
+    if "enum" in node:
+        return " \\| ".join(f"`{v}`" for v in node["enum"])
+    if "oneOf" in node:
+        return " or ".join(_kind(schema, _resolve(schema, n)) for n in node["oneOf"])
+    t = node.get("type", "")
+    if isinstance(t, list):
+        t = " \\| ".join(t)
+    if t == "array":
+        items = _resolve(schema, node.get("items", {}))
+        return f"list of {_kind(schema, items) or 'values'}"
+    if t == "object" and "properties" in node and not node.get("description"):
+        return "mapping"
+    bounds = [f">= {node['minimum']}" if "minimum" in node else "", f"<= {node['maximum']}" if "maximum" in node else ""]
+    return " ".join(x for x in [t, *bounds] if x)
+
+
+def _rows(schema: dict[str, Any], node: dict[str, Any], prefix: str) -> list[str]:
+    rows = []
+    for key, sub in node.get("properties", {}).items():
+        sub = _resolve(schema, sub)
+        path = f"{prefix}.{key}" if prefix else key
+        desc = " ".join(str(sub.get("description", "")).split())
+        rows.append(f"| `{path}` | {_kind(schema, sub)} | {desc} |")
+        if sub.get("properties"):
+            rows += _rows(schema, sub, path)
+    return rows
+
+
+def readme(schema: dict[str, Any] | None = None) -> str:
+    """config/README.md: every section and key with its type and description, from the schemas."""
+    schema = load_schema() if schema is None else schema
+    out = [
+        "# Configuration reference",
+        "",
+        "Generated from `workflow/schemas/` by `python -m privrisk.config --readme > config/README.md`;",
+        "a test fails when this file and the schemas disagree. `config/config.yaml` is the quick scale,",
+        "`config/paper.yaml` the paper-scale overrides, `config/tiny.yaml` the tests' overrides. Every key",
+        "is validated before any job starts; unknown keys and old names are refused, naming the key.",
+        "",
+        "One name per concept across papers: `trials` (independent repetitions), `epsilons` (ε grids: a",
+        "list or `{min, max, n_points, spacing}`), `prior_probs` (probabilities) vs `prior_names`,",
+        "`confidence` (interval coverage) vs `delta` (DP's δ), data blocks `<paper>.data.<dataset>` =",
+        "`{source, path, standin_size, …}` with `source` one of `auto`, `real`, `bundled-real`, `standin`.",
+        "",
+    ]
+    top = schema.get("properties", {})
+    out += ["## Global keys", "", "| key | type | description |", "|---|---|---|"]
+    out += [r for k in top if k in ("scale", "seed") for r in _rows(schema, {"properties": {k: top[k]}}, "")]
+    for key, sub in top.items():
+        if key in ("scale", "seed"):
+            continue
+        sub = _resolve(schema, sub)
+        out += ["", f"## `{key}`", "", " ".join(str(sub.get("description", "")).split()), "",
+                "| key | type | description |", "|---|---|---|", *_rows(schema, sub, key)]
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m privrisk.config", description="Validate config files or print the config reference.")
+    ap.add_argument("files", nargs="*", help="config files to merge and validate (default config/config.yaml)")
+    ap.add_argument("--readme", action="store_true", help="print config/README.md (generated from the schemas)")
+    args = ap.parse_args()
+    if args.readme:
+        print(readme(), end="")
+    else:
+        try:
+            load(*(args.files or [REPO_ROOT / "config" / "config.yaml"]))
+        except ConfigError as err:
+            raise SystemExit(str(err)) from None
+        print("config valid")

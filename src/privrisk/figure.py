@@ -155,3 +155,41 @@ def run_figure(
         wall_time_s=time.perf_counter() - t0,
     )
     return result
+
+
+PROVENANCE_KEYS = ("paper", "figure", "caption", "scale", "parameters", "seeds", "data_sources", "packages",
+                   "git_commit", "wall_time_s")
+
+
+def check_outputs(root: str | Path, registry) -> list[str]:
+    """Problems with the outputs of one paper under ``root`` (empty: the contract holds).
+
+    Every figure the ``registry`` (a :class:`privrisk.workflow.Registry`) declares must have its
+    files, a tidy non-empty CSV with ``series, x, y``, a provenance record naming it, and the paper
+    a consistent claims ledger. Used by the tests and by CI.
+    """
+    from . import claims
+    from .workflow import figure_outputs
+
+    root, paper, problems = Path(root), registry.paper, []
+    for fig in registry.figures:
+        out = figure_outputs(paper, fig.name, table=fig.table)
+        missing = [rel for rel in out.values() if not (root / rel).is_file() or (root / rel).stat().st_size == 0]
+        if missing:
+            problems += [f"{paper}/{fig.name}: missing or empty {rel}" for rel in missing]
+            continue
+        df = pd.read_csv(root / out["csv"])
+        if not set(REQUIRED_COLUMNS) <= set(df.columns) or df.empty:
+            problems.append(f"{out['csv']}: needs non-empty {', '.join(REQUIRED_COLUMNS)} columns")
+        prov = json.loads((root / out["json"]).read_text())
+        lacking = [k for k in PROVENANCE_KEYS if k not in prov]
+        if lacking:
+            problems.append(f"{out['json']}: no {lacking}")
+        elif (prov["paper"], prov["figure"]) != (paper, fig.name):
+            problems.append(f"{out['json']}: names {prov['paper']}/{prov['figure']}")
+    ledger = root / "results" / paper / "claims.csv"
+    if not ledger.is_file():
+        problems.append(f"missing {ledger}")
+    else:
+        problems += claims.check(claims.read(ledger))
+    return problems

@@ -109,11 +109,6 @@ def posterior_main_theorem_uniform(epsilon, M, x0=None):
     return 1 / (1 + total)
 
 
-def posterior_main_theorem_flat(epsilon):
-    """Limit of the main-theorem bound for a flat prior on ℝ: tanh ε."""
-    return np.tanh(_arr(epsilon, "epsilon", 0))
-
-
 def posterior_shell_sum(epsilon, shell_probs, p_ball):
     """The slides' discrete shell sum: 1 / (1 + Σ_{a>=1} e^{−εa} P(shell_a) / P(B(x,1))).
 

@@ -1,0 +1,115 @@
+"""The claims ledger: statuses decided on the stored numbers, the consistency check, the CLI."""
+
+import math
+
+import pandas as pd
+import pytest
+
+from privrisk import claims
+
+L = claims.Ledger("p")
+
+
+def _num(**kw):
+    base = dict(figure="f", claim_id="c", claim="x", paper_value=0.5, ours=0.5, tolerance=1e-3)
+    return L.numeric(**(base | kw))
+
+
+def test_numeric_statuses():
+    assert _num(ours=0.5004).status == "reproduced"
+    bad = _num(paper_value=0.95, ours=0.93, note_if_differs="erratum")
+    assert bad.status == "differs" and "erratum" in bad.note
+    st = _num(paper_value=0.65, ours=0.6, tolerance=0.05, data="standin", standin_note="stand-in ACS")
+    assert st.status == "standin" and st.data == "standin" and "stand-in ACS" in st.note
+    der = _num(derived=True, ours=12130.85, paper_value=12130.85)
+    assert der.status == "derived" and der.note
+    assert _num(paper_value=math.inf, ours=math.inf).status == "reproduced"
+    assert _num(paper_value=1.0, ours=math.nan).status == "differs"
+
+
+def test_sampling_error_widens_tolerance_and_is_stored():
+    c = _num(paper_value=0.10, ours=0.13, tolerance=0.01, se=0.011)
+    assert c.status == "reproduced" and c.tolerance == pytest.approx(0.032)
+    assert "s.e." in c.note
+    assert _num(paper_value=0.10, ours=0.13, tolerance=0.01, se=0.005).status == "differs"
+
+
+def test_status_decided_on_the_stored_rounded_number():
+    # ours differs from the paper value by 5e-10 before rounding to 8 significant digits; the
+    # stored value equals it, so the row reads as (and is) reproduced at tolerance 1e-12.
+    c = _num(paper_value=math.log(2), ours=math.log(2) + 5e-10, tolerance=1e-12)
+    df = claims.to_frame([c]).astype(str)
+    assert claims.check(df) == []
+    # ... and a row whose stored numbers contradict its status is caught.
+    off = _num(paper_value=0.7, ours=0.7000001, tolerance=1e-12)
+    assert off.status == "differs" and claims.check(claims.to_frame([off]).astype(str)) == []
+
+
+def test_qualitative_and_uninformative():
+    ok = L.qualitative(figure="f", claim_id="q", claim="c", holds=True, ours="yes")
+    fails = L.qualitative(figure="f", claim_id="r", claim="c", holds=False, ours="no")
+    un = L.qualitative(figure="f", claim_id="s", claim="c", holds=None, ours="0.63",
+                       note="estimate 0.628, null 0.639, half-width 0.05")
+    assert (ok.status, fails.status, un.status) == ("qualitative-ok", "qualitative-fails", "uninformative")
+    assert fails.note
+    with pytest.raises(ValueError, match="needs a note"):
+        L.qualitative(figure="f", claim_id="t", claim="c", holds=None, ours="?")
+
+
+def test_claim_validation():
+    with pytest.raises(ValueError, match="status"):
+        claims.Claim("p", "f", "x", "c", 1, 1, 0, "fine")
+    with pytest.raises(ValueError, match="needs a note"):
+        claims.Claim("p", "f", "x", "c", 1, 2, 0, "differs")
+    with pytest.raises(ValueError, match="data"):
+        claims.Claim("p", "f", "x", "c", 1, 1, 0, "reproduced", "made-up")
+    with pytest.raises(ValueError, match="stand-in"):
+        claims.Claim("p", "f", "x", "c", 1, 1, 0, "reproduced", "standin")
+
+
+def _row(**kw):
+    base = dict(paper="p", figure="f", claim_id="c", claim="x", paper_value="0.5", ours="0.5", tolerance="0.01",
+                status="reproduced", data="analytic", note="")
+    return base | kw
+
+
+@pytest.mark.parametrize("row,needle", [
+    (_row(ours="0.6"), "status reproduced but"),
+    (_row(status="differs", note="n"), "status differs but"),
+    (_row(status="differs"), "without a note"),
+    (_row(status="uninformative", paper_value="stated", ours="?", tolerance=""), "without a note"),
+    (_row(data="standin"), "stand-in"),
+    (_row(status="great"), "unknown status"),
+    (_row(data="web"), "unknown data"),
+    (_row(ours="n/a"), "numeric"),
+])
+def test_check_finds_inconsistent_rows(row, needle):
+    problems = claims.check(pd.DataFrame([row], columns=claims.COLUMNS))
+    assert problems and needle in problems[0]
+
+
+def test_check_passes_consistent_rows_and_flags_duplicate_ids():
+    rows = [_row(), _row(claim_id="d", status="qualitative-ok", paper_value="stated", ours="yes", tolerance="")]
+    assert claims.check(pd.DataFrame(rows, columns=claims.COLUMNS)) == []
+    assert "more than once" in claims.check(pd.DataFrame([_row(), _row()], columns=claims.COLUMNS))[0]
+
+
+def test_gather_markdown_and_cli(tmp_path, capsys):
+    claims.write_claims([L.qualitative(figure="f", claim_id="q", claim="c", holds=False, ours="no")], tmp_path / "a.csv")
+    claims.write_claims([], tmp_path / "b.csv")
+    df = claims.gather([tmp_path / "a.csv", tmp_path / "b.csv"], tmp_path / "all.csv")
+    assert len(df) == 1 and df.status.item() == "qualitative-fails" and list(df.columns) == claims.COLUMNS
+    md = claims.to_markdown(df)
+    assert "qualitative-fails: 1" in md
+    assert claims.main([str(tmp_path / "all.csv"), "--markdown", str(tmp_path / "c.md")]) == 0
+    assert (tmp_path / "c.md").read_text() == md
+    assert claims.main([str(tmp_path / "all.csv"), "--check"]) == 0
+    with pytest.raises(SystemExit):  # an unknown status is refused, not an empty table
+        claims.main([str(tmp_path / "all.csv"), "--status", "reproducd"])
+    with pytest.raises(SystemExit):
+        claims.main([str(tmp_path / "all.csv"), "--paper", "nope"])
+    bad = pd.read_csv(tmp_path / "all.csv", dtype=str, keep_default_na=False)
+    bad.loc[0, "status"] = "reproduced"
+    bad.to_csv(tmp_path / "bad.csv", index=False)
+    assert claims.main([str(tmp_path / "bad.csv"), "--check"]) == 1
+    assert "problem" in capsys.readouterr().out
