@@ -131,7 +131,7 @@ def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
         sub = _resolve(schema, part)
         node.setdefault("properties", {}).update(sub.get("properties", {}))
         node.setdefault("description", sub.get("description"))
-        for k in ("type", "enum", "oneOf", "minimum", "maximum"):
+        for k in ("type", "enum", "oneOf", "anyOf", "minimum", "maximum"):
             if k in sub:
                 node.setdefault(k, sub[k])
     return node
@@ -140,8 +140,9 @@ def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
 def _kind(schema: dict[str, Any], node: dict[str, Any]) -> str:
     if "enum" in node:
         return " \\| ".join(f"`{v}`" for v in node["enum"])
-    if "oneOf" in node:
-        return " or ".join(_kind(schema, _resolve(schema, n)) for n in node["oneOf"])
+    for alt in ("oneOf", "anyOf"):
+        if alt in node:
+            return " or ".join(_kind(schema, _resolve(schema, n)) for n in node[alt])
     t = node.get("type", "")
     if isinstance(t, list):
         t = " \\| ".join(t)
