@@ -20,7 +20,6 @@ include: "workflow/rules/pankova2022.smk"
 include: "workflow/rules/swanberg2025.smk"
 include: "workflow/rules/swanberg2025_ngram.smk"
 include: "workflow/rules/swanberg2025_marginals.smk"
-include: "workflow/rules/xu2022.smk"
 include: "workflow/rules/claims.smk"
 
 

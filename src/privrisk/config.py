@@ -57,8 +57,10 @@ def _path(error: jsonschema.ValidationError) -> str:
 
 
 def _message(error: jsonschema.ValidationError) -> str:
-    if error.validator == "additionalProperties":
+    if error.validator in ("additionalProperties", "unevaluatedProperties"):
         allowed = sorted(error.schema.get("properties", {}))
+        if error.validator == "unevaluatedProperties" and "$ref" in error.schema:
+            allowed = sorted(set(allowed) | set(_resolve(load_schema(), {"$ref": error.schema["$ref"]}).get("properties", {})))
         extra = sorted(set(error.instance) - set(allowed))
         where = _path(error)
         full = [f"{where}.{k}" if where != "<top level>" else k for k in extra]
