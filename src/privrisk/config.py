@@ -56,11 +56,11 @@ def _path(error: jsonschema.ValidationError) -> str:
     return "".join(parts) or "<top level>"
 
 
-def _message(error: jsonschema.ValidationError) -> str:
+def _message(error: jsonschema.ValidationError, schema: dict[str, Any]) -> str:
     if error.validator in ("additionalProperties", "unevaluatedProperties"):
         allowed = sorted(error.schema.get("properties", {}))
         if error.validator == "unevaluatedProperties" and "$ref" in error.schema:
-            allowed = sorted(set(allowed) | set(_resolve(load_schema(), {"$ref": error.schema["$ref"]}).get("properties", {})))
+            allowed = sorted(set(allowed) | set(_resolve(schema, {"$ref": error.schema["$ref"]}).get("properties", {})))
         extra = sorted(set(error.instance) - set(allowed))
         where = _path(error)
         full = [f"{where}.{k}" if where != "<top level>" else k for k in extra]
@@ -81,7 +81,7 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(dict(config)), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
-        raise ConfigError("invalid config:\n  " + "\n  ".join(_message(e) for e in errors))
+        raise ConfigError("invalid config:\n  " + "\n  ".join(_message(e, schema) for e in errors))
 
 
 def grid(spec: Sequence[float] | Mapping[str, Any]) -> np.ndarray:
