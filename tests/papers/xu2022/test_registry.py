@@ -31,7 +31,12 @@ def test_one_training_step_per_model(cfg):
         assert step.data == ("cifar10",) if m.startswith("cifar10") else ("mnist",)
     p = workflow.params(cfg, "xu2022", reg.step("train_dpcgan_eps2"))
     assert p["epsilon"] == 2.0 and p["data"] == cfg["xu2022"]["data"]["mnist"] and p["seed"] == cfg["seed"]
-    assert p["model"] == cfg["xu2022"]["models"]["dpcgan"] and p["zero_six"] == cfg["xu2022"]["data"]["zero_six"]
+    block = {k: v for k, v in cfg["xu2022"]["models"]["dpcgan"].items() if k != "epsilons"}
+    assert p["model"] == block and p["zero_six"] == cfg["xu2022"]["data"]["zero_six"]
+    # adding an ε to the list leaves the other DP-cGANs' params (hence their rules) unchanged
+    more = copy.deepcopy(cfg)
+    more["xu2022"]["models"]["dpcgan"]["epsilons"] = [*cfg["xu2022"]["models"]["dpcgan"]["epsilons"], 6]
+    assert workflow.params(more, "xu2022", workflow.load_registry("xu2022", more).step("train_dpcgan_eps2")) == p
     p = workflow.params(cfg, "xu2022", reg.step("train_cifar10_wgangp"))
     assert (p["dataset"], p["network"], p["train_fraction"]) == ("cifar10", "conv", 0.03)
 

@@ -26,7 +26,8 @@ _FIGURE = {"quick": Resources(mem_mb=2000, runtime=10)}
 @dataclass(frozen=True)
 class Model:
     """One trained model: ``train_<name>`` runs ``steps.<func>`` on ``dataset`` with the config
-    ``models.<config>``; ``config`` adds params from the paper's section, ``fixed`` constants."""
+    ``models.<config>``; ``config`` adds params from the paper's section, ``fixed`` constants
+    (a fixed ``model`` replaces the config block)."""
 
     name: str
     func: str
@@ -50,12 +51,15 @@ _SPLIT = {"train_fraction": "data.train_fraction"}
 
 def models(section: Mapping[str, Any]) -> list[Model]:
     """Every model the paper's section trains: the fixed ones and one DP-cGAN per ε."""
+    # Each DP-cGAN gets the dpcgan block without the list of ε, so adding an ε to the list trains
+    # only the new model instead of rerunning every DP-cGAN (params are part of a rule's state).
+    dpcgan = {k: v for k, v in section["models"]["dpcgan"].items() if k != "epsilons"}
     return [
         Model("mnist_wgangp", "wgan_gp_step", "mnist", "mnist_wgangp", _SPLIT, {"network": "mlp"}),
         Model("cifar10_wgangp", "wgan_gp_step", "cifar10", "cifar10_wgangp", _SPLIT, {"network": "conv"}),
         Model("mnist_privgan", "privgan_step", "mnist", "mnist_privgan", _SPLIT),
         *(Model(dpcgan_name(e), "dpcgan_step", "mnist", "dpcgan", {"zero_six": "data.zero_six"},
-                {"epsilon": float(e)})
+                {"epsilon": float(e), "model": dpcgan})
           for e in grid(section["models"]["dpcgan"]["epsilons"])),
     ]
 
