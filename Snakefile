@@ -19,8 +19,6 @@ include: "workflow/rules/registry.smk"
 include: "workflow/rules/swanberg2025.smk"
 include: "workflow/rules/swanberg2025_ngram.smk"
 include: "workflow/rules/swanberg2025_marginals.smk"
-include: "workflow/rules/lowy2024.smk"
-include: "workflow/rules/xu2022.smk"
 include: "workflow/rules/claims.smk"
 
 

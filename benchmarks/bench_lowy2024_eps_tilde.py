@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from privrisk import accounting
-from privrisk.mechanisms import exponential as em
+from privrisk.data import synthetic
 from privrisk.mechanisms import gaussian as gm
 
 
@@ -34,7 +34,7 @@ def main() -> None:
     args = ap.parse_args()
     rng = np.random.default_rng(0)
     t, n = args.trials, args.n
-    x = em.clip_rows(rng.standard_normal((t, 2 * n, args.d)), 50.0)
+    x = synthetic.clip_rows(rng.standard_normal((t, 2 * n, args.d)), 50.0)
     delta = 1e-2
     # Figure 4 (global reading) at ε = 1 and 10; Figure 4 (ε(X) reading) at ε(X) = 10.
     cases = {

@@ -56,9 +56,11 @@ def _path(error: jsonschema.ValidationError) -> str:
     return "".join(parts) or "<top level>"
 
 
-def _message(error: jsonschema.ValidationError) -> str:
-    if error.validator == "additionalProperties":
+def _message(error: jsonschema.ValidationError, schema: dict[str, Any]) -> str:
+    if error.validator in ("additionalProperties", "unevaluatedProperties"):
         allowed = sorted(error.schema.get("properties", {}))
+        if error.validator == "unevaluatedProperties" and "$ref" in error.schema:
+            allowed = sorted(set(allowed) | set(_resolve(schema, {"$ref": error.schema["$ref"]}).get("properties", {})))
         extra = sorted(set(error.instance) - set(allowed))
         where = _path(error)
         full = [f"{where}.{k}" if where != "<top level>" else k for k in extra]
@@ -79,7 +81,7 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(dict(config)), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
-        raise ConfigError("invalid config:\n  " + "\n  ".join(_message(e) for e in errors))
+        raise ConfigError("invalid config:\n  " + "\n  ".join(_message(e, schema) for e in errors))
 
 
 def grid(spec: Sequence[float] | Mapping[str, Any]) -> np.ndarray:
@@ -131,7 +133,7 @@ def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
         sub = _resolve(schema, part)
         node.setdefault("properties", {}).update(sub.get("properties", {}))
         node.setdefault("description", sub.get("description"))
-        for k in ("type", "enum", "oneOf", "minimum", "maximum"):
+        for k in ("type", "enum", "oneOf", "anyOf", "minimum", "maximum"):
             if k in sub:
                 node.setdefault(k, sub[k])
     return node
@@ -140,8 +142,9 @@ def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
 def _kind(schema: dict[str, Any], node: dict[str, Any]) -> str:
     if "enum" in node:
         return " \\| ".join(f"`{v}`" for v in node["enum"])
-    if "oneOf" in node:
-        return " or ".join(_kind(schema, _resolve(schema, n)) for n in node["oneOf"])
+    for alt in ("oneOf", "anyOf"):
+        if alt in node:
+            return " or ".join(_kind(schema, _resolve(schema, n)) for n in node[alt])
     t = node.get("type", "")
     if isinstance(t, list):
         t = " \\| ".join(t)

@@ -1,7 +1,9 @@
 """CIFAR-10: the real python-pickle batches when present, else a procedural 10-class stand-in.
 
-Real files: ``data/raw/cifar-10-batches-py/data_batch_{1..5}`` and ``test_batch`` (the
-"python version" of the dataset; 50,000 + 10,000 images, concatenated as in spec xu2022 §7.1).
+Real files (the data block's ``path``, e.g. ``data/raw/cifar-10-batches-py/``):
+``data_batch_{1..5}`` and ``test_batch`` (the "python version" of the dataset; 50,000 + 10,000
+images, concatenated as in spec xu2022 §7.1). When they are absent the fallback is ``standin``
+(decided by :func:`privrisk.data.sources.resolve`).
 
 Stand-in (``standin``): 32×32 RGB images, one geometric pattern per class (disc, square, ring,
 horizontal/vertical/diagonal stripes, checkerboard, cross, triangle, gradient blob), each with a
@@ -17,11 +19,20 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import seeds
+from . import sources
+
 BATCHES = [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
+FALLBACK = "standin"
+OBTAIN = ("Download https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz and extract it so that "
+          "data_batch_1 .. data_batch_5 and test_batch are in the block's path.")
+#: stand-in images when the block gives no ``standin_size``
+STANDIN_SIZE = 3000
 
 
-def real_available(root: str | Path) -> bool:
-    return all((Path(root) / b).is_file() for b in BATCHES)
+def real_files(block) -> list[Path]:
+    """The six pickle batches a real load reads."""
+    return [Path(block["path"]) / b for b in BATCHES]
 
 
 def read_batch(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
@@ -38,7 +49,7 @@ def read_batch(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
 
 def standin(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """``n`` procedural images (float32 in [0, 1], (n, 32, 32, 3)) with balanced labels."""
-    rng = np.random.default_rng(seed)
+    rng = seeds.rng(seed)
     y = np.arange(n) % 10
     rng.shuffle(y)
     yy, xx = np.mgrid[0:32, 0:32].astype(np.float32) / 31.0
@@ -69,18 +80,19 @@ def standin(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.clip(img, 0, 1).astype(np.float32), y.astype(np.int64)
 
 
-def load_cifar10(root: str | Path = "data/raw/cifar-10-batches-py", source: str = "auto",
-                 standin_n: int = 3000, seed: int = 0):
-    """(images float32 in [0, 1] (N, 32, 32, 3), labels, source ``real`` | ``standin``)."""
-    root = Path(root)
-    if source not in ("auto", "real", "standin"):
-        raise ValueError(f"cifar10 source must be auto, real or standin, got {source!r}")
-    if source == "real" or (source == "auto" and real_available(root)):
-        missing = [b for b in BATCHES if not (root / b).is_file()]
-        if missing:
-            raise FileNotFoundError(f"CIFAR-10 source 'real' but {root} lacks {missing}")
-        parts = [read_batch(root / b) for b in BATCHES]
+def load_cifar10(block, seed: int = 0):
+    """(images float32 in [0, 1] (N, 32, 32, 3), labels, source ``real`` | ``standin``).
+
+    Args:
+        block: the data block ``{source: auto | real | standin, path, standin_size}``.
+        seed: seed of the stand-in.
+
+    Raises:
+        DataUnavailable: ``source: real`` and a batch is missing.
+    """
+    if sources.resolve("cifar10", block) == "real":
+        parts = [read_batch(p) for p in real_files(block)]
         x = np.concatenate([p[0] for p in parts]).astype(np.float32) / 255.0
         return x, np.concatenate([p[1] for p in parts]), "real"
-    x, y = standin(standin_n, seed)
+    x, y = standin(block.get("standin_size", STANDIN_SIZE), seed)
     return x, y, "standin"

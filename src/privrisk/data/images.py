@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import seeds
+
 
 def train_split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """A random ``fraction`` of ``range(n)`` as the training set S; the rest is the hold-out set.
@@ -17,7 +19,7 @@ def train_split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.ndar
     k = int(round(n * fraction))
     if k < 1 or k >= n:
         raise ValueError(f"a {fraction} split of {n} points leaves an empty set")
-    perm = np.random.default_rng(seed).permutation(n)
+    perm = seeds.rng(seed).permutation(n)
     return np.sort(perm[:k]), np.sort(perm[k:])
 
 

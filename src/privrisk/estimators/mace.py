@@ -160,12 +160,12 @@ def abs_interval(lo, hi):
     return np.where((lo <= 0) & (hi >= 0), 0.0, np.minimum(a, b)), np.maximum(a, b)
 
 
-def individual_risk(q_in, q_out, q_query, p: float, delta: float = 0.05, bins: int = 100,
+def individual_risk(q_in, q_out, q_query, p: float, *, confidence: float = 0.95, bins: int = 100,
                     value_range=None) -> dict[str, np.ndarray]:
-    """AdvI_p(Q_S, z) = |f_p(z)| for each query point (Theorem 2) with its (1 − δ) interval.
+    """AdvI_p(Q_S, z) = |f_p(z)| for each query point (Theorem 2) with its ``confidence`` interval.
 
-    r_j and q_j each get a two-sided Clopper–Pearson interval of level 1 − δ/2 (union bound);
-    f's interval follows from f increasing in r and decreasing in q.
+    With δ = 1 − confidence, r_j and q_j each get a two-sided Clopper–Pearson interval of level
+    1 − δ/2 (union bound); f's interval follows from f increasing in r and decreasing in q.
 
     Returns a dict of arrays: ``f``, ``advi``, ``f_lo``, ``f_hi``, ``lo``, ``hi``, ``bin``.
     """
@@ -173,15 +173,16 @@ def individual_risk(q_in, q_out, q_query, p: float, delta: float = 0.05, bins: i
     n1, n2 = c_in.sum(), c_out.sum()
     j = bin_ids(q_query, edges)
     k1, k2 = c_in[j], c_out[j]
-    r_lo, r_hi = clopper_pearson(k1, n1, confidence=1 - delta / 2)
-    q_lo, q_hi = clopper_pearson(k2, n2, confidence=1 - delta / 2)
+    each = 1 - (1 - confidence) / 2
+    r_lo, r_hi = clopper_pearson(k1, n1, confidence=each)
+    q_lo, q_hi = clopper_pearson(k2, n2, confidence=each)
     f = _f(k1 / n1, k2 / n2, p)
     f_lo, f_hi = _f(r_lo, q_hi, p), _f(r_hi, q_lo, p)
     lo, hi = abs_interval(f_lo, f_hi)
     return {"f": f, "advi": np.abs(f), "f_lo": f_lo, "f_hi": f_hi, "lo": lo, "hi": hi, "bin": j}
 
 
-def individual_risk_kde(q_in, q_out, q_query, p: float, delta: float = 0.05, bandwidth=None):
+def individual_risk_kde(q_in, q_out, q_query, p: float, *, confidence: float = 0.95, bandwidth=None):
     """Continuous-query AdvI (Theorem 3) with Lemma 4's KDE intervals (N1, N2 per class, E6)."""
     q_in, q_out, q_query = _as2d(q_in), _as2d(q_out), _as2d(q_query)
     d = q_in.shape[1]
@@ -192,8 +193,8 @@ def individual_risk_kde(q_in, q_out, q_query, p: float, delta: float = 0.05, ban
         return np.exp(-0.5 * (z**2).sum(-1)).sum(1) / (len(pts) * np.prod(h) * (2 * np.pi) ** (d / 2))
 
     r, q = dens(q_in), dens(q_out)
-    r_lo, r_hi = kde_interval(r, len(q_in), h, delta, d)
-    q_lo, q_hi = kde_interval(q, len(q_out), h, delta, d)
+    r_lo, r_hi = kde_interval(r, len(q_in), h, confidence=confidence, dim=d)
+    q_lo, q_hi = kde_interval(q, len(q_out), h, confidence=confidence, dim=d)
     f = _f(r, q, p)
     f_lo, f_hi = _f(r_lo, q_hi, p), _f(r_hi, q_lo, p)
     lo, hi = abs_interval(f_lo, f_hi)
@@ -224,11 +225,12 @@ def empirical_metric(pred, m, p: float, metric: str) -> float:
     return (c["e0"] + c["e1"] * tp + c["e2"] * gamma) / (c["h0"] + c["h1"] * tp + c["h2"] * gamma)
 
 
-def metric_halfwidth(n: int, p: float, metric: str, delta: float) -> float:
-    """McDiarmid half-width of Eq. 20 for a fixed classifier on n points (h1 = h2 = 0 metrics)."""
+def metric_halfwidth(n: int, p: float, metric: str, *, confidence: float = 0.95) -> float:
+    """McDiarmid half-width of Eq. 20 for a fixed classifier on n points (h1 = h2 = 0 metrics),
+    exceeded with probability <= 1 − confidence."""
     c = metric_coefficients(metric, p)
     ci = (abs(c["e1"]) + abs(c["e2"])) / n
-    return float(np.sqrt(n * ci**2 / 2 * np.log(2 / delta)))
+    return float(np.sqrt(n * ci**2 / 2 * np.log(2 / (1 - confidence))))
 
 
 def stratified_split(n_in: int, n_out: int, rng: np.random.Generator, fraction: float = 0.5):
@@ -259,7 +261,7 @@ def algorithm2(q_in, q_out, p: float, metric: str, rng: np.random.Generator, bin
     pred = np.where(eta[bin_ids(test, edges)] > t, 1, -1)
     n2 = len(m)
     return {"value": empirical_metric(pred, m, p, metric), "n_eval": n2,
-            "halfwidth": metric_halfwidth(n2, p, metric, 0.05), "eval_index_in": b_in,
+            "halfwidth": metric_halfwidth(n2, p, metric, confidence=0.95), "eval_index_in": b_in,
             "eval_index_out": b_out}
 
 

@@ -2,7 +2,8 @@
 
 Lowy et al. (2024), Definition 7: P(A(D) = w) ∝ exp(−β ℓ(w, D)) with β = ε / (2Δ_ℓ) and
 ℓ(w, D) = (1/n) Σ_{x ∈ D} ‖w − x‖₂. Everything is batched over a leading "trials" axis so that
-T independent data draws are one array computation.
+T independent data draws are one array computation. The populations themselves come from
+:mod:`privrisk.data.synthetic`.
 """
 
 from __future__ import annotations
@@ -13,43 +14,14 @@ from scipy import special
 from ..bounds import pmp
 
 
-def draw_candidates(rng: np.random.Generator, trials: int, m: int, d: int) -> np.ndarray:
-    """m i.i.d. N(0, I_d) candidates per trial, each scaled to unit ℓ2 norm: (trials, m, d)."""
-    w = rng.standard_normal((trials, m, d))
+def unit_rows(w: np.ndarray) -> np.ndarray:
+    """Each row (last axis) scaled to unit ℓ2 norm."""
     return w / np.linalg.norm(w, axis=-1, keepdims=True)
 
 
-def clip_rows(x: np.ndarray, c: float) -> np.ndarray:
-    """Scale each row (last axis) to ℓ2 norm at most ``c`` (x · min(1, c/‖x‖))."""
-    if c < 0:
-        raise ValueError(f"clip threshold must be >= 0, got {c}")
-    norm = np.linalg.norm(x, axis=-1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        factor = np.where(norm > c, c / np.where(norm > 0, norm, 1.0), 1.0)
-    return x * factor
-
-
-def outlier_mask(rng: np.random.Generator, trials: int, population: int, n_out: int) -> np.ndarray:
-    """(trials, population) bool mask with ``n_out`` points per trial chosen uniformly."""
-    if not 0 <= n_out <= population:
-        raise ValueError(f"n_out must be in [0, {population}], got {n_out}")
-    keys = rng.random((trials, population))
-    ranks = np.argsort(np.argsort(keys, axis=1), axis=1)
-    return ranks < n_out
-
-
-def population(center: np.ndarray, z: np.ndarray, sigma: float, clip: float,
-               outliers: np.ndarray | None = None, outlier_scale: float = 1.0) -> np.ndarray:
-    """x_i = center + σ z_i, chosen outliers multiplied by ``outlier_scale``, then clipped to C.
-
-    ``center`` is (trials, d) (the first candidate w₁ in Figures 1–3, 0 for the Gaussian
-    mechanism), ``z`` (trials, 2n, d) standard normal. Outliers are scaled before clipping, so a
-    small C limits their effect (the paper's reading, spec §3.1.1).
-    """
-    x = center[:, None, :] + sigma * z
-    if outliers is not None:
-        x = np.where(outliers[..., None], outlier_scale * x, x)
-    return clip_rows(x, clip)
+def draw_candidates(rng: np.random.Generator, trials: int, m: int, d: int) -> np.ndarray:
+    """m i.i.d. N(0, I_d) candidates per trial, each scaled to unit ℓ2 norm: (trials, m, d)."""
+    return unit_rows(rng.standard_normal((trials, m, d)))
 
 
 def distances(w: np.ndarray, x: np.ndarray) -> np.ndarray:

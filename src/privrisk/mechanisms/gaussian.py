@@ -35,11 +35,6 @@ def delta_bw(epsilon, sensitivity, s):
     return accounting.gaussian_delta(epsilon, mu)
 
 
-def calibrate_sigma(epsilon: float, delta: float, sensitivity: float) -> float:
-    """Smallest s with δ_BW(ε; Δ, s) <= δ (Balle–Wang). Δ = 0 or ε = ∞ give 0."""
-    return accounting.gaussian_sigma(epsilon, delta, sensitivity)
-
-
 _TINY, _HUGE = 1e-300, 1e300
 
 

@@ -2,7 +2,8 @@
 
 Every figure draws Experiment 2 samples (spec §5.1) from ``queries`` npz files written by
 :mod:`.steps`, runs the MACE estimators and the heuristic adversaries on the same samples, and
-shows the δ = 0.05 McDiarmid half-widths (Theorems 5/6) as error bars. The null baseline — the
+shows the McDiarmid half-widths (Theorems 5/6) at the configured ``confidence`` (0.95, the paper's
+δ = 0.05) as error bars. The null baseline — the
 same estimator on two exchangeable halves of the hold-out set — measures the estimator's
 upward bias at the same sample sizes.
 """
@@ -15,14 +16,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ... import plotting
+from ... import plotting, seeds
 from ...attacks import membership as mia
-from ...claims import numeric_claim, qualitative_claim
+from ...claims import Ledger
 from ...estimators import mace
 from ...estimators.intervals import mcdiarmid_halfwidth
 from ...figure import FigureResult
 
 PAPER = "xu2022"
+LEDGER = Ledger(PAPER)
 
 
 def _load(path):
@@ -33,8 +35,8 @@ def _load(path):
     return s[m], s[~m], rec
 
 
-def _draws(s_in, s_out, p, rng, repeats):
-    for _ in range(repeats):
+def _draws(s_in, s_out, p, rng, trials):
+    for _ in range(trials):
         i, o = mace.experiment2(len(s_in), len(s_out), p, rng)
         yield s_in[i], s_out[o]
 
@@ -44,9 +46,11 @@ def _source_note(sources: dict[str, str]) -> str:
     return ("on " + ", ".join(bad) + " data, not the paper's") if bad else ""
 
 
-def _qual(fig, cid, text, holds, ours, sources):
-    return qualitative_claim(paper=PAPER, figure=fig, claim_id=cid, claim=text, holds=bool(holds), ours=ours,
-                             note=_source_note(sources) or ("" if holds else "does not hold on real data"))
+def _on(sources: dict[str, str], holds) -> dict:
+    """``holds``, ``data`` and ``note`` of a qualitative claim on the data in ``sources`` (one dataset)."""
+    (data,) = set(sources.values())
+    return {"holds": bool(holds), "data": data,
+            "note": _source_note(sources) or ("" if holds else "does not hold on real data")}
 
 
 def _bars(ax, df, groups, series):
@@ -71,11 +75,11 @@ def _row(series, x, vals, half, **kw):
 
 def fig1a(params, inputs) -> FigureResult:
     s_in, s_out, rec = _load(inputs["queries"])
-    p, bins, delta = params["p"], params["bins"], params["delta"]
-    rng = np.random.default_rng(params["seed"])
+    p, bins, conf = params["p"], params["bins"], params["confidence"]
+    rng = seeds.rng(params["seed"])
     res = {k: [] for k in ("d_opt", "c_opt", "d_heur", "c_heur", "d_null", "c_null")}
     details = None
-    for a, b in _draws(s_in[:, 0], s_out[:, 0], p, rng, params["repeats"]):
+    for a, b in _draws(s_in[:, 0], s_out[:, 0], p, rng, params["trials"]):
         edges = mace.bin_edges(np.r_[a, b], bins)
         res["d_opt"].append(mace.discrete_advantage(a, b, p, bins))
         u, details = mace.kde_advantage(a, b, p, return_details=True)
@@ -85,7 +89,7 @@ def fig1a(params, inputs) -> FigureResult:
         res["d_null"].append(mace.null_baseline(s_out[:, 0], len(a), len(b), mace.discrete_advantage, rng, p=p, bins=bins))
         res["c_null"].append(mace.null_baseline(s_out[:, 0], len(a), len(b), mace.kde_advantage, rng, p=p))
     n = len(a) + len(b)
-    t = mcdiarmid_halfwidth(n, delta)
+    t = mcdiarmid_halfwidth(n, confidence=conf)
     names = {"opt": "optimal adversary (MACE estimate)", "heur": "heuristic (Hayes et al. threshold)",
              "null": "null baseline (exchangeable split)"}
     rows = [_row(names[k.split("_")[1]], {"d": "discrete query (100 bins)", "c": "continuous query (KDE)"}[k[0]], v, t,
@@ -100,17 +104,21 @@ def fig1a(params, inputs) -> FigureResult:
     m = {k: float(np.mean(v)) for k, v in res.items()}
     sources = {"CIFAR-10": rec.get("data_source", "standin")}
     claims = [
-        _qual("fig1a", "fig1a_optimal_gt_heuristic", "optimal > heuristic for both discrete and continuous queries",
-              m["d_opt"] > m["d_heur"] and m["c_opt"] > m["c_heur"],
-              f"discrete {m['d_opt']:.3f} vs {m['d_heur']:.3f}; continuous {m['c_opt']:.3f} vs {m['c_heur']:.3f}", sources),
-        _qual("fig1a", "fig1a_optimal_gt_heuristic_beyond_null",
-              "optimal estimate minus its null baseline (bias) > heuristic, for both queries (bias-aware reading)",
-              m["d_opt"] - m["d_null"] > m["d_heur"] and m["c_opt"] - m["c_null"] > m["c_heur"],
-              f"discrete {m['d_opt']:.3f} − {m['d_null']:.3f} vs {m['d_heur']:.3f}; continuous "
-              f"{m['c_opt']:.3f} − {m['c_null']:.3f} vs {m['c_heur']:.3f}", sources),
-        _qual("fig1a", "fig1a_discrete_ge_kde", "the discrete estimate >= the continuous (KDE) estimate",
-              m["d_opt"] >= m["c_opt"], f"W_N {m['d_opt']:.3f}, U_N {m['c_opt']:.3f} (null {m['d_null']:.3f}, "
-              f"{m['c_null']:.3f})", sources),
+        LEDGER.qualitative(
+            figure="fig1a", claim_id="fig1a_optimal_gt_heuristic",
+            claim="optimal > heuristic for both discrete and continuous queries",
+            ours=f"discrete {m['d_opt']:.3f} vs {m['d_heur']:.3f}; continuous {m['c_opt']:.3f} vs {m['c_heur']:.3f}",
+            **_on(sources, m["d_opt"] > m["d_heur"] and m["c_opt"] > m["c_heur"])),
+        LEDGER.qualitative(
+            figure="fig1a", claim_id="fig1a_optimal_gt_heuristic_beyond_null",
+            claim="optimal estimate minus its null baseline (bias) > heuristic, for both queries (bias-aware reading)",
+            ours=f"discrete {m['d_opt']:.3f} − {m['d_null']:.3f} vs {m['d_heur']:.3f}; continuous "
+                 f"{m['c_opt']:.3f} − {m['c_null']:.3f} vs {m['c_heur']:.3f}",
+            **_on(sources, m["d_opt"] - m["d_null"] > m["d_heur"] and m["c_opt"] - m["c_null"] > m["c_heur"])),
+        LEDGER.qualitative(
+            figure="fig1a", claim_id="fig1a_discrete_ge_kde", claim="the discrete estimate >= the continuous (KDE) estimate",
+            ours=f"W_N {m['d_opt']:.3f}, U_N {m['c_opt']:.3f} (null {m['d_null']:.3f}, {m['c_null']:.3f})",
+            **_on(sources, m["d_opt"] >= m["c_opt"])),
     ]
     return FigureResult(
         data=df, fig=fig, claims=claims, data_sources=sources, seeds={"experiment2": params["seed"]},
@@ -119,8 +127,8 @@ def fig1a(params, inputs) -> FigureResult:
                  "pooled range (Theorem 5); continuous: U_N with a Gaussian KDE, Scott's bandwidth (Theorem 6). "
                  "The heuristic predicts the top half of scores as members (Hayes et al.). The null baseline is the "
                  "same estimator on two halves of the hold-out set (true advantage 0). Bars: mean over "
-                 f"{params['repeats']} Experiment-2 draws of N = {n}; error bars: δ = {delta} McDiarmid half-width "
-                 f"{t:.3f}."),
+                 f"{params['trials']} Experiment-2 draws of N = {n}; error bars: {conf:.0%}-confidence McDiarmid "
+                 f"half-width {t:.3f}."),
         extra={"means": m, "mcdiarmid_halfwidth": t, "N": n, "kde": details, "model_record": rec},
     )
 
@@ -130,11 +138,11 @@ def fig1a(params, inputs) -> FigureResult:
 
 def fig2a(params, inputs) -> FigureResult:
     s_in, s_out, rec = _load(inputs["queries"])
-    p, bins, delta = params["p"], params["bins"], params["delta"]
-    rng = np.random.default_rng(params["seed"])
+    p, bins, conf = params["p"], params["bins"], params["confidence"]
+    rng = seeds.rng(params["seed"])
     rng1 = [(0.0, 1.0)]
     res = {k: [] for k in ("one", "two", "one_null", "two_null")}
-    for a, b in _draws(s_in, s_out, p, rng, params["repeats"]):
+    for a, b in _draws(s_in, s_out, p, rng, params["trials"]):
         res["one"].append(mace.discrete_advantage(a.max(1), b.max(1), p, bins, rng1))
         res["two"].append(mace.discrete_advantage(a, b, p, bins, rng1 * a.shape[1]))
         res["one_null"].append(mace.null_baseline(s_out.max(1), len(a), len(b), mace.discrete_advantage, rng,
@@ -142,7 +150,7 @@ def fig2a(params, inputs) -> FigureResult:
         res["two_null"].append(mace.null_baseline(s_out, len(a), len(b), mace.discrete_advantage, rng, p=p,
                                                   bins=bins, value_range=rng1 * a.shape[1]))
     n = len(a) + len(b)
-    t = mcdiarmid_halfwidth(n, delta)
+    t = mcdiarmid_halfwidth(n, confidence=conf)
     g1, g2 = "1-d query max_i D_i(z) (100 bins)", f"{s_in.shape[1]}-d query (D_1, D_2)(z) (100² bins)"
     rows = [_row("optimal adversary (MACE estimate)", g1, res["one"], t, N=n),
             _row("optimal adversary (MACE estimate)", g2, res["two"], t, N=n),
@@ -156,12 +164,14 @@ def fig2a(params, inputs) -> FigureResult:
     m = {k: float(np.mean(v)) for k, v in res.items()}
     sources = {"MNIST": rec.get("data_source", "bundled-real")}
     claims = [
-        _qual("fig2a", "fig2a_2d_gt_1d", "the 2-d query (D1, D2) gives a higher advantage than max_i D_i",
-              m["two"] > m["one"], f"2-d {m['two']:.3f} vs 1-d {m['one']:.3f}", sources),
-        _qual("fig2a", "fig2a_2d_gt_1d_beyond_null",
-              "the 2-d query's excess over its null baseline exceeds the 1-d query's (bias-aware reading)",
-              m["two"] - m["two_null"] > m["one"] - m["one_null"],
-              f"2-d {m['two']:.3f} − null {m['two_null']:.3f}; 1-d {m['one']:.3f} − null {m['one_null']:.3f}", sources),
+        LEDGER.qualitative(
+            figure="fig2a", claim_id="fig2a_2d_gt_1d", claim="the 2-d query (D1, D2) gives a higher advantage than max_i D_i",
+            ours=f"2-d {m['two']:.3f} vs 1-d {m['one']:.3f}", **_on(sources, m["two"] > m["one"])),
+        LEDGER.qualitative(
+            figure="fig2a", claim_id="fig2a_2d_gt_1d_beyond_null",
+            claim="the 2-d query's excess over its null baseline exceeds the 1-d query's (bias-aware reading)",
+            ours=f"2-d {m['two']:.3f} − null {m['two_null']:.3f}; 1-d {m['one']:.3f} − null {m['one_null']:.3f}",
+            **_on(sources, m["two"] - m["two_null"] > m["one"] - m["one_null"])),
     ]
     return FigureResult(
         data=df, fig=fig, claims=claims, data_sources=sources, seeds={"experiment2": params["seed"]},
@@ -170,7 +180,7 @@ def fig2a(params, inputs) -> FigureResult:
                  "versus the 2-d query (D_1(z), D_2(z)) on 100 × 100 bins, both over [0, 1] (sigmoid outputs), "
                  "W_N of Theorem 5. The hatched null baseline (two halves of the hold-out set, true advantage 0) "
                  "shows how much of each estimate is histogram bias, which grows with the number of bins. "
-                 f"Mean over {params['repeats']} draws of N = {n}; error bars: δ = {delta} half-width {t:.3f}."),
+                 f"Mean over {params['trials']} draws of N = {n}; error bars: {conf:.0%}-confidence half-width {t:.3f}."),
         extra={"means": m, "mcdiarmid_halfwidth": t, "N": n, "model_record": rec},
     )
 
@@ -179,22 +189,22 @@ def fig2a(params, inputs) -> FigureResult:
 
 
 def fig3(params, inputs) -> FigureResult:
-    p, bins, delta = params["p"], params["bins"], params["delta"]
-    rng = np.random.default_rng(params["seed"])
+    p, bins, conf = params["p"], params["bins"], params["confidence"]
+    rng = seeds.rng(params["seed"])
     rows, sources, recs = [], {}, {}
     for ds, key in (("MNIST", "mnist"), ("CIFAR-10", "cifar10")):
         s_in, s_out, rec = _load(inputs[key])
         sources[ds], recs[ds] = rec.get("data_source", "standin"), rec
         for metric in mace.METRICS:
             opt, heur, n_eval = [], [], 0
-            for a, b in _draws(s_in[:, 0], s_out[:, 0], p, rng, params["repeats"]):
+            for a, b in _draws(s_in[:, 0], s_out[:, 0], p, rng, params["trials"]):
                 r = mace.algorithm2(a, b, p, metric, rng, bins=bins, fraction=params["split"])
                 opt.append(r["value"])
                 ev = np.r_[a[r["eval_index_in"]], b[r["eval_index_out"]]]
                 mm = np.r_[np.ones(len(r["eval_index_in"])), -np.ones(len(r["eval_index_out"]))]
                 heur.append(mace.empirical_metric(mia.hayes_predict(ev, p, rng), mm, p, metric))
                 n_eval = r["n_eval"]
-            t = mace.metric_halfwidth(n_eval, p, metric, delta)
+            t = mace.metric_halfwidth(n_eval, p, metric, confidence=conf)
             x = f"{ds}, {metric.upper()}"
             rows += [_row("optimal adversary (Algorithm 2)", x, opt, t, metric=metric, dataset=ds, N_eval=n_eval),
                      _row("heuristic (Hayes et al. threshold)", x, heur, t, metric=metric, dataset=ds, N_eval=n_eval)]
@@ -214,10 +224,11 @@ def fig3(params, inputs) -> FigureResult:
             sub = df[(df.dataset == ds) & (df.metric == metric)].set_index("series")
             o, h = sub.loc["optimal adversary (Algorithm 2)", "y"], sub.loc["heuristic (Hayes et al. threshold)", "y"]
             tol = float(sub["hi"].iloc[0] - sub["y"].iloc[0])
-            claims.append(_qual("fig3", f"fig3_{ds.lower().replace('-', '')}_{metric}_comparable",
-                                f"heuristic ≈ optimal under {metric.upper()} at p = {p:g} ({ds})",
-                                abs(o - h) <= tol, f"optimal {o:.3f}, heuristic {h:.3f}, tolerance (δ half-width) {tol:.3f}",
-                                {ds: sources[ds]}))
+            claims.append(LEDGER.qualitative(
+                figure="fig3", claim_id=f"fig3_{ds.lower().replace('-', '')}_{metric}_comparable",
+                claim=f"heuristic ≈ optimal under {metric.upper()} at p = {p:g} ({ds})",
+                ours=f"optimal {o:.3f}, heuristic {h:.3f}, tolerance (δ half-width) {tol:.3f}",
+                **_on({ds: sources[ds]}, abs(o - h) <= tol)))
     return FigureResult(
         data=df, fig=fig, claims=claims, data_sources=sources, seeds={"experiment2": params["seed"]},
         caption=(f"Figure 3. Imbalanced membership inference (p = {p:g}) against WGAN-GPs on MNIST and CIFAR-10, "
@@ -225,7 +236,8 @@ def fig3(params, inputs) -> FigureResult:
                  f"stratified half S1 of the Experiment-2 sample, thresholded at t = 1/2 (ACC) or t = p (AM), scored "
                  "by Eq. 20 on the other half S2. Heuristic: the top p-fraction of critic values on S2 "
                  "(Hayes et al.). Dotted: the trivial adversary (ACC = 1 − p always guessing non-member; AM = 0.5). "
-                 f"Mean over {params['repeats']} draws; error bars: δ = {delta} McDiarmid half-width of Eq. 20 on S2."),
+                 f"Mean over {params['trials']} draws; error bars: {conf:.0%}-confidence McDiarmid half-width of "
+                 "Eq. 20 on S2."),
         extra={"model_records": recs},
     )
 
@@ -242,19 +254,19 @@ def _eps_inputs(inputs):
 
 
 def fig5(params, inputs) -> FigureResult:
-    p, bins, delta = params["p"], params["bins"], params["delta"]
-    rng = np.random.default_rng(params["seed"])
+    p, bins, conf = params["p"], params["bins"], params["confidence"]
+    rng = seeds.rng(params["seed"])
     rows, recs, src = [], {}, "bundled-real"
     for eps, path in _eps_inputs(inputs).items():
         s_in, s_out, rec = _load(path)
         recs[eps], src = rec.get("accounting", {}), rec.get("data_source", src)
         est, null = [], []
-        for a, b in _draws(s_in[:, 0], s_out[:, 0], p, rng, params["repeats"]):
+        for a, b in _draws(s_in[:, 0], s_out[:, 0], p, rng, params["trials"]):
             est.append(mace.discrete_advantage(a, b, p, bins, [(0.0, 1.0)]))
             null.append(mace.null_baseline(s_out[:, 0], len(a), len(b), mace.discrete_advantage, rng, p=p, bins=bins,
                                            value_range=[(0.0, 1.0)]))
         n = len(a) + len(b)
-        t = mcdiarmid_halfwidth(n, delta)
+        t = mcdiarmid_halfwidth(n, confidence=conf)
         bound = float(mace.dp_bound(eps, p))
         rows += [_row("estimated optimal advantage (W_N)", eps, est, t, N=n),
                  _row("null baseline (exchangeable split)", eps, null, t, N=n),
@@ -275,25 +287,28 @@ def fig5(params, inputs) -> FigureResult:
     sources = {"MNIST 0-vs-6": src}
     eps_grid = list(est.index)
     claims = [
-        _qual("fig5", "fig5_estimate_below_bound", "the estimated advantage is below tanh(ε/2) for every ε, by a wide margin",
-              bool(np.all(est < bnd)), "; ".join(f"ε={e:g}: {est[e]:.3f} < {bnd[e]:.3f}" for e in eps_grid), sources),
-        numeric_claim(paper=PAPER, figure="fig5", claim_id="bound_eps1_p05",
-                      claim="Theorem 1(4) bound at p = 0.5, ε = 1 is 0.462", paper_value=0.462,
-                      ours=float(mace.dp_bound(1.0, 0.5)), tolerance=5e-4),
+        LEDGER.qualitative(
+            figure="fig5", claim_id="fig5_estimate_below_bound",
+            claim="the estimated advantage is below tanh(ε/2) for every ε, by a wide margin",
+            ours="; ".join(f"ε={e:g}: {est[e]:.3f} < {bnd[e]:.3f}" for e in eps_grid),
+            **_on(sources, np.all(est < bnd))),
+        LEDGER.numeric(figure="fig5", claim_id="bound_eps1_p05", claim="Theorem 1(4) bound at p = 0.5, ε = 1 is 0.462",
+                       paper_value=0.462, ours=float(mace.dp_bound(1.0, 0.5)), tolerance=5e-4),
     ]
     return FigureResult(
         data=df, fig=fig, claims=claims, data_sources=sources, seeds={"experiment2": params["seed"]},
         caption=("Figure 5. Estimated optimal membership advantage (p = 0.5, W_N on 100 bins of σ(D(x, y)) over "
                  "[0, 1]) against conditional GANs whose discriminator was trained with DP-SGD at (ε, 1e-5) on the "
                  "imbalanced MNIST 0-vs-6 set (ratio 6,900 : 700), with the Theorem 1(4) bound tanh(ε/2) and the "
-                 f"null baseline. Mean over {params['repeats']} draws; error bars: δ = {delta} McDiarmid half-width."),
+                 f"null baseline. Mean over {params['trials']} draws; error bars: {conf:.0%}-confidence McDiarmid "
+                 "half-width."),
         extra={"accounting": recs},
     )
 
 
 def fig6(params, inputs) -> FigureResult:
-    p, bins, delta = params["p"], params["bins"], params["delta"]
-    rng = np.random.default_rng(params["seed"])
+    p, bins, conf = params["p"], params["bins"], params["confidence"]
+    rng = seeds.rng(params["seed"])
     paths = _eps_inputs(inputs)
     fig, axes = plotting.subplots(1, len(paths), width=3.9)
     axes = np.atleast_1d(axes)
@@ -304,7 +319,7 @@ def fig6(params, inputs) -> FigureResult:
         src = rec.get("data_source", src)
         a, b = next(_draws(s_in[:, 0], s_out[:, 0], p, rng, 1))
         pooled = np.r_[a, b]
-        r = mace.individual_risk(a, b, pooled, p, delta=delta, bins=bins, value_range=[(0.0, 1.0)])
+        r = mace.individual_risk(a, b, pooled, p, confidence=conf, bins=bins, value_range=[(0.0, 1.0)])
         order = np.argsort(r["advi"])
         rank = np.arange(len(pooled))
         bound = float(mace.dp_bound(eps, p))
@@ -312,7 +327,7 @@ def fig6(params, inputs) -> FigureResult:
         rows.append(pd.DataFrame({"series": f"AdvI, ε = {eps:g}", "x": rank, "y": r["advi"][order],
                                   "lo": r["lo"][order], "hi": r["hi"][order], "member": member, "epsilon": eps}))
         ax.fill_between(rank, r["lo"][order], r["hi"][order], color=plotting.color(0), alpha=0.25,
-                        label=f"(1 − δ) interval, δ = {delta}")
+                        label=f"{conf:.0%} interval")
         ax.plot(rank, r["advi"][order], color=plotting.color(0), label="individual risk AdvI (Theorem 2)")
         ax.axhline(bound, color=plotting.color(3), linestyle="--", label=f"bound tanh(ε/2) = {bound:.3f}")
         ax.set(xlabel="Experiment-2 sample, sorted by estimated risk", ylabel="individual privacy risk AdvI_p",
@@ -320,24 +335,27 @@ def fig6(params, inputs) -> FigureResult:
         ax.legend(loc="upper left", fontsize=7)
         mx = float(r["advi"].max())
         sources = {"MNIST 0-vs-6": src}
-        claims.append(_qual("fig6", f"fig6_max_below_bound_eps{eps:g}",
-                            f"the highest individual risk is below tanh(ε/2) at ε = {eps:g}", mx < bound,
-                            f"max AdvI {mx:.3f} (lower CI end {float(r['lo'].max()):.3f}) vs bound {bound:.4f}",
-                            sources))
-        claims.append(_qual("fig6", f"fig6_lower_ci_below_bound_eps{eps:g}",
-                            f"every individual risk's (1 − δ) lower confidence end is below tanh(ε/2) at ε = {eps:g} "
-                            "(finite-sample reading)", float(r["lo"].max()) < bound,
-                            f"max lower end {float(r['lo'].max()):.3f} vs bound {bound:.4f}", sources))
+        claims.append(LEDGER.qualitative(
+            figure="fig6", claim_id=f"fig6_max_below_bound_eps{eps:g}",
+            claim=f"the highest individual risk is below tanh(ε/2) at ε = {eps:g}",
+            ours=f"max AdvI {mx:.3f} (lower CI end {float(r['lo'].max()):.3f}) vs bound {bound:.4f}",
+            **_on(sources, mx < bound)))
+        claims.append(LEDGER.qualitative(
+            figure="fig6", claim_id=f"fig6_lower_ci_below_bound_eps{eps:g}",
+            claim=f"every individual risk's (1 − δ) lower confidence end is below tanh(ε/2) at ε = {eps:g} "
+                  "(finite-sample reading)",
+            ours=f"max lower end {float(r['lo'].max()):.3f} vs bound {bound:.4f}",
+            **_on(sources, float(r["lo"].max()) < bound)))
         if eps in paper_bounds:
-            claims.append(numeric_claim(paper=PAPER, figure="fig6", claim_id=f"bound_eps{eps:g}",
-                                        claim=f"tanh({eps:g}/2) = {paper_bounds[eps]}", paper_value=paper_bounds[eps],
-                                        ours=bound, tolerance=1e-3))
+            claims.append(LEDGER.numeric(figure="fig6", claim_id=f"bound_eps{eps:g}",
+                                         claim=f"tanh({eps:g}/2) = {paper_bounds[eps]}", paper_value=paper_bounds[eps],
+                                         ours=bound, tolerance=1e-3))
     return FigureResult(
         data=pd.concat(rows, ignore_index=True), fig=fig, claims=claims, data_sources={"MNIST 0-vs-6": src},
         seeds={"experiment2": params["seed"]},
         caption=("Figure 6. Estimated individual privacy risk AdvI_p(z) = |f_p(z)| (p = 0.5; Theorem 2, 100 bins of "
                  "σ(D(x, y)) over [0, 1]) of every point of one Experiment-2 sample, sorted, for the DP-cGANs at "
-                 f"ε = 2 and ε = 10 (δ = 1e-5), with Clopper–Pearson (1 − δ) intervals (δ = {delta}) and the "
+                 f"ε = 2 and ε = 10 (δ = 1e-5), with {conf:.0%} Clopper–Pearson intervals and the "
                  "Theorem 1(4) bound tanh(ε/2). Bins holding only members or only non-members give AdvI = 1 "
                  "whatever the model: the interval's lower end is the informative number at these sample sizes."),
     )

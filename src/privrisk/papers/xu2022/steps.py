@@ -1,6 +1,10 @@
 """Expensive steps of xu2022: load data, split 10 %, train one model, save queries for all points.
 
-Each function has the run_step signature ``f(params, inputs, outputs, threads)`` and writes
+Each function has the run_step signature ``f(params, inputs, outputs, threads)``. Its params
+(declared in :mod:`.registry`) are the global ``seed``, ``dataset`` (a key of :data:`LOADERS`),
+``data`` (that dataset's data block), ``model`` (the model's config), and ``train_fraction``
+(WGAN-GP, privGAN), ``network`` (WGAN-GP: ``mlp`` or ``conv``) or ``epsilon`` and ``zero_six``
+(DP-cGAN). It writes
 ``outputs["split"]`` (npz: train/hold-out indices and seed), ``outputs["model"]`` (state dicts),
 ``outputs["queries"]`` (npz: ``scores`` (N, d) for every point of the dataset, ``member`` mask)
 and ``outputs["record"]`` (json: data source, sizes, training settings, wall time).
@@ -30,40 +34,36 @@ def _write(outputs, split, member, scores, record, seed, **modules):
         json.dump(record, f, indent=2, default=float)
 
 
-def _split(n, params, seed):
-    tr, ho = images.train_split(n, params["data"]["train_fraction"], seed)
+def _split(n, fraction, seed):
+    tr, ho = images.train_split(n, fraction, seed)
     member = np.zeros(n, dtype=bool)
     member[tr] = True
     return (tr, ho), member
 
 
-def _mnist(params):
-    src = params["data"]["mnist"]
-    return mnist.load_mnist(src["root"], src["source"])
+#: dataset name -> loader ``f(block, seed) -> (images in [0, 1] (N, H, W[, C]), labels, source)``
+LOADERS = {"mnist": mnist.load_mnist, "cifar10": cifar10.load_cifar10}
 
 
-def _cifar(params, seed):
-    src = params["data"]["cifar10"]
-    return cifar10.load_cifar10(src["root"], src["source"], src["standin_n"], seed)
+def _load(params):
+    if params["dataset"] not in LOADERS:
+        raise ValueError(f"unknown dataset {params['dataset']!r}; known: {', '.join(LOADERS)}")
+    return LOADERS[params["dataset"]](params["data"], params["seed"])
 
 
 def wgan_gp_step(params, inputs, outputs, threads):
-    """WGAN-GP on MNIST (MLP, E.1) or CIFAR-10 (conv, E.2); query = critic value D(z) (Eq. 3)."""
+    """WGAN-GP, ``network`` mlp (MNIST, E.1) or conv (CIFAR-10, E.2); query = critic value D(z) (Eq. 3)."""
     t0 = time.perf_counter()
-    seed, m = params["seed"], params["model"]
-    if params["dataset"] == "mnist":
-        x, _, source = _mnist(params)
-        kind = "mlp"
-    elif params["dataset"] == "cifar10":
-        x, _, source = _cifar(params, seed)
-        x = x.transpose(0, 3, 1, 2)  # NCHW
-        kind = "conv"
-    else:
-        raise ValueError(f"wgan_gp_step: unknown dataset {params['dataset']!r}")
+    seed, m, kind = params["seed"], params["model"], params["network"]
+    x, _, source = _load(params)
+    if kind == "conv":
+        x = x.transpose(0, 3, 1, 2)  # NHWC -> NCHW
+    elif kind != "mlp":
+        raise ValueError(f"wgan_gp_step: network must be mlp or conv, got {kind!r}")
     xt = torch.from_numpy(np.ascontiguousarray(x * 2 - 1, dtype=np.float32))
     if kind == "mlp":
         xt = xt.flatten(1)
-    split, member = _split(len(xt), params, seed)
+    split, member = _split(len(xt), params["train_fraction"], seed)
     torch.manual_seed(seed)
     g, d = gan.build(kind, m, tuple(xt.shape[1:]))
     log.info("%s: %s data, %d training / %d hold-out points", params["dataset"], source, member.sum(), (~member).sum())
@@ -80,20 +80,20 @@ def privgan_step(params, inputs, outputs, threads):
     """privGAN (r pairs) on MNIST; query = (σ(D_1(z)), …, σ(D_r(z))) (Eq. 6)."""
     t0 = time.perf_counter()
     seed, m = params["seed"], params["model"]
-    x, _, source = _mnist(params)
+    x, _, source = _load(params)
     xt = torch.from_numpy((x * 2 - 1).reshape(len(x), -1).astype(np.float32))
-    split, member = _split(len(xt), params, seed)
+    split, member = _split(len(xt), params["train_fraction"], seed)
     torch.manual_seed(seed)
     r = m["r"]
     gens = [gan.MLPGenerator(m["z_dim"], m["g_hidden"], xt.shape[1]) for _ in range(r)]
     discs = [gan.MLPCritic(xt.shape[1], m["d_hidden"]) for _ in range(r)]
     priv = gan.mlp([xt.shape[1], *m["d_hidden"], r])
-    log.info("privGAN r=%d on MNIST (%s), %d training points", r, source, member.sum())
+    log.info("privGAN r=%d on %s (%s), %d training points", r, params["dataset"], source, member.sum())
     part = gan.train_privgan(xt[member], gens, discs, priv, epochs=m["epochs"], batch_size=m["batch_size"],
                              lr=m["lr"], beta1=m["beta1"], privacy_weight=m["privacy_weight"],
                              dp_delay=m["dp_delay"], disc_epochs=m["disc_epochs"], seed=seed)
     s = np.stack([1 / (1 + np.exp(-gan.scores(dd, xt))) for dd in discs], 1)
-    record = {"dataset": "mnist", "data_source": source, "n": len(xt), "n_train": int(member.sum()),
+    record = {"dataset": params["dataset"], "data_source": source, "n": len(xt), "n_train": int(member.sum()),
               "model": m, "seed": seed, "part_sizes": np.bincount(part).tolist(),
               "wall_time_s": time.perf_counter() - t0, "query": "sigmoid outputs of D_1..D_r"}
     mods = {f"generator{i}": gg for i, gg in enumerate(gens)} | {f"discriminator{i}": dd for i, dd in enumerate(discs)}
@@ -104,14 +104,12 @@ def dpcgan_step(params, inputs, outputs, threads):
     """DP-cGAN on the MNIST 0-vs-6 set at (ε, δ); query = σ(D(x, y)) (conditional score)."""
     t0 = time.perf_counter()
     seed, m, eps = params["seed"], params["model"], float(params["epsilon"])
-    x, y, source = _mnist(params)
-    zs = params["data"]["zero_six"]
+    x, y, source = _load(params)
+    zs = params["zero_six"]
     idx = mnist.zero_six_subset(y, zs["n_zeros"], zs["n_sixes"], seed)
     x, y = x[idx], (y[idx] == 6).astype(np.int64)  # class 0 = digit 0, class 1 = digit 6
     xt, yt = torch.from_numpy(x.reshape(len(x), -1)), torch.from_numpy(y)
-    tr, ho = images.train_split(len(xt), zs["train_fraction"], seed)
-    member = np.zeros(len(xt), dtype=bool)
-    member[tr] = True
+    (tr, ho), member = _split(len(xt), zs["train_fraction"], seed)
     torch.manual_seed(seed)
     g = gan.MLPGenerator(m["z_dim"], m["hidden"], xt.shape[1], n_classes=2, out_act="sigmoid")
     d = gan.MLPCritic(xt.shape[1], m["hidden"], n_classes=2)

@@ -7,7 +7,7 @@ import struct
 import numpy as np
 import pytest
 
-from privrisk.data import cifar10, images, mnist
+from privrisk.data import cifar10, images, mnist, sources
 
 
 def write_idx(path, arr, gz=False):
@@ -32,16 +32,36 @@ def test_load_mnist_real_files(tmp_path):
     write_idx(tmp_path / mnist.FILES["train_labels"], [0, 1, 2, 3, 4])
     write_idx(tmp_path / mnist.FILES["test_images"], rng.integers(0, 256, (2, 28, 28)))
     write_idx(tmp_path / mnist.FILES["test_labels"], [5, 6])
-    x, y, src = mnist.load_mnist(tmp_path)
+    x, y, src = mnist.load_mnist({"source": "auto", "path": tmp_path})
     assert src == "real" and x.shape == (7, 28, 28) and list(y) == [0, 1, 2, 3, 4, 5, 6]
     assert 0 <= x.min() and x.max() <= 1
 
 
 def test_load_mnist_bundled_and_missing(tmp_path):
-    x, y, src = mnist.load_mnist(tmp_path / "none")
+    x, y, src = mnist.load_mnist({"source": "auto", "path": tmp_path / "none"})
     assert src == "bundled-real" and x.shape == (5000, 28, 28) and np.bincount(y).tolist() == [500] * 10
     with pytest.raises(FileNotFoundError):
-        mnist.load_mnist(tmp_path / "none", source="real")
+        mnist.load_mnist({"source": "real", "path": tmp_path / "none"})
+    with pytest.raises(sources.DataUnavailable, match="train-images-idx3-ubyte"):
+        mnist.load_mnist({"source": "real", "path": tmp_path / "none"})
+    with pytest.raises(ValueError, match="bundled"):  # the old source name
+        mnist.load_mnist({"source": "bundled", "path": tmp_path / "none"})
+
+
+def test_mnist_real_files_prefer_plain_then_gz(tmp_path):
+    block = {"source": "auto", "path": tmp_path}
+    write_idx(tmp_path / (mnist.FILES["train_images"] + ".gz"), np.zeros((1, 28, 28)), gz=True)
+    write_idx(tmp_path / mnist.FILES["train_labels"], [0])
+    files = mnist.real_files(block)
+    assert files[0].name == mnist.FILES["train_images"] + ".gz" and files[1].name == mnist.FILES["train_labels"]
+    assert files[2].name == mnist.FILES["test_images"]  # neither exists: the plain name
+    assert sources.resolve("mnist", block) == "bundled-real" and sources.rule_inputs("mnist", block) == []
+
+
+def test_cifar_missing_real_raises_data_unavailable(tmp_path):
+    with pytest.raises(sources.DataUnavailable, match="cifar-10-python.tar.gz"):
+        cifar10.load_cifar10({"source": "real", "path": tmp_path})
+    assert sources.resolve("cifar10", {"source": "auto", "path": tmp_path}) == "standin"
 
 
 def test_zero_six_ratio():
@@ -56,14 +76,15 @@ def test_cifar_real_batches(tmp_path):
         data = np.full((2, 3072), 255, dtype=np.uint8)
         data[1, :1024] = 0  # second image: red channel 0
         pickle.dump({b"data": data, b"labels": [3, 7]}, open(tmp_path / b, "wb"))
-    x, y, src = cifar10.load_cifar10(tmp_path)
+    x, y, src = cifar10.load_cifar10({"source": "auto", "path": tmp_path})
     assert src == "real" and x.shape == (12, 32, 32, 3) and list(y[:2]) == [3, 7]
     assert x[1, :, :, 0].max() == 0 and x[1, :, :, 1].min() == 1  # channel-last conversion
 
 
 def test_cifar_standin_deterministic_and_distinct():
-    a, ya, src = cifar10.load_cifar10("/nonexistent", standin_n=200, seed=3)
-    b, yb, _ = cifar10.load_cifar10("/nonexistent", standin_n=200, seed=3)
+    block = {"source": "auto", "path": "/nonexistent", "standin_size": 200}
+    a, ya, src = cifar10.load_cifar10(block, seed=3)
+    b, yb, _ = cifar10.load_cifar10(block, seed=3)
     assert src == "standin" and np.array_equal(a, b) and np.array_equal(ya, yb)
     assert a.shape == (200, 32, 32, 3) and np.bincount(ya).tolist() == [20] * 10
     assert len(np.unique(a.reshape(200, -1), axis=0)) == 200

@@ -15,22 +15,22 @@ def gauss(mu, n, seed):
 
 def test_clopper_pearson_spec_example():
     # spec §5.2: δ = 0.05, k = 30, n = 100, level 1 − δ/2 → [0.2015, 0.4138]
-    lo, hi = intervals.clopper_pearson(30, 100, 0.05 / 2)
+    lo, hi = intervals.clopper_pearson(30, 100, confidence=1 - 0.05 / 2)
     assert lo == pytest.approx(0.2015, abs=5e-5) and hi == pytest.approx(0.4138, abs=5e-5)
-    lo, hi = intervals.clopper_pearson(np.array([0, 10]), 10, 0.05)
+    lo, hi = intervals.clopper_pearson(np.array([0, 10]), 10, confidence=0.95)
     assert lo[0] == 0 and hi[1] == 1
 
 
 def test_clopper_pearson_matches_scipy():
     ci = stats.binomtest(7, 40).proportion_ci(confidence_level=0.9, method="exact")
-    lo, hi = intervals.clopper_pearson(7, 40, 0.1)
+    lo, hi = intervals.clopper_pearson(7, 40, confidence=0.9)
     assert (lo, hi) == pytest.approx((ci.low, ci.high), rel=1e-9)
 
 
 def test_mcdiarmid_table():
     # spec §6: N = 14,000 → 0.0230; N = 1,000 → 0.0859
-    assert intervals.mcdiarmid_halfwidth(14_000, 0.05) == pytest.approx(0.0230, abs=5e-5)
-    assert intervals.mcdiarmid_halfwidth(1_000, 0.05) == pytest.approx(0.0859, abs=5e-5)
+    assert intervals.mcdiarmid_halfwidth(14_000, confidence=0.95) == pytest.approx(0.0230, abs=5e-5)
+    assert intervals.mcdiarmid_halfwidth(1_000, confidence=0.95) == pytest.approx(0.0859, abs=5e-5)
 
 
 @pytest.mark.parametrize("mu, tv", [(1.0, 0.382925), (2.0, 0.682689)])
@@ -79,7 +79,7 @@ def test_individual_risk_laplace_tail_reaches_bound():
     eps = 2.0
     rng = np.random.default_rng(5)
     a, b = rng.laplace(eps, 1, 300_000), rng.laplace(0, 1, 300_000)
-    res = mace.individual_risk(a, b, np.array([-1.5, 3.5, 1.0]), 0.5, delta=0.05, bins=100,
+    res = mace.individual_risk(a, b, np.array([-1.5, 3.5, 1.0]), 0.5, confidence=0.95, bins=100,
                                value_range=[(-3, 5)])
     assert res["advi"][:2] == pytest.approx([np.tanh(eps / 2)] * 2, abs=0.03)
     assert np.all(res["lo"][:2] <= np.tanh(eps / 2)) and np.all(res["hi"][:2] >= np.tanh(eps / 2))

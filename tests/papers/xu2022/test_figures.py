@@ -13,7 +13,7 @@ def write_queries(path, s_in, s_out):
     return str(path)
 
 
-PARAMS = {"p": 0.5, "bins": 100, "delta": 0.05, "repeats": 2, "seed": 0}
+PARAMS = {"p": 0.5, "bins": 100, "confidence": 0.95, "trials": 2, "seed": 0}
 
 
 def test_fig1a_recovers_gaussian_tv(tmp_path):
@@ -48,7 +48,7 @@ def test_fig5_fig6_bounds_and_claims(tmp_path):
     res5 = figures.fig5(PARAMS, inputs)
     ids = {c.claim_id: c.status for c in res5.claims}
     assert ids["bound_eps1_p05"] == "reproduced" and ids["fig5_estimate_below_bound"] == "qualitative-ok"
-    res6 = figures.fig6(PARAMS | {"repeats": 1}, inputs)
+    res6 = figures.fig6(PARAMS | {"trials": 1}, inputs)
     ids6 = {c.claim_id: c.status for c in res6.claims}
     assert ids6["bound_eps2"] == ids6["bound_eps10"] == "reproduced"
     assert set(res6.data.epsilon) == {2.0, 10.0}

@@ -7,23 +7,23 @@ import json
 import pandas as pd
 import pytest
 
-pytestmark = pytest.mark.slow
+from privrisk import config, workflow
+from tests.conftest import REPO, TINY, assert_contract
 
-FIGURES = ["fig1", "fig2", "fig3", "fig4", "fig4_global", "fig5", "fig5_epsX", "fig6", "fig6_epsX"]
+pytestmark = pytest.mark.slow
 
 
 def test_lowy2024_tiny_end_to_end(tmp_path, pipeline):
     pipeline(tmp_path, "lowy2024")
-    out = tmp_path / "results" / "lowy2024"
-    for fig in FIGURES:
-        for ext in ("pdf", "png", "csv", "json"):
-            assert (out / f"{fig}.{ext}").stat().st_size > 0, f"{fig}.{ext}"
-        data = pd.read_csv(out / f"{fig}.csv")
+    claims = assert_contract(tmp_path, "lowy2024")
+    reg = workflow.load_registry("lowy2024", config.load(*[REPO / c for c in TINY]))
+    for fig in reg.figures:
+        out = workflow.figure_outputs("lowy2024", fig.name)
+        data = pd.read_csv(tmp_path / out["csv"])
         assert {"series", "x", "y", "lo", "hi"} <= set(data.columns)
         assert data.y.notna().all()
-        prov = json.loads((out / f"{fig}.json").read_text())
+        prov = json.loads((tmp_path / out["json"]).read_text())
         assert prov["scale"] == "tiny" and prov["parameters"]["trials"] == 3
-    claims = pd.read_csv(out / "claims.csv")
     assert {"fig1_ratio_sigma1", "fig2_eps_tilde_C50", "fig5_eps_tilde_C100", "prop5_ln2"} <= set(claims.claim_id)
     assert set(claims.status) <= {"reproduced", "differs", "qualitative-ok", "qualitative-fails"}
-    assert claims[claims.status.isin(["differs", "qualitative-fails"])].note.notna().all()
+    assert (claims[claims.status.isin(["differs", "qualitative-fails"])].note != "").all()

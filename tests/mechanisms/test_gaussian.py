@@ -1,4 +1,4 @@
-"""The Gaussian mechanism of Figures 4-6 (privrisk.mechanisms.gaussian): Balle–Wang δ,
+"""The Gaussian mechanism of lowy2024 Figures 4-6 (privrisk.mechanisms.gaussian): Balle–Wang δ,
 Proposition 12's bound, the vectorised ε̃(X) solver."""
 
 from __future__ import annotations
@@ -12,15 +12,13 @@ from scipy import integrate, optimize, stats
 
 from privrisk import accounting
 from privrisk.bounds import pmp
-from privrisk.mechanisms import exponential as em
+from privrisk.data import synthetic
 from privrisk.mechanisms import gaussian as gm
 
 
 def _population(seed, trials, n, d, sigma, clip, n_out=0, scale=1.0):
-    rng = np.random.default_rng(seed)
-    z = rng.standard_normal((trials, 2 * n, d))
-    out = em.outlier_mask(rng, trials, 2 * n, n_out)
-    return em.population(np.zeros((trials, d)), z, sigma, clip, out, scale)
+    z, out = synthetic.gaussian_draws(np.random.default_rng(seed), trials, 2 * n, d, n_out)
+    return synthetic.population(np.zeros((trials, d)), z, sigma, clip, out, scale)
 
 
 @pytest.mark.parametrize(("eps", "sens", "s"), [(0.5, 1.0, 1.0), (2.0, 0.3, 0.2), (0.0, 1.0, 2.0)])
@@ -39,9 +37,9 @@ def test_delta_bw_agrees_with_monte_carlo(eps, sens, s):
 def test_delta_bw_edges_and_calibration():
     assert gm.delta_bw(1.0, 0.0, 1.0) == 0.0
     assert gm.delta_bw(1.0, 1.0, 0.0) == 1.0
-    s = gm.calibrate_sigma(5.0, 1e-2, 1.0)
+    s = accounting.gaussian_sigma(5.0, 1e-2, 1.0)  # the Balle–Wang calibration the mechanism uses
     assert gm.delta_bw(5.0, 1.0, s) == pytest.approx(1e-2, rel=1e-8)
-    assert gm.calibrate_sigma(5.0, 1e-2, 0.0) == 0.0
+    assert accounting.gaussian_sigma(5.0, 1e-2, 0.0) == 0.0
 
 
 def test_delta_slope_is_the_derivative():

@@ -1,0 +1,130 @@
+"""What Figures 1–6 of lowy2024 share: the swept parameter, the common random numbers, the
+tidy table of the two ratios and three parameters, the two-panel plot and the claims ledger.
+
+Every figure plots, against one swept parameter, the trial-averaged ratios ε̃(X)/ε and
+ε̃(X)/ε(X), where ε is the DP parameter, ε(X) the DP parameter restricted to neighbouring
+subsets of the population X, and ε̃(X) the practical-membership-privacy (PMP) parameter
+(spec: ../shared/spec/lowy2024.md). The only randomness is the synthetic data (as in the
+paper); every grid point of a figure reuses the same draws (common random numbers), so the
+curves are smooth in the swept value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ... import plotting, seeds
+from ...claims import Ledger
+from ...config import grid
+from ...estimators.summary import safe_ratio, summarise
+from ...figure import FigureResult
+
+PAPER = "lowy2024"
+LEDGER = Ledger(PAPER)
+
+RATIO = "ε̃(X)/ε"
+RATIO_X = "ε̃(X)/ε(X)"
+PARAM_SERIES = {"eps": "ε (DP, global)", "eps_x": "ε(X) (DP within X)", "eps_tilde": "ε̃(X) (PMP)"}
+AXIS = {
+    "sigma": "data standard deviation σ",
+    "clip": "clip threshold C (ℓ2 norm)",
+    "d": "data dimension d",
+}
+DATA_SOURCES = {"synthetic Gaussian population (drawn as in the paper)": "analytic"}
+
+#: config key of a sweep's grid -> the parameter it sweeps (exactly one per figure)
+SWEEPS = {"sigmas": "sigma", "clips": "clip", "dims": "d", "epsilons": "epsilon"}
+
+
+def rng(params, figure: str) -> np.random.Generator:
+    """One generator per figure: the global seed and the figure name (stable across runs)."""
+    return seeds.rng(int(params["seed"]), figure)
+
+
+def need(params, key: str, figure: str):
+    if params.get(key) is None:
+        raise ValueError(f"{PAPER}.{figure}.{key} is required unless it is the swept parameter")
+    return params[key]
+
+
+def swept(params, figure: str) -> tuple[str, list]:
+    """(the swept parameter, its grid) from the one plural key given (sigmas, clips, dims, epsilons)."""
+    given = [k for k in SWEEPS if k in params]
+    if len(given) != 1:
+        raise ValueError(f"{PAPER}.{figure} needs exactly one of {', '.join(SWEEPS)}; got {given}")
+    key = given[0]
+    values = grid(params[key]).tolist() if key == "epsilons" else list(params[key])
+    return SWEEPS[key], values
+
+
+def max_dim(params, name: str, values, figure: str) -> int:
+    """The largest dimension drawn (smaller ones use the first coordinates of the same draws)."""
+    return int(max(values)) if name == "d" else int(need(params, "d", figure))
+
+
+def point(params, name: str, v, keys: tuple[str, ...], figure: str, d_max: int) -> dict:
+    """The data parameters ``keys`` at one grid point (the swept one set to ``v``) and its d."""
+    cfg = {k: params.get(k) for k in keys} | {name: v}
+    for k in keys:
+        if cfg[k] is None:
+            need(params, k, figure)
+    cfg["d"] = int(v) if name == "d" else d_max
+    return cfg
+
+
+def tidy(xs, per_point: list[dict[str, np.ndarray]]) -> pd.DataFrame:
+    """Tidy table: the two ratios (panel 'ratios') and ε, ε(X), ε̃(X) (panel 'parameters')."""
+    rows = []
+    for x, trip in zip(xs, per_point, strict=True):
+        series = {
+            RATIO: ("ratios", safe_ratio(trip["eps_tilde"], trip["eps"])),
+            RATIO_X: ("ratios", safe_ratio(trip["eps_tilde"], trip["eps_x"])),
+            **{label: ("parameters", trip[k]) for k, label in PARAM_SERIES.items()},
+        }
+        for name, (panel, vals) in series.items():
+            mean, std, se, count = summarise(vals)
+            rows.append({"panel": panel, "series": name, "x": x, "y": mean, "lo": mean - se,
+                         "hi": mean + se, "std": std, "n_trials": count})
+    return pd.DataFrame(rows)
+
+
+def value(data: pd.DataFrame, series: str, x) -> float:
+    sel = data[(data.series == series) & np.isclose(data.x.astype(float), float(x))]
+    if sel.empty:
+        raise KeyError(f"no {series!r} point at x = {x}; the claim needs it in the grid")
+    return float(sel.y.iloc[0])
+
+
+def curve(data: pd.DataFrame, series: str) -> np.ndarray:
+    return data[data.series == series].sort_values("x").y.to_numpy()
+
+
+def plot(data: pd.DataFrame, *, xlabel: str, title: str, logx: bool) -> plotting.Figure:
+    fig, (ax, bx) = plotting.subplots(1, 2, width=4.4, height=3.4)
+    for i, name in enumerate((RATIO, RATIO_X)):
+        d = data[data.series == name].sort_values("x")
+        ax.plot(d.x, d.y, color=plotting.color(i), linestyle=plotting.linestyle(i),
+                marker=plotting.marker(i), markersize=4, label=name)
+        ax.fill_between(d.x.astype(float), d.lo, d.hi, color=plotting.color(i), alpha=0.2,
+                        linewidth=0)
+    ax.set(xlabel=xlabel, ylabel="ratio (mean over trials, ±1 s.e.)", title=title)
+    ax.set_ylim(bottom=0)
+    ax.legend()
+    for i, name in enumerate(PARAM_SERIES.values()):
+        d = data[data.series == name].sort_values("x")
+        y = np.where(np.isfinite(d.y) & (d.y > 0), d.y, np.nan)
+        bx.plot(d.x, y, color=plotting.color(i + 2), linestyle=plotting.linestyle(i),
+                marker=plotting.marker(i + 2), markersize=4, label=name)
+    bx.set(xlabel=xlabel, ylabel="privacy parameter (mean over trials)", yscale="log",
+           title="The three parameters")
+    bx.legend()
+    if logx:
+        ax.set_xscale("log")
+        bx.set_xscale("log")
+    return fig
+
+
+def result(params, *, data: pd.DataFrame, fig, claims: list, caption: str, extra: dict) -> FigureResult:
+    return FigureResult(data=data, fig=fig, claims=claims, data_sources=DATA_SOURCES,
+                        seeds={"seed": int(params["seed"])}, caption=caption, extra=extra)

@@ -1,0 +1,124 @@
+"""lowy2024 figure functions: config errors and renamed keys, determinism, claim rows."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+import yaml
+
+from privrisk import config as cfgmod
+from privrisk.config import REPO_ROOT, ConfigError
+from privrisk.figure import FigureResult
+from privrisk.papers.lowy2024 import exponential, gaussian
+from privrisk.papers.lowy2024.common import PARAM_SERIES, RATIO, RATIO_X
+from privrisk.workflow import paper_params
+
+
+@pytest.fixture(scope="module")
+def config():
+    return yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
+
+
+def _params(config, fig, **over):
+    p = paper_params(config, "lowy2024", fig)
+    p.update(over)
+    return p
+
+
+def test_shipped_config_is_valid_and_errors_name_the_key(config):
+    cfgmod.validate(config)
+    bad = copy.deepcopy(config)
+    bad["lowy2024"]["fig5"]["fixed"] = "both"
+    with pytest.raises(ConfigError, match=r"lowy2024\.fig5\.fixed"):
+        cfgmod.validate(bad)
+    bad = copy.deepcopy(config)
+    bad["lowy2024"]["fig1"]["eps_X"] = 5
+    with pytest.raises(ConfigError, match=r"lowy2024\.fig1\.eps_X"):
+        cfgmod.validate(bad)
+    p = _params(config, "fig2", trials=2)
+    del p["sigma"]
+    with pytest.raises(ValueError, match=r"lowy2024\.fig2\.sigma"):
+        exponential.fig2(p)
+
+
+@pytest.mark.parametrize(("fig", "new", "plural"), [
+    ("fig1", "sigmas", "sigmas, clips or dims"),
+    ("fig2", "clips", "sigmas, clips or dims"),
+    ("fig3", "dims", "sigmas, clips or dims"),
+    ("fig4", "epsilons", "epsilons, clips or dims"),
+    ("fig6_epsX", "dims", "epsilons, clips or dims"),
+])
+def test_old_sweep_names_fail_naming_the_new_key(config, fig, new, plural):
+    bad = copy.deepcopy(config)
+    section = bad["lowy2024"][fig]
+    section["sweep"] = {"sigmas": "sigma", "clips": "clip", "dims": "d", "epsilons": "eps"}[new]
+    section["values"] = section.pop(new)
+    with pytest.raises(ConfigError) as err:
+        cfgmod.validate(bad)
+    msg = str(err.value)
+    for old in ("sweep", "values"):
+        assert f"config key lowy2024.{fig}.{old} was renamed to '{plural}" in msg
+
+
+@pytest.mark.parametrize(("old", "new"), [("value", "epsilon"), ("claim_value", "claim_epsilon")])
+def test_old_fixed_epsilon_names_fail_naming_the_new_key(config, old, new):
+    bad = copy.deepcopy(config)
+    fig = "fig5" if old == "value" else "fig4"
+    bad["lowy2024"][fig][old] = bad["lowy2024"][fig].pop(new)
+    with pytest.raises(ConfigError, match=rf"lowy2024\.{fig}\.{old} was renamed to '{new}'"):
+        cfgmod.validate(bad)
+
+
+def test_exactly_one_swept_parameter(config):
+    bad = copy.deepcopy(config)
+    bad["lowy2024"]["fig5"]["dims"] = [1, 2]  # clips is already given
+    with pytest.raises(ConfigError, match=r"lowy2024\.fig5"):
+        cfgmod.validate(bad)
+    p = _params(config, "fig5", dims=[1, 2])
+    with pytest.raises(ValueError, match="exactly one of"):
+        gaussian.fig5(p)
+
+
+def test_dense_epsilon_grid_equals_the_list(config):
+    cfg = copy.deepcopy(config)
+    cfg["lowy2024"]["fig4_global"]["epsilons"] = {"min": 1, "max": 10, "n_points": 3}
+    cfgmod.validate(cfg)
+    dense = gaussian.fig4_global(_params(cfg, "fig4_global", trials=2))
+    listed = gaussian.fig4_global(_params(config, "fig4_global", trials=2, epsilons=[1.0, 5.5, 10.0]))
+    assert dense.data.equals(listed.data)
+
+
+def test_exponential_figure_small_and_deterministic(config):
+    p = _params(config, "fig2", trials=3)
+    a, b = exponential.fig2(p), exponential.fig2(p)
+    assert isinstance(a, FigureResult)
+    assert a.data.equals(b.data)
+    assert set(a.data.series) == {RATIO, RATIO_X, *PARAM_SERIES.values()}
+    assert {"x", "y", "lo", "hi", "n_trials"} <= set(a.data.columns)
+    assert {c.claim_id for c in a.claims} >= {"fig2_eps_tilde_C50", "fig2_ratios_C50"}
+    # ratio <= ratioX at every grid point (ε(X) <= ε)
+    r = a.data[a.data.series == RATIO].y.to_numpy()
+    rx = a.data[a.data.series == RATIO_X].y.to_numpy()
+    assert np.all(r <= rx + 1e-12)
+
+
+def test_gaussian_figures_both_readings_share_data(config):
+    p1 = _params(config, "fig4", trials=2, epsilons=[1, 10])
+    p2 = _params(config, "fig4_global", trials=2, epsilons=[1, 10])
+    f1, f2 = gaussian.fig4(p1), gaussian.fig4_global(p2)
+    assert "ε(X) held fixed" in f1.caption and "fig4_global" in f1.caption
+    assert "global ε held fixed" in f2.caption
+    # the alternative value recorded by each is the main value of the other (same data draws)
+    et1 = f1.data[(f1.data.series == PARAM_SERIES["eps_tilde"]) & (f1.data.x == 10)].y.item()
+    assert f2.extra["other_reading_eps_tilde_at_claim"] == pytest.approx(et1, rel=1e-12)
+    claims = {c.claim_id: c for c in f1.claims + f2.claims}
+    assert claims["fig4_eps_tilde_at_10"].status == "qualitative-fails"
+    assert claims["fig4_global_eps_tilde_at_10"].status == "qualitative-ok"
+
+
+def test_claim_point_must_be_in_the_grid(config):
+    p = _params(config, "fig5", trials=2, clips=[5, 50])
+    with pytest.raises(KeyError, match="x = 100"):
+        gaussian.fig5(p)
