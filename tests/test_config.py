@@ -24,14 +24,15 @@ def test_shipped_configs_validate():
     "mutate,needle",
     [
         (lambda c: c["thudi2022"]["fig2"].__setitem__("epsilon_maxx", 3), "thudi2022.fig2.epsilon_maxx"),
-        (lambda c: c["thudi2022"]["fig2"].__setitem__("epsilon_max", -1), "thudi2022.fig2.epsilon_max"),
+        (lambda c: c["thudi2022"]["fig2"]["epsilons"].__setitem__("min", -1), "thudi2022.fig2.epsilons"),
+        (lambda c: c["thudi2022"]["fig2"]["epsilons"].__setitem__("n_points", 2.5), "thudi2022.fig2.epsilons"),
         (lambda c: c["thudi2022"]["fig3"]["epsilons"].__setitem__(1, -0.5), "thudi2022.fig3.epsilons[1]"),
         (lambda c: c["thudi2022"]["fig7"].__setitem__("b", 1.5), "thudi2022.fig7.b"),
         (lambda c: c["thudi2022"]["fig4a"].__setitem__("n_points", "many"), "thudi2022.fig4a.n_points"),
         (lambda c: c.__setitem__("scale", "huge"), "scale"),
         (lambda c: c.__setitem__("thudi2O22", {}), "thudi2O22"),
-        (lambda c: c["pankova2022"]["fig_eps_vs_advantage"]["priors"].append(1.2),
-         "pankova2022.fig_eps_vs_advantage.priors[6]"),
+        (lambda c: c["pankova2022"]["fig_eps_vs_advantage"]["prior_probs"].append(1.2),
+         "pankova2022.fig_eps_vs_advantage.prior_probs[6]"),
     ],
 )
 def test_bad_values_name_the_key(cfg, mutate, needle):

@@ -72,6 +72,10 @@ def _message(error: jsonschema.ValidationError, schema: dict[str, Any]) -> str:
         if unknown:
             lines.append(f"unknown config key(s) {', '.join(unknown)}; allowed here: {', '.join(allowed)}")
         return "\n  ".join(lines)
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        # Report the alternative that got furthest into the value (e.g. the list item that is
+        # out of range), not "is not valid under any of the given schemas".
+        error = max(error.context, key=lambda e: len(e.absolute_path))
     return f"config key {_path(error)}: {error.message}"
 
 
