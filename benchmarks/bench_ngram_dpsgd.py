@@ -6,7 +6,7 @@ batched_dpsgd`` trains all M models in one computation; (b) opacus (GradSampleMo
 DPOptimizer) trains them one at a time, as a loop over models would. Prints seconds per model
 for each and the ratio (b)/(a); (a) is also timed on a 100x larger batch (the per-model cost
 falls further as the batch grows). Equality of the two on the same noise draws is tested in
-tests/test_dpsgd_batched.py.
+tests/training/test_dpsgd_batched.py.
 
 Run: python benchmarks/bench_ngram_dpsgd.py [--models 50] [--steps 16] [--threads 1]
 """
