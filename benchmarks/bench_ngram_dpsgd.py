@@ -19,6 +19,7 @@ import time
 import numpy as np
 import torch
 
+from privrisk import seeds
 from privrisk.models import ngram
 from privrisk.priors import scaled_prior
 from privrisk.training import dpsgd
@@ -28,7 +29,7 @@ PREFIX = [3, 1, 4, 1, 5, 9, 2, 6]
 
 def batched(m, steps, clip, lr, sigma, seed=0):
     prior = np.tile(scaled_prior("password"), (m, 1))
-    targets = torch.as_tensor(np.random.default_rng(seed).integers(0, 10, m))
+    targets = torch.as_tensor(seeds.rng(seed).integers(0, 10, m))
     h, init = ngram.lazy_setup(prior, PREFIX, hidden=32, seed=seed)
     t0 = time.perf_counter()
     out = dpsgd.batched_dpsgd(init, lambda p: ngram.lazy_loss(p, h, targets), steps=steps, lr=lr, clip=clip,
@@ -39,7 +40,7 @@ def batched(m, steps, clip, lr, sigma, seed=0):
 
 def opacus_loop(m, steps, clip, lr, sigma, seed=0):
     prior = np.tile(scaled_prior("password"), (m, 1))
-    targets = torch.as_tensor(np.random.default_rng(seed).integers(0, 10, m))
+    targets = torch.as_tensor(seeds.rng(seed).integers(0, 10, m))
     h, init = ngram.lazy_setup(prior, PREFIX, hidden=32, seed=seed)
     t0 = time.perf_counter()
     guesses = []
