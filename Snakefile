@@ -16,9 +16,6 @@ configfile: "config/config.yaml"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/registry.smk"
-include: "workflow/rules/swanberg2025.smk"
-include: "workflow/rules/swanberg2025_ngram.smk"
-include: "workflow/rules/swanberg2025_marginals.smk"
 include: "workflow/rules/claims.smk"
 
 

@@ -6,7 +6,7 @@ batched_dpsgd`` trains all M models in one computation; (b) opacus (GradSampleMo
 DPOptimizer) trains them one at a time, as a loop over models would. Prints seconds per model
 for each and the ratio (b)/(a); (a) is also timed on a 100x larger batch (the per-model cost
 falls further as the batch grows). Equality of the two on the same noise draws is tested in
-tests/test_dpsgd_batched.py.
+tests/training/test_dpsgd_batched.py.
 
 Run: python benchmarks/bench_ngram_dpsgd.py [--models 50] [--steps 16] [--threads 1]
 """
@@ -19,6 +19,7 @@ import time
 import numpy as np
 import torch
 
+from privrisk import seeds
 from privrisk.models import ngram
 from privrisk.priors import scaled_prior
 from privrisk.training import dpsgd
@@ -28,7 +29,7 @@ PREFIX = [3, 1, 4, 1, 5, 9, 2, 6]
 
 def batched(m, steps, clip, lr, sigma, seed=0):
     prior = np.tile(scaled_prior("password"), (m, 1))
-    targets = torch.as_tensor(np.random.default_rng(seed).integers(0, 10, m))
+    targets = torch.as_tensor(seeds.rng(seed).integers(0, 10, m))
     h, init = ngram.lazy_setup(prior, PREFIX, hidden=32, seed=seed)
     t0 = time.perf_counter()
     out = dpsgd.batched_dpsgd(init, lambda p: ngram.lazy_loss(p, h, targets), steps=steps, lr=lr, clip=clip,
@@ -39,7 +40,7 @@ def batched(m, steps, clip, lr, sigma, seed=0):
 
 def opacus_loop(m, steps, clip, lr, sigma, seed=0):
     prior = np.tile(scaled_prior("password"), (m, 1))
-    targets = torch.as_tensor(np.random.default_rng(seed).integers(0, 10, m))
+    targets = torch.as_tensor(seeds.rng(seed).integers(0, 10, m))
     h, init = ngram.lazy_setup(prior, PREFIX, hidden=32, seed=seed)
     t0 = time.perf_counter()
     guesses = []

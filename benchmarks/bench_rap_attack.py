@@ -16,9 +16,9 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 import torch
 
+from privrisk import seeds
 from privrisk.attacks import rap
 from privrisk.data import acs
 from privrisk.mechanisms import marginals as mm
@@ -42,13 +42,13 @@ def main() -> None:
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     table = acs.standin(20000, seed=1)
-    bn = baynet.fit_greedy(table.codes, table.domains, rng=np.random.default_rng(0))
-    records = bn.sample(100, np.random.default_rng(1))
+    bn = baynet.fit_greedy(table.codes, table.domains, rng=seeds.rng(0))
+    records = bn.sample(100, seeds.rng(1))
     print(f"{'d_unknown':>9} {'m':>4} {'cells':>7} {'vectorised s/step':>18} {'naive s/step':>13} {'ratio':>6}")
     for k in (1, 2, 4, 7, 10, 13):
         unknown = bn.order[-k:]
         lay, noisy, sigma = mm.release(records, bn.domains, unknown, epsilon=3.0, delta=1e-5,
-                                       rng=np.random.default_rng(2))
+                                       rng=seeds.rng(2))
         init = [baynet.conditional_marginal(bn, records, unknown, u) for u in unknown]
         rap.rap_attack(records, bn.domains, unknown, lay, noisy, init, steps=2)  # warm-up
         t0 = time.perf_counter()
@@ -70,7 +70,7 @@ def main() -> None:
         naive = (time.perf_counter() - t0) / n_naive
         print(f"{k:>9} {len(lay.triples):>4} {lay.n_cells:>7} {vec:>18.4f} {naive:>13.4f} {naive / vec:>6.1f}")
     j = table.columns.index("SEX")
-    lay, noisy, sigma = mm.release(records, bn.domains, [j], epsilon=1.0, delta=1e-5, rng=np.random.default_rng(3))
+    lay, noisy, sigma = mm.release(records, bn.domains, [j], epsilon=1.0, delta=1e-5, rng=seeds.rng(3))
     init = [baynet.conditional_marginal(bn, records, [j], j)]
     t0 = time.perf_counter()
     rap.rap_attack(records, bn.domains, [j], lay, noisy, init, steps=150, noise_std=sigma)

@@ -16,24 +16,30 @@ marginals (SEX about 50/50, skewed AGEP and SCHL).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .tabular import (
-    SOURCES,
     CategoricalTable,
     DataFormatError,
     StandinSpec,
     csv_header,
     encode_fixed,
+    load_table,
     read_csv_columns,
     sample_standin,
     subsample_rows,
 )
 
 NAME = "ACS"
+FALLBACK = "standin"
+OBTAIN = ("Download it once with folktables: ACSDataSource(survey_year='2018', horizon='1-Year', "
+          "survey='person', root_dir='data/raw/acs').get_data(states=['CA'], download=True), and set "
+          "swanberg2025.data.acs.path to the psam_p06.csv it writes.")
 DEFAULT_PATH = Path("data/raw/acs/2018/1-Year/psam_p06.csv")
 STATE_FIPS_CA = 6
 
@@ -147,20 +153,11 @@ def standin(n_rows: int, seed: int) -> CategoricalTable:
                             info={"generator": "privrisk.data.acs.STANDIN Bayesian network", "rows": n_rows})
 
 
-def load(source: str = "auto", *, path: str | Path = DEFAULT_PATH, raw_rows: int | None = None,
-         standin_rows: int = 20_000, seed: int = 0) -> CategoricalTable:
-    """The raw ACS table: ``real`` (the PUMS CSV at ``path``), ``standin``, or ``auto``
-    (real if the file exists, else the stand-in)."""
-    if source not in SOURCES:
-        raise ValueError(f"ACS source must be one of {SOURCES}, got {source!r}")
-    path = Path(path)
-    if source == "real" or (source == "auto" and path.is_file()):
-        if not path.is_file():
-            raise DataFormatError(
-                f"{path}: ACS PUMS file not found. Download it once with folktables "
-                "(ACSDataSource(survey_year='2018', horizon='1-Year', survey='person', "
-                f"root_dir='{path.parents[2]}').get_data(states=['CA'], download=True)) "
-                "or set swanberg2025.marginals_data.acs.source: standin"
-            )
-        return load_pums_csv(path, raw_rows=raw_rows, seed=seed)
-    return standin(standin_rows, seed)
+def real_files(block: Mapping[str, Any]) -> list[Path]:
+    return [Path(block.get("path", DEFAULT_PATH))]
+
+
+def load(block: Mapping[str, Any], *, seed: int = 0) -> CategoricalTable:
+    """The raw ACS table for a data block ``{source, path, standin_size, raw_rows}``: the real
+    file at ``path`` (``raw_rows`` rows subsampled, null = all) or ``standin_size`` stand-in rows."""
+    return load_table("acs", block, seed=seed, read_real=load_pums_csv, standin=standin, default_path=DEFAULT_PATH)

@@ -2,6 +2,12 @@
 
 Place the extracted archive so that ``data/raw/enron/maildir/<user>/<folder>/<n>.`` files exist
 (``enron_mail_20150507.tar.gz`` from CMU unpacks to ``maildir/``). Nothing is downloaded.
+A config data block ``{source: auto | real | standin, path: <the maildir>}`` chooses the data;
+:func:`load` decides through :func:`privrisk.data.sources.resolve` (the maildir is the one real
+"file", so adding it reruns whatever reads this dataset).
+
+Stand-in (offline default): synthetic business-email sentences with one full name each, drawn
+from real US census name frequencies (:mod:`privrisk.data.census_names`).
 
 The name finder is deliberately simple and documented: a "name" is a capitalised word that is a
 US census first name followed by a capitalised word that is a census last name. Sequences are
@@ -14,11 +20,34 @@ from __future__ import annotations
 import email
 import logging
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-import numpy as np
+from .. import seeds
+from . import sources
+from .census_names import census_names
 
 log = logging.getLogger(__name__)
+
+DEFAULT_PATH = Path("data/raw/enron/maildir")
+FALLBACK = "standin"
+OBTAIN = ("Download enron_mail_20150507.tar.gz from https://www.cs.cmu.edu/~enron/ and extract it so that "
+          "its maildir/ folder is at the configured path (swanberg2025.data.enron.path).")
+MASK = "<NAME>"
+
+TEMPLATES = [  # stand-in sentences (text, gender cue): None, "m" or "f"
+    ("Please forward the revised gas schedule to {} before Friday.", None),
+    ("{} asked whether the Q3 trading limits were approved.", None),
+    ("I spoke with {} about the California power contracts this morning.", None),
+    ("Mr. {} will join the call with the legal team at 2pm.", "m"),
+    ("Ms. {} sent the final version of the term sheet.", "f"),
+    ("Thanks {}, I will review the spreadsheet tonight.", None),
+    ("Can you set up a meeting with {} and the risk group?", None),
+    ("{} is out of the office until Monday; contact the desk instead.", None),
+    ("Mr. {} signed off on the pipeline capacity agreement.", "m"),
+    ("Ms. {} needs the updated curves by end of day.", "f"),
+]
 
 NAME_RE = re.compile(r"\b([A-Z][a-z]+) ([A-Z][a-z]+)\b")
 SENT_RE = re.compile(r"(?<=[.!?])\s+")
@@ -28,7 +57,7 @@ def read_bodies(maildir: str | Path, limit: int | None = None):
     """Yield (path, body text) of the emails under ``maildir`` (sorted, deterministic)."""
     root = Path(maildir)
     if not root.is_dir():
-        raise FileNotFoundError(f"Enron maildir not found at {root}; put the CMU archive's maildir/ there")
+        raise sources.DataUnavailable(f"Enron maildir not found at {root}. {OBTAIN}")
     count = 0
     files = sorted(p for p in root.rglob("*") if p.is_file())
     log.info("Enron: %d files under %s", len(files), root)
@@ -57,14 +86,12 @@ def find_names(text: str, first_names: set[str], last_names: set[str]) -> list[t
     ]
 
 
-def masked_name_sequences(maildir: str | Path, *, n: int = 500, seed: int = 0, mask: str = "<NAME>"):
+def masked_name_sequences(maildir: str | Path, *, n: int = 500, seed: int = 0, mask: str = MASK):
     """Up to n (masked sentence, true name) pairs from the corpus; raises if none are found."""
-    from ..priors.pii import census_names
-
     cn = census_names()
     firsts = set(cn["male"][0]) | set(cn["female"][0])
     lasts = set(cn["last"][0])
-    rng = np.random.default_rng(seed)
+    rng = seeds.rng(seed)
     found = []
     for _path, body in read_bodies(maildir):
         candidates = []
@@ -83,3 +110,35 @@ def masked_name_sequences(maildir: str | Path, *, n: int = 500, seed: int = 0, m
     idx = rng.permutation(len(found))[:n]
     seqs, truths = zip(*[found[i] for i in sorted(idx)], strict=True)
     return list(seqs), list(truths)
+
+
+def synthetic_sequences(n: int, seed: int) -> tuple[list[str], list[str]]:
+    """The stand-in: n email-like sentences, each with one full name drawn from census frequencies."""
+    cn = census_names()
+    rng = seeds.rng(seed)
+    seqs, truths = [], []
+    for _ in range(n):
+        text, cue = TEMPLATES[rng.integers(len(TEMPLATES))]
+        sex = cue or ("m" if rng.random() < 0.5 else "f")
+        nm, fr = cn["male" if sex == "m" else "female"]
+        first = nm[rng.choice(nm.size, p=fr / fr.sum())]
+        ln, lf = cn["last"]
+        last = ln[rng.choice(ln.size, p=lf / lf.sum())]
+        seqs.append(text.format(MASK))
+        truths.append(f"{first} {last}")
+    return seqs, truths
+
+
+def real_files(block: Mapping[str, Any]) -> list[Path]:
+    """The maildir (a folder) is the real data."""
+    return [Path(block.get("path", DEFAULT_PATH))]
+
+
+def load(block: Mapping[str, Any], *, n: int = 500, seed: int = 0) -> tuple[list[str], list[str], str]:
+    """(masked sequences, true names, source) from the Enron maildir or the stand-in."""
+    source = sources.resolve("enron", block)
+    if source == "real":
+        seqs, truths = masked_name_sequences(real_files(block)[0], n=n, seed=seed)
+    else:
+        seqs, truths = synthetic_sequences(n, seed)
+    return seqs, truths, source

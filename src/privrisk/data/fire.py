@@ -14,23 +14,28 @@ ALS unit, disposition and alarms; station area drives battalion and zipcode; zip
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .tabular import (
-    SOURCES,
     CategoricalTable,
     DataFormatError,
     StandinSpec,
     geometric,
+    load_table,
     read_csv_columns,
     sample_standin,
     subsample_rows,
 )
 
 NAME = "FIRE"
+FALLBACK = "standin"
+OBTAIN = ("Export 'Fire Department Calls for Service' (data.sfgov.org, dataset nuek-vuh3) as CSV to "
+          "swanberg2025.data.fire.path.")
 DEFAULT_PATH = Path("data/raw/fire/Fire_Department_Calls_for_Service.csv")
 
 # Reference domain sizes (fire-domain.json of the reference preparation), in its column order.
@@ -129,17 +134,11 @@ def standin(n_rows: int, seed: int) -> CategoricalTable:
                             info={"generator": "privrisk.data.fire.STANDIN Bayesian network", "rows": n_rows})
 
 
-def load(source: str = "auto", *, path: str | Path = DEFAULT_PATH, raw_rows: int | None = 200_000,
-         standin_rows: int = 20_000, seed: int = 0) -> CategoricalTable:
-    """The raw FIRE table: ``real`` (CSV at ``path``), ``standin``, or ``auto`` (real if present)."""
-    if source not in SOURCES:
-        raise ValueError(f"FIRE source must be one of {SOURCES}, got {source!r}")
-    path = Path(path)
-    if source == "real" or (source == "auto" and path.is_file()):
-        if not path.is_file():
-            raise DataFormatError(
-                f"{path}: FIRE CSV not found. Export 'Fire Department Calls for Service' "
-                "(data.sfgov.org, nuek-vuh3) as CSV to this path, or set "
-                "swanberg2025.marginals_data.fire.source: standin")
-        return load_fire_csv(path, raw_rows=raw_rows, seed=seed)
-    return standin(standin_rows, seed)
+def real_files(block: Mapping[str, Any]) -> list[Path]:
+    return [Path(block.get("path", DEFAULT_PATH))]
+
+
+def load(block: Mapping[str, Any], *, seed: int = 0) -> CategoricalTable:
+    """The raw FIRE table for a data block ``{source, path, standin_size, raw_rows}``: the real
+    file at ``path`` (``raw_rows`` rows subsampled, null = all) or ``standin_size`` stand-in rows."""
+    return load_table("fire", block, seed=seed, read_real=load_fire_csv, standin=standin, default_path=DEFAULT_PATH)

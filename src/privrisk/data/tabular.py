@@ -12,18 +12,22 @@ marginals, from which a "raw" table is sampled.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-SOURCES = ("auto", "real", "standin")
+from .. import seeds
+from . import sources
 
 
 class DataFormatError(ValueError):
-    """A raw data file is missing, corrupt or mis-shaped (the message names file and column)."""
+    """A raw data file is corrupt or mis-shaped (the message names file and column).
+
+    A *missing* file is :class:`privrisk.data.sources.DataUnavailable`."""
 
 
 @dataclass
@@ -61,10 +65,10 @@ class CategoricalTable:
 
 
 def csv_header(path: str | Path) -> list[str]:
-    """Column names of a CSV file, raising DataFormatError naming the file if it is unreadable."""
+    """Column names of a CSV file; DataUnavailable if it is missing, DataFormatError if unreadable."""
     path = Path(path)
     if not path.is_file():
-        raise DataFormatError(f"{path}: file not found")
+        raise sources.DataUnavailable(f"{path}: file not found")
     try:
         return list(pd.read_csv(path, nrows=0).columns)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
@@ -122,7 +126,7 @@ def sample_standin(
     configuration is Dirichlet(concentration * base), so children vary with their parents around
     a plausible marginal shape.
     """
-    rng = np.random.default_rng(seed)
+    rng = seeds.rng(seed)
     index = {c: j for j, c in enumerate(columns)}
     order = _topological(columns, spec.parents)
     out = np.zeros((n_rows, len(columns)), dtype=np.int64)
@@ -172,6 +176,16 @@ def subsample_rows(df: pd.DataFrame, n: int | None, seed: int) -> pd.DataFrame:
     """At most ``n`` rows drawn without replacement (all rows, in order, if n is None or larger)."""
     if n is None or len(df) <= n:
         return df
-    rng = np.random.default_rng(seed)
+    rng = seeds.rng(seed)
     keep = np.sort(rng.choice(len(df), size=n, replace=False))
     return df.iloc[keep]
+
+
+def load_table(name: str, block: Mapping[str, Any], *, seed: int, read_real: Callable[..., CategoricalTable],
+               standin: Callable[[int, int], CategoricalTable], default_path: Path) -> CategoricalTable:
+    """The raw table of dataset ``name`` for a data block ``{source, path, standin_size, raw_rows}``:
+    the real file (``read_real(path, raw_rows=..., seed=...)``) or the stand-in, as
+    :func:`privrisk.data.sources.resolve` decides."""
+    if sources.resolve(name, block) == "real":
+        return read_real(Path(block.get("path", default_path)), raw_rows=block.get("raw_rows"), seed=seed)
+    return standin(int(block.get("standin_size", 20_000)), seed)

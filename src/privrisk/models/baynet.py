@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import seeds
+
 log = logging.getLogger(__name__)
 
 
@@ -137,7 +139,7 @@ def fit_greedy(
     d = data.shape[1]
     domains = [int(k) for k in domains]
     if root is None:
-        root = int((rng or np.random.default_rng(0)).integers(d))
+        root = int((rng or seeds.rng(0)).integers(d))
     added = [root]
     parents: dict[int, tuple[int, ...]] = {root: ()}
     remaining = [v for v in range(d) if v != root]

@@ -5,64 +5,32 @@ occur in the sampled sequences) gets a score; normalising over the candidates gi
 sequence's prior, and the prior of its true name is one "canary prior". The paper scores with
 GPT-2 (small) likelihoods of the filled-in sequence on 500 Enron sequences.
 
-Sources (recorded in provenance as ``source``/``scorer``):
+Sources (the data block ``swanberg2025.data.enron``; recorded in provenance as ``source``/``scorer``):
 
-- ``real``: Enron emails from the CMU maildir placed under ``data/raw/enron/maildir`` (see
-  :mod:`privrisk.data.enron`), scored by GPT-2 when ``transformers`` and the ``gpt2`` weights are
-  available locally, else by census name frequencies (scorer ``namefreq``).
-- ``standin`` (offline default): synthetic business-email sentences with one full name each, drawn
-  from real US census name frequencies (1990 census files shipped in the PyPI package ``names``),
-  scored by a context-aware name-frequency model (a "Mr."/"Ms." cue selects male/female first-name
+- ``real``: Enron emails from the CMU maildir (see :mod:`privrisk.data.enron`), scored by GPT-2
+  when ``transformers`` and the ``gpt2`` weights are available locally, else by census name
+  frequencies (scorer ``namefreq``).
+- ``standin`` (offline default): the synthetic business-email sentences of
+  :func:`privrisk.data.enron.synthetic_sequences` (census name frequencies), scored by a
+  context-aware name-frequency model (a "Mr."/"Ms." cue selects male/female first-name
   frequencies). This gives a realistically skewed prior; absolute values differ from the paper's.
+
+This module reads data through :mod:`privrisk.data`; the data modules never import priors.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 
+from ..data import enron
+from ..data.census_names import census_names
+from ..data.enron import MASK
+
 log = logging.getLogger(__name__)
-
-MASK = "<NAME>"
-
-TEMPLATES = [  # (text, gender cue): None, "m" or "f"
-    ("Please forward the revised gas schedule to {} before Friday.", None),
-    ("{} asked whether the Q3 trading limits were approved.", None),
-    ("I spoke with {} about the California power contracts this morning.", None),
-    ("Mr. {} will join the call with the legal team at 2pm.", "m"),
-    ("Ms. {} sent the final version of the term sheet.", "f"),
-    ("Thanks {}, I will review the spreadsheet tonight.", None),
-    ("Can you set up a meeting with {} and the risk group?", None),
-    ("{} is out of the office until Monday; contact the desk instead.", None),
-    ("Mr. {} signed off on the pipeline capacity agreement.", "m"),
-    ("Ms. {} needs the updated curves by end of day.", "f"),
-]
-
-
-@cache
-def census_names() -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Real 1990 US census name frequencies from the installed ``names`` package.
-
-    Returns {"male": (names, freq), "female": (names, freq), "last": (names, freq)} with
-    frequencies in percent of the population, as the census files give them.
-    Raises:
-        FileNotFoundError: the ``names`` package (a project dependency) is missing.
-    """
-    try:
-        import names as names_pkg
-    except ImportError as err:  # pragma: no cover - dependency
-        raise FileNotFoundError("the 'names' package (census name frequencies) is not installed") from err
-    base = Path(names_pkg.__file__).parent
-    out = {}
-    for key, fname in (("male", "dist.male.first"), ("female", "dist.female.first"), ("last", "dist.all.last")):
-        rows = [line.split() for line in (base / fname).read_text().splitlines() if line.strip()]
-        out[key] = (np.array([r[0].title() for r in rows]), np.array([float(r[1]) for r in rows]))
-    return out
-
 
 @dataclass
 class PiiPrior:
@@ -139,23 +107,6 @@ def normalise(log_scores: np.ndarray) -> np.ndarray:
     return p / p.sum(axis=1, keepdims=True)
 
 
-def synthetic_sequences(n: int, seed: int) -> tuple[list[str], list[str]]:
-    """n email-like sentences, each with one full name drawn from census frequencies."""
-    cn = census_names()
-    rng = np.random.default_rng(seed)
-    seqs, truths = [], []
-    for _ in range(n):
-        text, cue = TEMPLATES[rng.integers(len(TEMPLATES))]
-        sex = cue or ("m" if rng.random() < 0.5 else "f")
-        nm, fr = cn["male" if sex == "m" else "female"]
-        first = nm[rng.choice(nm.size, p=fr / fr.sum())]
-        ln, lf = cn["last"]
-        last = ln[rng.choice(ln.size, p=lf / lf.sum())]
-        seqs.append(text.format(MASK))
-        truths.append(f"{first} {last}")
-    return seqs, truths
-
-
 NORMALISATIONS = ("likelihood", "inverse_perplexity")
 
 
@@ -189,26 +140,21 @@ def from_sequences(sequences, truths, *, source: str, scorer: str = "namefreq", 
                     info={"normalisation": normalisation})
 
 
-def build(*, source: str = "auto", n_sequences: int = 500, seed: int = 0, raw_dir: str | Path = "data/raw",
+def build(*, source: str = "auto", path: str | Path = enron.DEFAULT_PATH, n_sequences: int = 500, seed: int = 0,
           scorer: str = "auto", normalisation: str = "likelihood") -> PiiPrior:
-    """The PII prior from the chosen source (``auto``: Enron if present, else the stand-in)."""
-    from ..data import enron
-
-    maildir = Path(raw_dir) / "enron" / "maildir"
-    if source not in ("auto", "real", "standin"):
-        raise ValueError(f"source must be auto, real or standin, got {source!r}")
-    if source == "real" or (source == "auto" and maildir.is_dir()):
-        seqs, truths = enron.masked_name_sequences(maildir, n=n_sequences, seed=seed)
-        lm = None
-        use = scorer
-        if scorer in ("auto", "gpt2"):
-            lm = Gpt2Scorer.try_load()
-            use = "gpt2" if lm is not None else "namefreq"
-            if scorer == "gpt2" and lm is None:
-                raise FileNotFoundError("scorer gpt2 requested but transformers/GPT-2 weights are not available")
-        return from_sequences(seqs, truths, source="real", scorer=use, lm_scorer=lm, normalisation=normalisation)
-    seqs, truths = synthetic_sequences(n_sequences, seed)
-    return from_sequences(seqs, truths, source="standin", scorer="namefreq", normalisation=normalisation)
+    """The PII prior from the data block ``{source, path}`` (``auto``: the Enron maildir at
+    ``path`` if present, else the stand-in; see :func:`privrisk.data.enron.load`)."""
+    seqs, truths, src = enron.load({"source": source, "path": str(path)}, n=n_sequences, seed=seed)
+    if src != "real":
+        return from_sequences(seqs, truths, source=src, scorer="namefreq", normalisation=normalisation)
+    lm = None
+    use = scorer
+    if scorer in ("auto", "gpt2"):
+        lm = Gpt2Scorer.try_load()
+        use = "gpt2" if lm is not None else "namefreq"
+        if scorer == "gpt2" and lm is None:
+            raise FileNotFoundError("scorer gpt2 requested but transformers/GPT-2 weights are not available")
+    return from_sequences(seqs, truths, source="real", scorer=use, lm_scorer=lm, normalisation=normalisation)
 
 
 class Gpt2Scorer:

@@ -29,7 +29,7 @@ def scaled_prior(name: str, k: int = 10, *, s: float = 1.1, pii_pooled=None, **p
         s: Zipf exponent for ``password``.
         pii_pooled: pooled PII candidate priors (``privrisk.priors.pii.build(...).pooled``); if None
             the PII prior is built with ``pii_options`` (keyword arguments of ``pii.build``:
-            source, n_sequences, seed, raw_dir, scorer; default: Enron if present, else the
+            source, path, n_sequences, seed, scorer; default: Enron if present, else the
             offline stand-in, 500 sequences, seed 0).
     Raises:
         ValueError: unknown name or k < 2.

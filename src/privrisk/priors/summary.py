@@ -16,7 +16,7 @@ def prior_summary(name: str, **options) -> dict:
 
     Options: ``digits`` (uniform, default 9); ``s``, ``support`` (password Zipf law, defaults 1.1
     and 1e9); for ``pii`` the keyword arguments of :func:`privrisk.priors.pii.build` (``source``,
-    ``n_sequences``, ``seed``, ``raw_dir``, ``scorer``).
+    ``path``, ``n_sequences``, ``seed``, ``scorer``).
     Raises:
         ValueError: unknown prior name.
     """

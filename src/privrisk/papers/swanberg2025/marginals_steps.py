@@ -1,21 +1,22 @@
 """Swanberg et al. §6, Figures 4–7: the expensive steps (dataset, attacks), apart from plotting.
 
-``dataset_step``: raw table (real file or stand-in) → degree-2 BayNet + 100 records (npz);
+``dataset_step``: raw table (real file or stand-in, the data block ``swanberg2025.data.<ds>``)
+→ degree-2 BayNet + ``marginals.n_records`` records (npz);
 ``attack_step``: one figure's conditions → per-record outcomes (csv). The figure functions in
-:mod:`.marginals` only read these files, so editing a figure never reruns an attack.
+:mod:`.marginals` only read these files, so editing a figure never reruns an attack; this module
+imports no plotting and no figure code.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import math
-import zlib
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from ... import config, seeds
 from ...attacks import rap
 from ...bounds.reconstruction import beta_multi, success_quantiles
 from ...data import acs, fire
@@ -43,22 +44,18 @@ def bound_quantiles(epsilon: float, delta: float, p_star: np.ndarray, levels=LEV
 # ------------------------------------------------------------------------------------ steps
 
 
-def _seed(*parts) -> np.random.SeedSequence:
-    """A deterministic seed from the base seed and a description (same condition → same noise)."""
-    return np.random.SeedSequence([zlib.crc32(json.dumps(parts, default=str).encode())])
-
-
 def dataset_step(params, inputs, outputs, threads) -> None:
-    """Raw table → degree-2 BayNet → ``n_records`` sampled records (npz + json summary)."""
+    """Raw table → degree-2 BayNet → ``n_records`` sampled records (npz + json summary).
+
+    Params: ``dataset`` (acs | fire), ``data`` (its data block), ``marginals`` (n_records, degree,
+    pseudocount) and the seed.
+    """
     ds = params["dataset"]
-    dcfg = params["marginals_data"][ds]
-    common = params["marginals_data"]
+    common = params["marginals"]
     seed = int(params["seed"])
-    mod = DATASETS[ds]
-    table = mod.load(dcfg["source"], path=dcfg["path"], raw_rows=dcfg.get("raw_rows"),
-                     standin_rows=dcfg["standin_rows"], seed=seed)
+    table = DATASETS[ds].load(params["data"], seed=seed)
     log.info("%s: %s table with %d rows, domains %s", ds, table.source, table.n_rows, table.domains)
-    ss = _seed(seed, ds, "baynet")
+    ss = seeds.seed_sequence(seed, ds, "baynet")
     rng_fit, rng_sample = (np.random.default_rng(s) for s in ss.spawn(2))
     bn = baynet.fit_greedy(table.codes, table.domains, degree=common["degree"],
                            pseudocount=common["pseudocount"], rng=rng_fit, names=table.columns)
@@ -88,7 +85,7 @@ def run_condition(bn, records, unknown, epsilon, *, delta, attack, seed, tag, ra
     for a single ordinal column): ``prior_ok``, ``p_star`` and ``attack_l<λ>_ok`` columns.
     """
     unknown = [int(u) for u in unknown]
-    rng = np.random.default_rng(_seed(seed, tag, unknown, epsilon))
+    rng = seeds.rng(seed, tag, unknown, epsilon)
     lay, noisy, sigma = mm.release(records, bn.domains, unknown, epsilon=epsilon, delta=delta, rng=rng, k=3)
     init = [baynet.conditional_marginal(bn, records, unknown, u) for u in unknown]
     z_map, p_map = baynet.conditional_map(bn, records, unknown)
@@ -157,8 +154,8 @@ def attack_step(params, inputs, outputs, threads) -> None:
             frames.append(f.assign(x=name))
     elif kind == "epsilons":
         j = _col(cols, params["column"])
-        for eps in params["epsilons"]:
-            eps = math.inf if eps in ("inf", math.inf) else float(eps)
+        for eps in config.grid(params["epsilons"]):
+            eps = float(eps)
             f = run_condition(bn, records, [j], eps, delta=delta, attack=attack, seed=seed, tag=params["dataset"])
             frames.append(f.assign(x=eps))
     elif kind == "multi":

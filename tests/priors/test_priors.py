@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from privrisk.data import enron
 from privrisk.priors import canary, password_summary, pii, scaled_prior
+from tests.data.test_enron import write_maildir
 
 
 def test_harmonic_closed_form():
@@ -48,38 +48,6 @@ def test_gender_cue_shifts_the_prior():
     logs = pii.namefreq_scores([f"Mr. {pii.MASK} called.", f"Ms. {pii.MASK} called."], cands)
     pr = pii.normalise(logs)
     assert pr[0, 0] > 0.9 and pr[1, 1] > 0.9
-
-
-def _write_maildir(root):
-    msgs = {
-        "allen-p/inbox/1.": "Subject: gas\n\nPlease ask John Smith about the schedule for next week today. Thanks.",
-        "allen-p/inbox/2.": "Subject: hi\n\nMary Johnson will send the signed contract to the desk tomorrow morning.",
-        "bass-e/sent/1.": "Subject: x\n\nNo names here at all in this rather short note about gas prices.",
-        "bass-e/sent/2.": "Subject: y\n\nI met Robert Brown and Linda Davis at the meeting yesterday afternoon ok.",
-    }
-    for rel, text in msgs.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-
-
-def test_enron_loader_on_a_small_maildir(tmp_path):
-    md = tmp_path / "raw" / "enron" / "maildir"
-    _write_maildir(md)
-    seqs, truths = enron.masked_name_sequences(md, n=10, seed=0)
-    assert sorted(truths) == ["John Smith", "Mary Johnson"]  # the two-name sentence is skipped
-    assert all(pii.MASK in s for s in seqs)
-    prior = pii.build(source="auto", raw_dir=tmp_path / "raw", n_sequences=10, scorer="namefreq")
-    assert prior.source == "real" and prior.candidates.size == 2
-
-
-def test_enron_missing_dir_is_a_clear_error(tmp_path):
-    with pytest.raises(FileNotFoundError, match="maildir"):
-        list(enron.read_bodies(tmp_path / "nope"))
-    with pytest.raises(ValueError, match="no sentence"):
-        (tmp_path / "m" / "u").mkdir(parents=True)
-        (tmp_path / "m" / "u" / "1.").write_text("Subject: a\n\nnothing to see")
-        enron.masked_name_sequences(tmp_path / "m")
 
 
 def test_prior_summaries():
@@ -128,11 +96,11 @@ def test_lm_scorer_path_with_a_mocked_model():
 
 def test_gpt2_requested_without_weights_is_a_clear_error(tmp_path):
     md = tmp_path / "raw" / "enron" / "maildir"
-    _write_maildir(md)
+    write_maildir(md)
     if pii.Gpt2Scorer.try_load() is not None:  # pragma: no cover - machines with GPT-2 weights
         pytest.skip("GPT-2 weights are available here")
     with pytest.raises(FileNotFoundError, match="gpt2"):
-        pii.build(source="real", raw_dir=tmp_path / "raw", n_sequences=5, scorer="gpt2")
+        pii.build(source="real", path=md, n_sequences=5, scorer="gpt2")
 
 
 def test_inverse_perplexity_normalisation_is_the_per_word_tempered_likelihood():

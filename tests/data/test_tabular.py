@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from privrisk.data import acs, fire
+from privrisk.data.sources import DataUnavailable
 from privrisk.data.tabular import DataFormatError
 
 
@@ -116,17 +117,24 @@ def test_fire_errors_name_file_and_column(tmp_path):
 
 def test_source_resolution(tmp_path):
     missing = tmp_path / "nope.csv"
-    assert acs.load("auto", path=missing, standin_rows=500, seed=1).source == "standin"
-    assert fire.load("standin", path=missing, standin_rows=500, seed=1).source == "standin"
-    with pytest.raises(DataFormatError, match="nope.csv"):
-        acs.load("real", path=missing)
-    with pytest.raises(DataFormatError, match="nope.csv"):
-        fire.load("real", path=missing)
+    assert acs.load({"source": "auto", "path": missing, "standin_size": 500}, seed=1).source == "standin"
+    assert fire.load({"source": "standin", "path": missing, "standin_size": 500}, seed=1).source == "standin"
+    # a missing real file is DataUnavailable (naming the file and how to get it), not a format error
+    with pytest.raises(DataUnavailable, match="nope.csv") as err:
+        acs.load({"source": "real", "path": missing})
+    assert "folktables" in str(err.value)
+    with pytest.raises(DataUnavailable, match="nope.csv"):
+        fire.load({"source": "real", "path": missing})
     path = tmp_path / "fire.csv"
     _fire_frame().to_csv(path, index=False)
-    assert fire.load("auto", path=path, raw_rows=None).source == "real"
+    assert fire.load({"source": "auto", "path": path, "raw_rows": None}).source == "real"
     with pytest.raises(ValueError, match="source"):
-        acs.load("bogus")
+        acs.load({"source": "bogus", "path": missing})
+    # the stand-in is the module's own, seeded the same way
+    np.testing.assert_array_equal(acs.load({"source": "standin", "path": missing, "standin_size": 300}, seed=2).codes,
+                                  acs.standin(300, seed=2).codes)
+    with pytest.raises(DataUnavailable, match="nope.csv"):
+        acs.load_pums_csv(missing)
 
 
 @pytest.mark.parametrize("mod", [acs, fire])

@@ -149,24 +149,6 @@ def test_leaked_bits():
     np.testing.assert_allclose(rb.leaked_bits([1, 5, 10, 17]), [5.72, 11.46, 18.67, 28.77], atol=0.01)
 
 
-@pytest.mark.slow
-def test_swanberg_analytic_tiny_end_to_end(tmp_path, pipeline):
-    import pandas as pd
-
-    outs = [f"results/swanberg2025/{f}.pdf" for f in ("fig1a", "fig1b", "fig2a", "fig2b")]
-    pipeline(tmp_path, *outs, "results/swanberg2025/table1.md")
-    res = tmp_path / "results" / "swanberg2025"
-    for f in ("fig1a", "fig1b", "fig2a", "fig2b"):
-        for ext in ("pdf", "png", "csv", "json"):
-            assert (res / f"{f}.{ext}").stat().st_size > 0
-    d = pd.read_csv(res / "fig1a.csv")
-    s = d[d.series == "ours eps=2"]
-    np.testing.assert_allclose(s.y, rb.beta_pure(2, s.x), rtol=1e-12)
-    claims = pd.read_csv(res / "claims" / "fig2b.csv")
-    assert claims.set_index("claim_id").loc["eps_protect_uniform", "status"] == "reproduced"
-    assert claims.set_index("claim_id").loc["eps_protect_password", "status"] == "differs"
-
-
 def test_beta_multi_forms():
     """Two-argument form = per-record β_i; four-argument form = Thm 3.5 for one record among n."""
     p = np.array([0.1, 0.56, 0.9])

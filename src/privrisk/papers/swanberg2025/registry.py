@@ -1,0 +1,69 @@
+"""swanberg2025: what the paper makes, declared for the rule loop (workflow/rules/registry.smk).
+
+* analytic: Table 1, Figures 1(a, b) and 2(a, b), one cheap rule each (2(a, b) read the Enron
+  maildir when present: the PII prior);
+* Figure 3: one step ``fig3_train`` (tune, train and attack the DP-SGD n-gram models; reads the
+  Enron maildir for the PII prior) and the figure reading its npz;
+* Figures 4–7: one step per dataset (raw table → BayNet + records; reads the ACS/FIRE file when
+  present), one attack step per panel, and the figures reading the attack CSV and dataset summary.
+
+Artifact file names are those of the former rule files, so existing results stay valid.
+"""
+
+from ...workflow import Figure, Out, Resources, Step
+
+_PKG = "privrisk.papers.swanberg2025"
+_ANALYTIC = f"{_PKG}.analytic"
+_NGRAM_STEPS = f"{_PKG}.ngram_steps"
+_NGRAM_FIG = f"{_PKG}.ngram"
+_MARG_STEPS = f"{_PKG}.marginals_steps"
+_MARG_FIG = f"{_PKG}.marginals"
+
+#: marginals panel -> (dataset, kind of attack sweep)
+MARGINALS = {
+    "fig4a": ("acs", "columns"),
+    "fig4b": ("fire", "columns"),
+    "fig5a": ("acs", "epsilons"),
+    "fig5b": ("fire", "epsilons"),
+    "fig6a": ("acs", "multi"),
+    "fig6b": ("fire", "multi"),
+    "fig7a": ("acs", "l1"),
+    "fig7b": ("fire", "l1"),
+}
+#: the PII prior's data block is a param of everything that builds it
+_ENRON = {"enron": "data.enron"}
+_ATTACK = {"marginals_attack": "marginals_attack"}
+
+
+def _res(threads: int = 1, mem_mb: int = 1000, runtime: int = 5) -> dict[str, Resources]:
+    return {"quick": Resources(threads=threads, mem_mb=mem_mb, runtime=runtime)}
+
+
+STEPS = [
+    Step(name="fig3_train", func=f"{_NGRAM_STEPS}:train_step", section="ngram_train", data=("enron",),
+         config=_ENRON, outputs={"npz": "fig3_ngram_runs.npz", "tuning": "fig3_ngram_tuning.csv"},
+         resources=_res(threads=2, mem_mb=3000, runtime=30)),
+    *(Step(name=f"marginals_dataset_{ds}", func=f"{_MARG_STEPS}:dataset_step", data=(ds,),
+           config={"data": f"data.{ds}", "marginals": "marginals"}, fixed={"dataset": ds},
+           outputs={"npz": f"marginals_{ds}_dataset.npz", "json": f"marginals_{ds}_dataset.json"},
+           resources=_res(mem_mb=4000, runtime=30))
+      for ds in ("acs", "fire")),
+    *(Step(name=f"{fig}_attack", func=f"{_MARG_STEPS}:attack_step", section=fig,
+           inputs={"dataset": Out(f"marginals_dataset_{ds}", "npz")}, config=_ATTACK,
+           fixed={"dataset": ds, "kind": kind, "figure": fig}, outputs={"csv": f"{fig}_attack.csv"},
+           resources=_res(mem_mb=4000, runtime=60))
+      for fig, (ds, kind) in MARGINALS.items()),
+]
+
+FIGURES = [
+    Figure(name="table1", func=f"{_ANALYTIC}:table1", table=True, resources=_res(mem_mb=1500)),
+    *(Figure(name=f, func=f"{_ANALYTIC}:{f}", resources=_res(mem_mb=1500)) for f in ("fig1a", "fig1b")),
+    *(Figure(name=f, func=f"{_ANALYTIC}:{f}", data=("enron",), config=_ENRON, resources=_res(mem_mb=1500))
+      for f in ("fig2a", "fig2b")),
+    Figure(name="fig3", func=f"{_NGRAM_FIG}:fig3", inputs={"npz": Out("fig3_train", "npz")},
+           resources=_res(mem_mb=1500)),
+    *(Figure(name=fig, func=f"{_MARG_FIG}:{fig}",
+             inputs={"attack": Out(f"{fig}_attack", "csv"), "dataset_json": Out(f"marginals_dataset_{ds}", "json")},
+             config={**_ATTACK, "n_records": "marginals.n_records"}, resources=_res())
+      for fig, (ds, _kind) in MARGINALS.items()),
+]
