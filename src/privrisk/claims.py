@@ -264,14 +264,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-# Transitional: paper modules still on the old helpers call these until they move to Ledger.
-def numeric_claim(*, paper: str, figure: str, standin: bool = False, **kw) -> Claim:
-    return Ledger(paper).numeric(figure=figure, data="standin" if standin else None, **kw)
-
-
-def qualitative_claim(*, paper: str, figure: str, **kw) -> Claim:
-    return Ledger(paper).qualitative(figure=figure, **kw)
-
-
 if __name__ == "__main__":
     raise SystemExit(main())
