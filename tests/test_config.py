@@ -83,3 +83,23 @@ def test_renamed_key_names_the_new_one():
         config.validate({"repeats": 3}, schema)
     with pytest.raises(config.ConfigError, match="unknown config key"):
         config.validate({"repeatz": 3}, schema)
+
+
+@pytest.mark.parametrize("mutate,needle", [
+    (lambda c: c.__setitem__("seed", 3.0), "seed: 3.0 is not of type 'integer'"),
+    (lambda c: c["thudi2022"]["fig4a"].__setitem__("n_points", 51.0), "thudi2022.fig4a.n_points"),
+    (lambda c: c["thudi2022"]["fig2"]["epsilons"].__setitem__("max", float("nan")), "thudi2022.fig2.epsilons"),
+    (lambda c: c["thudi2022"]["fig2"]["epsilons"].update(min=5.0, max=1.0), "thudi2022.fig2.epsilons: min 5.0 > max 1.0"),
+])
+def test_floats_for_integers_nan_and_reversed_grids_are_refused(cfg, mutate, needle):
+    bad = copy.deepcopy(cfg)
+    mutate(bad)
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(bad)
+    assert needle in str(err.value)
+
+
+def test_infinite_epsilon_is_allowed(cfg):
+    ok = copy.deepcopy(cfg)
+    ok["thudi2022"]["fig3"]["epsilons"] = [0.1, float("inf")]
+    config.validate(ok)

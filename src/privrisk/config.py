@@ -10,6 +10,7 @@ every key before any job starts and raises :class:`ConfigError` naming the offen
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -79,13 +80,44 @@ def _message(error: jsonschema.ValidationError, schema: dict[str, Any]) -> str:
     return f"config key {_path(error)}: {error.message}"
 
 
+def _is_integer(_checker, value) -> bool:
+    # JSON Schema counts 51.0 as an integer; a job then fails with a TypeError deep inside.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(_checker, value) -> bool:
+    # NaN passes every minimum/maximum comparison; refuse it (±inf stays allowed, e.g. ε = .inf).
+    return isinstance(value, int | float) and not isinstance(value, bool) and not (
+        isinstance(value, float) and math.isnan(value))
+
+
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+        {"integer": _is_integer, "number": _is_number}),
+)
+
+
+def _grid_errors(node: Any, path: str = "") -> list[str]:
+    """Dense grids whose min exceeds max (a reversed grid would be drawn silently)."""
+    out = []
+    if isinstance(node, Mapping):
+        if {"min", "max", "n_points"} <= set(node) and all(isinstance(node[k], int | float) for k in ("min", "max")):
+            if node["min"] > node["max"]:
+                out.append(f"config key {path}: min {node['min']} > max {node['max']}")
+        for k, v in node.items():
+            out += _grid_errors(v, f"{path}.{k}" if path else str(k))
+    return out
+
+
 def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) -> None:
     """Raise ConfigError listing every problem (each naming its key), or return None."""
     schema = load_schema() if schema is None else schema
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _Validator(schema)
     errors = sorted(validator.iter_errors(dict(config)), key=lambda e: list(map(str, e.absolute_path)))
-    if errors:
-        raise ConfigError("invalid config:\n  " + "\n  ".join(_message(e, schema) for e in errors))
+    messages = [_message(e, schema) for e in errors] + _grid_errors(config)
+    if messages:
+        raise ConfigError("invalid config:\n  " + "\n  ".join(messages))
 
 
 def grid(spec: Sequence[float] | Mapping[str, Any]) -> np.ndarray:
@@ -203,17 +235,6 @@ def readme(schema: dict[str, Any] | None = None) -> str:
 
 
 if __name__ == "__main__":
-    import argparse
+    from .cli import main
 
-    ap = argparse.ArgumentParser(prog="python -m privrisk.config", description="Validate config files or print the config reference.")
-    ap.add_argument("files", nargs="*", help="config files to merge and validate (default config/config.yaml)")
-    ap.add_argument("--readme", action="store_true", help="print config/README.md (generated from the schemas)")
-    args = ap.parse_args()
-    if args.readme:
-        print(readme(), end="")
-    else:
-        try:
-            load(*(args.files or [REPO_ROOT / "config" / "config.yaml"]))
-        except ConfigError as err:
-            raise SystemExit(str(err)) from None
-        print("config valid")
+    raise SystemExit(main(["config", *__import__("sys").argv[1:]]))

@@ -37,8 +37,15 @@ def package_versions(names: tuple[str, ...] = TRACKED_PACKAGES) -> dict[str, str
     return out
 
 
+#: The checkout this package was imported from (src/privrisk/ -> the repository).
+CHECKOUT = Path(__file__).resolve().parents[2]
+
+
 def git_commit(cwd: str | Path | None = None) -> str:
-    """The current commit (with ``-dirty`` if the tree has changes), or ``unknown``."""
+    """The commit of the code that runs (``cwd`` defaults to the checkout this package was imported
+    from, not the working directory, which may be elsewhere with ``snakemake -d``), with ``-dirty``
+    if tracked files have changes; ``unknown`` outside a git checkout."""
+    cwd = CHECKOUT if cwd is None else cwd
     try:
         sha = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, check=True

@@ -1,6 +1,11 @@
 """Concatenate claims files; with an `md` output also write the ledger as Markdown."""
 
+import sys
 from pathlib import Path
+
+# Import this checkout's own library (src/ beside workflow/), whatever else is installed, so the
+# code that runs is the code whose commit goes into provenance.
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1] / "src"))  # noqa: F821
 
 from privrisk.claims import gather, to_markdown
 from privrisk.joblog import job_log

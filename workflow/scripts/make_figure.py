@@ -5,6 +5,12 @@ params.cfg its params; named inputs (other steps' artifacts) are passed through.
 """
 
 import logging
+import sys
+from pathlib import Path
+
+# Import this checkout's own library (src/ beside workflow/), whatever else is installed, so the
+# code that runs is the code whose commit goes into provenance.
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1] / "src"))  # noqa: F821
 
 from privrisk.figure import run_figure
 from privrisk.joblog import job_log

@@ -5,7 +5,14 @@ the function writes exactly the rule's outputs. Plotting rules then read those f
 changing a plot never reruns the step (showyourwork's rule).
 """
 
+import sys
+from pathlib import Path
+
 import torch
+
+# Import this checkout's own library (src/ beside workflow/), whatever else is installed, so the
+# code that runs is the code whose commit goes into provenance.
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1] / "src"))  # noqa: F821
 
 from privrisk.figure import resolve
 from privrisk.joblog import job_log
