@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Run a slice of the pipeline through a REAL single-node Slurm cluster and compare it with a local
+# run (CI runs this on every submission; .ci/run calls it). The slice: an analytic paper
+# (thudi2022) plus a step-and-figure chain of an experimental paper (swanberg2025 Figure 3: the
+# batched DP-SGD training step, then the figure) at tiny scale.
+#
+# Checks: the run ends; every job went through sbatch (one Slurm job id per job in the plugin's
+# logs and in squeue's history); every CSV equals the local run's byte for byte. The cluster comes
+# from the verified recipe in ../shared/cluster (Debian slurm-wlm + munge, mode without slurmdbd,
+# so the status command is squeue); its daemons are stopped on exit. Where Slurm cannot be
+# installed or started (not root, no recipe, no package registry), it says why and skips.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+REPO=$PWD
+CLUSTER="${CLUSTER_RECIPE:-$REPO/../shared/cluster}"
+skip() { echo "SKIPPED slurm slice: $*"; exit 0; }
+[ -x "$CLUSTER/start_local_slurm.sh" ] || skip "no cluster recipe at $CLUSTER"
+[ "$(id -u)" = 0 ] || skip "installing and starting Slurm needs root"
+if ! SLURM_WITH_DBD=0 "$CLUSTER/start_local_slurm.sh" > /tmp/privrisk_slurm_start.log 2>&1; then
+  tail -20 /tmp/privrisk_slurm_start.log
+  skip "Slurm could not be installed or started here (log above)"
+fi
+trap '"$CLUSTER/stop_local_slurm.sh" > /dev/null 2>&1 || true' EXIT
+sinfo
+pip install -q -c constraints.txt "snakemake-executor-plugin-slurm>=2.8"
+
+targets=(thudi2022 results/swanberg2025/fig3.csv)
+config=(--configfile config/config.yaml config/tiny.yaml)
+work=$(mktemp -d /tmp/privrisk_slurm.XXXXXX)
+mkdir -p "$work/slurm" "$work/local"
+
+t0=$(date +%s)
+timeout 1500 snakemake --profile workflow/profiles/slurm --slurm-status-command squeue \
+  -d "$work/slurm" "${targets[@]}" "${config[@]}" > "$work/slurm.log" 2>&1 \
+  || { tail -40 "$work/slurm.log"; echo "FAILED: the slice did not finish through Slurm"; exit 1; }
+echo "slice through Slurm: $(( $(date +%s) - t0 )) s"
+snakemake --cores 2 -d "$work/local" "${targets[@]}" "${config[@]}" > "$work/local.log" 2>&1 \
+  || { tail -40 "$work/local.log"; echo "FAILED: the local run of the slice"; exit 1; }
+
+# every job was submitted with sbatch: one Slurm job id per job
+n_jobs=$(grep -c "^Finished jobid" "$work/local.log" || true)
+ids=$(grep -oE "Job [0-9]+ has been submitted with SLURM jobid [0-9]+" "$work/slurm.log" | awk '{print $NF}' | sort -u)
+n_ids=$(printf '%s\n' "$ids" | grep -c . || true)
+echo "local jobs: $n_jobs; Slurm job ids: $n_ids"
+# the local count includes the target rules, which Snakemake runs locally (localrules)
+[ "$n_ids" -ge $(( n_jobs - 2 )) ] || { echo "FAILED: only $n_ids of $n_jobs jobs went through sbatch"; exit 1; }
+known=$(squeue --states=all -h -o %i | sort -u)
+for id in $ids; do grep -qx "$id" <<< "$known" || { echo "FAILED: job $id not in squeue's history"; exit 1; }; done
+
+# the outputs equal the local run's, byte for byte
+n=0
+while IFS= read -r f; do
+  cmp -s "$work/local/$f" "$work/slurm/$f" || { echo "FAILED: $f differs between Slurm and local runs"; exit 1; }
+  n=$((n + 1))
+done < <(cd "$work/local" && find results -name '*.csv' | sort)
+[ "$n" -gt 10 ] || { echo "FAILED: only $n CSVs compared"; exit 1; }
+echo "slurm slice OK: $n_ids jobs through sbatch, $n CSVs identical to the local run"
