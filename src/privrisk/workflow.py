@@ -209,10 +209,6 @@ def load_registry(paper: str, config: Mapping[str, Any]) -> Registry:
                     _declared(getattr(module, "FIGURES", ()), section))
 
 
-def has_registry(paper: str) -> bool:
-    return (PACKAGE_DIR / "papers" / paper / "registry.py").is_file()
-
-
 def paper_params(config: Mapping[str, Any], key: str, fig: str) -> dict[str, Any]:
     """``config[key]['common']`` overlaid by ``config[key][fig]``, plus the global seed."""
     section = config.get(key, {})

@@ -4,28 +4,31 @@
 
 
 for _paper in wf.PAPERS:
-    if not wf.has_registry(_paper):
-        continue
     _reg = wf.load_registry(_paper, config)
     REGISTRIES[_paper] = _reg
     PAPER_TARGETS[_paper] = _reg.targets()
 
-    for _step in _reg.steps:
-        _res = _step.resources_for(SCALE)
+    for _decl in (*_reg.steps, *_reg.figures):
+        _is_step = isinstance(_decl, wf.Step)
+        _res = _decl.resources_for(SCALE)
 
         rule:
             name:
-                _reg.rule_name(_step)
+                _reg.rule_name(_decl)
             input:
-                **_reg.inputs(_step),
-                code=wf.code_inputs(_step.func),
-                data=wf.data_inputs(config, _paper, _step),
+                **_reg.inputs(_decl),
+                code=wf.code_inputs(_decl.func),
+                data=wf.data_inputs(config, _paper, _decl),
             output:
-                **_reg.step_outputs(_step),
+                **(
+                    _reg.step_outputs(_decl)
+                    if _is_step
+                    else report_outputs(_paper, _decl.name, _decl.table)
+                ),
             log:
-                wf.log_path(_paper, _step.name),
+                wf.log_path(_paper, _decl.name),
             benchmark:
-                wf.benchmark_path(_paper, _step.name)
+                wf.benchmark_path(_paper, _decl.name)
             conda:
                 "../envs/privrisk.yaml"
             threads: _res.threads
@@ -34,38 +37,9 @@ for _paper in wf.PAPERS:
                 runtime=_res.runtime,
                 gpu=_res.gpu,
             params:
-                func=_step.func,
-                cfg=wf.params(config, _paper, _step),
-            script:
-                "../scripts/run_step.py"
-
-    for _fig in _reg.figures:
-        _res = _fig.resources_for(SCALE)
-
-        rule:
-            name:
-                _reg.rule_name(_fig)
-            input:
-                **_reg.inputs(_fig),
-                code=wf.code_inputs(_fig.func),
-                data=wf.data_inputs(config, _paper, _fig),
-            output:
-                **report_outputs(_paper, _fig.name, _fig.table),
-            log:
-                wf.log_path(_paper, _fig.name),
-            benchmark:
-                wf.benchmark_path(_paper, _fig.name)
-            conda:
-                "../envs/privrisk.yaml"
-            threads: _res.threads
-            resources:
-                mem_mb=_res.mem_mb,
-                runtime=_res.runtime,
-                gpu=_res.gpu,
-            params:
-                func=_fig.func,
-                cfg=wf.params(config, _paper, _fig),
+                func=_decl.func,
+                cfg=wf.params(config, _paper, _decl),
                 paper=_paper,
-                figure=_fig.name,
+                figure=_decl.name,
             script:
-                "../scripts/make_figure.py"
+                "../scripts/run_step.py" if _is_step else "../scripts/make_figure.py"

@@ -30,10 +30,12 @@ work=$(mktemp -d /tmp/privrisk_slurm.XXXXXX)
 mkdir -p "$work/slurm" "$work/local"
 
 t0=$(date +%s)
-timeout 1500 snakemake --profile workflow/profiles/slurm --slurm-status-command squeue \
+timeout 1500 snakemake --profile workflow/profiles/slurm --slurm-status-command squeue --slurm-keep-successful-logs \
   -d "$work/slurm" "${targets[@]}" "${config[@]}" > "$work/slurm.log" 2>&1 \
   || { tail -40 "$work/slurm.log"; echo "FAILED: the slice did not finish through Slurm"; exit 1; }
 echo "slice through Slurm: $(( $(date +%s) - t0 )) s"
+# squeue keeps finished jobs for MinJobAge (600 s in the recipe): read its history right away
+known=$(squeue --states=all -h -o %i | sort -u)
 snakemake --cores 2 -d "$work/local" "${targets[@]}" "${config[@]}" > "$work/local.log" 2>&1 \
   || { tail -40 "$work/local.log"; echo "FAILED: the local run of the slice"; exit 1; }
 
@@ -44,8 +46,13 @@ n_ids=$(printf '%s\n' "$ids" | grep -c . || true)
 echo "local jobs: $n_jobs; Slurm job ids: $n_ids"
 # the local count includes the target rules, which Snakemake runs locally (localrules)
 [ "$n_ids" -ge $(( n_jobs - 2 )) ] || { echo "FAILED: only $n_ids of $n_jobs jobs went through sbatch"; exit 1; }
-known=$(squeue --states=all -h -o %i | sort -u)
-for id in $ids; do grep -qx "$id" <<< "$known" || { echo "FAILED: job $id not in squeue's history"; exit 1; }; done
+# each id has the log slurmd wrote for it; squeue's history still holds the recent ones
+for id in $ids; do
+  compgen -G "$work/slurm/.snakemake/slurm_logs/*/$id.log" > /dev/null || { echo "FAILED: no Slurm log for job $id"; exit 1; }
+done
+n_known=$(comm -12 <(printf '%s\n' $ids | sort) <(printf '%s\n' "$known") | grep -c . || true)
+[ "$n_known" -ge 1 ] || { echo "FAILED: none of the job ids is in squeue's history"; exit 1; }
+echo "$n_known of $n_ids job ids still in squeue's history (the rest aged out after MinJobAge)"
 
 # the outputs equal the local run's, byte for byte
 n=0
