@@ -40,6 +40,9 @@ for _paper in wf.PAPERS:
                 func=_decl.func,
                 cfg=wf.params(config, _paper, _decl),
                 paper=_paper,
-                figure=_decl.name,
+                name=_decl.name,
+                # (not a conditional script path: Snakemake evaluates `script:` at run time, when
+                # the loop variables hold the last declaration's values)
+                kind="step" if _is_step else "figure",
             script:
-                "../scripts/run_step.py" if _is_step else "../scripts/make_figure.py"
+                "../scripts/run.py"

@@ -1,6 +1,6 @@
 """Expensive steps of xu2022: load data, split 10 %, train one model, save queries for all points.
 
-Each function has the run_step signature ``f(params, inputs, outputs, threads)``. Its params
+Each function has the step signature ``f(params, inputs, outputs, threads)``. Its params
 (declared in :mod:`.registry`) are the global ``seed``, ``dataset`` (a key of :data:`LOADERS`),
 ``data`` (that dataset's data block), ``model`` (the model's config), and ``train_fraction``
 (WGAN-GP, privGAN), ``network`` (WGAN-GP: ``mlp`` or ``conv``) or ``epsilon`` and ``zero_six``

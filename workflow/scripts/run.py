@@ -1,0 +1,38 @@
+"""Run one declared step or figure of the privrisk library (every rule of registry.smk uses this).
+
+params.kind is ``step`` or ``figure``; params.func names ``module:function``; params.cfg holds its
+params. A step has the signature ``f(params, inputs, outputs, threads)`` and writes exactly the
+rule's outputs; a figure returns a FigureResult that run_figure writes as the output contract.
+Figure rules only read step artifacts, so changing a plot never reruns a step.
+"""
+
+import sys
+from pathlib import Path
+
+# Import this checkout's own library (src/ beside workflow/), whatever else is installed, so the
+# code that runs is the code whose commit goes into provenance.
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1] / "src"))  # noqa: F821
+
+from privrisk.figure import resolve, run_figure
+from privrisk.joblog import job_log
+
+sm = snakemake  # noqa: F821
+with job_log(sm.log[0]):
+    inputs = {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")}
+    if sm.params.kind == "step":
+        import torch
+
+        torch.set_num_threads(max(1, sm.threads))
+        resolve(sm.params.func)(sm.params.cfg, inputs, {k: str(v) for k, v in sm.output.items()}, sm.threads)
+    else:
+        run_figure(
+            sm.params.func,
+            paper=sm.params.paper,
+            figure=sm.params.name,
+            params=sm.params.cfg,
+            # the output prefix is the CSV's path without extension (every figure writes a CSV)
+            prefix=sm.output.csv.removesuffix(".csv"),
+            claims_path=sm.output.claims,
+            scale=sm.config.get("scale", "quick"),
+            inputs=inputs or None,
+        )
