@@ -164,9 +164,19 @@ def clipped_texts(fig: Figure, *, tolerance_px: float = 1.0) -> list[str]:
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     canvas = fig.bbox.padded(tolerance_px)
+    # Tick labels of ticks outside the view limits keep stale positions but are never drawn.
+    all_ticks, drawn = set(), set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                all_ticks |= {id(tick.label1), id(tick.label2)}
+            for tick in axis._update_ticks():  # the ticks matplotlib draws
+                drawn |= {id(tick.label1), id(tick.label2)}
     out = []
     for t in fig.findobj(lambda a: hasattr(a, "get_text") and hasattr(a, "get_window_extent")):
         if not t.get_visible() or not str(t.get_text()).strip():
+            continue
+        if id(t) in all_ticks and id(t) not in drawn:
             continue
         box = t.get_window_extent(renderer)
         if box.x0 < canvas.x0 or box.y0 < canvas.y0 or box.x1 > canvas.x1 or box.y1 > canvas.y1:

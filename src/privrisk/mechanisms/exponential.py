@@ -9,6 +9,7 @@ T independent data draws are one array computation. The populations themselves c
 from __future__ import annotations
 
 import numpy as np
+
 from ..bounds import pmp
 
 
