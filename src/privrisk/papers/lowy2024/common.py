@@ -118,10 +118,11 @@ def curve_se(data: pd.DataFrame, series: str) -> tuple[np.ndarray, np.ndarray]:
 
 def mark(ax, x, y, text: str, *, above: bool = True) -> None:
     """A paper-quoted value drawn on the figure (black ×, labelled), so a discrepancy is visible."""
+    first = "value quoted by the paper" not in ax.get_legend_handles_labels()[1]
     ax.plot([x], [y], marker="X", color="black", markersize=8, linestyle="none", zorder=5,
-            label="value quoted by the paper")
-    ax.annotate(text, (x, y), xytext=(0, 8 if above else -10), textcoords="offset points",
-                ha="center", va="bottom" if above else "top", fontsize=7.5)
+            label="value quoted by the paper" if first else "_nolegend_")
+    ax.annotate(text, (x, y), xytext=(7, 2 if above else -2), textcoords="offset points",
+                ha="left", va="bottom" if above else "top", fontsize=7.5)
 
 
 def plot(data: pd.DataFrame, *, xlabel: str, title: str, logx: bool, marks=(), param_marks=(),

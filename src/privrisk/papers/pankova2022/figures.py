@@ -23,6 +23,7 @@ from ...claims import Ledger
 from ...config import grid
 from ...estimators.intervals import clopper_pearson
 from ...figure import FigureResult
+from . import checks
 
 PAPER = "pankova2022"
 LEDGER = Ledger(PAPER)
@@ -50,12 +51,12 @@ def fig_eps_vs_advantage(params) -> FigureResult:
     # The envelope is the minimum of the per-prior curves (checked on a dense p grid).
     pg = np.linspace(0.001, 0.999, 999)
     dense = at.epsilon_for_advantage(eta[1:, None], pg[None, :], R).min(axis=1)
-    env_ok = bool(np.allclose(dense, series["worst-case prior (envelope)"][1:], rtol=2e-3))
-    claims = [LEDGER.qualitative(
+    claims = [checks.agrees(
         figure="fig_eps_vs_advantage", claim_id="plot_from_simplified_bound",
         claim="For the simplified bound, the desired advantage bound can be plotted against the largest "
               "suitable ε for different Pr_pre(g(x)); the worst-case prior gives the lower envelope",
-        holds=env_ok, ours="minimum over 999 priors matches 2 ln((1+η)/(1−η)) within 0.2 %")]
+        numeric=dense, closed_form=series["worst-case prior (envelope)"][1:], rtol=2e-3,
+        what="minimum over 999 priors vs 2 ln((1+η)/(1−η)): ")]
     return FigureResult(
         data=data, fig=fig, claims=claims,
         caption=("Largest ε (in units of 1/R) for which the simplified bound Pr_post <= 1/(1 + e^(−εR)(1−p)/p) "
@@ -95,9 +96,6 @@ def fig_worst_case_prior(params) -> FigureResult:
     eta_test = grid(params["check_etas"])
     em = at.epsilon_for_advantage(eta_test[:, None], pg[None, :], R)
     pe_num = pg[em.argmin(axis=1)]
-    ok_eps = np.allclose(p_num, at.worst_case_prior_fixed_eps(e_test, R), atol=1e-3) and np.allclose(
-        h_num, at.worst_case_advantage(e_test, R), atol=1e-6)
-    ok_eta = np.allclose(pe_num, at.worst_case_prior_fixed_eta(eta_test), atol=1e-3)
     data = pd.concat([
         pd.DataFrame({"series": "p* for fixed eta", "x": eta, "y": p_eta, "panel": "a"}),
         pd.DataFrame({"series": "epsilon_min(eta)", "x": eta, "y": e_min, "panel": "a"}),
@@ -105,12 +103,15 @@ def fig_worst_case_prior(params) -> FigureResult:
         pd.DataFrame({"series": "eta_max(epsilon)", "x": eps, "y": h_max, "panel": "b"}),
     ], ignore_index=True)
     claims = [
-        LEDGER.qualitative(figure="fig_worst_case_prior", claim_id="worst_prior_fixed_eps",
-                           claim="For fixed ε the worst-case prior is p = 1/(1 + e^(Rε/2))", holds=bool(ok_eps),
-                           ours=f"grid search over p at ε ∈ {e_test.tolist()} agrees to 1e-3"),
-        LEDGER.qualitative(figure="fig_worst_case_prior", claim_id="worst_prior_fixed_eta",
-                           claim="For fixed η the worst-case prior is p = (1 − η)/2", holds=bool(ok_eta),
-                           ours=f"grid search over p at η ∈ {eta_test.tolist()} agrees to 1e-3"),
+        checks.agrees(figure="fig_worst_case_prior", claim_id="worst_prior_fixed_eps",
+                      claim="For fixed ε the worst-case prior is p = 1/(1 + e^(Rε/2))",
+                      numeric=np.r_[p_num, h_num],
+                      closed_form=np.r_[at.worst_case_prior_fixed_eps(e_test, R), at.worst_case_advantage(e_test, R)],
+                      atol=1e-3, what=f"grid search over p (argmax and max advantage) at ε ∈ {e_test.tolist()}: "),
+        checks.agrees(figure="fig_worst_case_prior", claim_id="worst_prior_fixed_eta",
+                      claim="For fixed η the worst-case prior is p = (1 − η)/2",
+                      numeric=pe_num, closed_form=at.worst_case_prior_fixed_eta(eta_test), atol=1e-3,
+                      what=f"grid search over p at η ∈ {eta_test.tolist()}: "),
     ]
     # "The precise bound does not provide a better bound if the prior is unknown": the simplified
     # bound is attained by randomized response on a two-point prior at distance R.
@@ -176,17 +177,16 @@ def fig_single_attribute(params) -> FigureResult:
         pd.DataFrame({"series": "shell sum (centred)", "x": eps, "y": shell}),
         pd.DataFrame({"series": "Laplace attack", "x": eps, "y": rate, "lo": lo, "hi": hi}),
     ], ignore_index=True)
-    below = bool(np.all(lo <= main_w + 1e-12))
     claims = [
-        LEDGER.qualitative(figure="fig_single_attribute", claim_id="main_theorem_valid",
-                           claim="The main theorem bounds the posterior of any ε·d-private mechanism",
-                           holds=below, ours=f"Laplace attack success <= worst-centre bound at all {len(eps)} ε "
-                           "(within the 95 % interval)"),
-        LEDGER.qualitative(figure="fig_single_attribute", claim_id="simplified_loose_large_R",
-                           claim="The simplified bound (via R = sup d) is much weaker for a wide domain",
-                           holds=bool(np.all(simp >= main_w - 1e-12)),
-                           ours=f"at ε = {eps[len(eps)//2]:g}: simplified {simp[len(eps)//2]:.3f} vs main "
-                           f"{main_w[len(eps)//2]:.3f}"),
+        checks.below(figure="fig_single_attribute", claim_id="main_theorem_valid",
+                     claim="The main theorem bounds the posterior of any ε·d-private mechanism",
+                     x=eps, values=lo, bound=main_w,
+                     what="lower 95 % limit of the Laplace attack's success vs the worst-centre bound: ",
+                     note=("the attack and the bound use different priors/centres (issue 13: U[1, 19] with "
+                           "clipping vs U[0, 20] at the centre); not yet aligned")),
+        checks.looser(figure="fig_single_attribute", claim_id="simplified_loose_large_R",
+                      claim="The simplified bound (via R = sup d) is much weaker for a wide domain",
+                      x=eps, loose=simp, tight=main_w),
     ]
     return FigureResult(
         data=data, fig=fig, claims=claims, seeds={"laplace_mc": params["seed"]},
@@ -220,7 +220,8 @@ def fig_shell_counterexample(params) -> FigureResult:
         figure="fig_shell_counterexample", claim_id="shell_sum_bound",
         claim="The discrete shell sum (slides 'Less of a simplification' / 'Guessing a single attribute') "
               "upper-bounds Pr_post(g(x))",
-        holds=bool(np.all(attained <= shell + 1e-12)),
+        holds=checks.below(figure="fig_shell_counterexample", claim_id="shell_sum_bound", claim="",
+                           x=eps, values=attained, bound=shell).status == "qualitative-ok",
         ours=f"at ε = 1: attained {float(a1):.4f} > shell sum {float(s1):.4f}",
         note="fails for priors with mass at the far edge of g(x) and just outside the opposite edge when "
              "shells are measured from the guess centre (nearest-point distance); valid with farthest-point "
