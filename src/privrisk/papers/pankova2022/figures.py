@@ -30,39 +30,41 @@ LEDGER = Ledger(PAPER)
 
 
 def fig_eps_vs_advantage(params) -> FigureResult:
-    eta = grid(params["etas"])
+    """Guessing advantage η against ε (the slide's "guessing advantage vs epsilon"), per prior."""
+    eps = grid(params["epsilons"])
     R = params["R"]
     priors = params["prior_probs"]
-    series = {f"Pr_pre(g(x)) = {p:g}": at.epsilon_for_advantage(eta, p, R) for p in priors}
-    series["worst-case prior (envelope)"] = at.worst_case_epsilon(eta, R)
+    series = {f"Pr_pre(g(x)) = {p:g}": at.advantage_simplified(eps, p, R) for p in priors}
+    series["worst-case prior (envelope)"] = at.worst_case_advantage(eps, R)
     fig, ax = plotting.subplots(width=5.4, height=3.8)
     for i, p in enumerate(priors):
-        y = series[f"Pr_pre(g(x)) = {p:g}"]
-        ax.plot(eta, np.where(np.isfinite(y), y, np.nan), color=plotting.color(i),
-                linestyle=plotting.linestyle(i), label=f"prior Pr_pre(g(x)) = {p:g}")
-    ax.plot(eta, series["worst-case prior (envelope)"], color="black", linewidth=2.4,
-            label="worst case over priors: 2 ln((1+η)/(1−η))")
-    ax.set(xlabel="desired bound on guessing advantage η = Pr_post − Pr_pre",
-           ylabel=f"largest suitable ε (× R, R = {R:g})", yscale="log", ylim=(1e-2, 20),
-           title="Advantage bound vs largest ε, per prior")
-    ax.legend(fontsize=7.5)
-    data = pd.concat([pd.DataFrame({"series": k, "x": eta, "y": v}) for k, v in series.items()],
+        ax.plot(eps, series[f"Pr_pre(g(x)) = {p:g}"], color=plotting.color(i),
+                linestyle=plotting.linestyle(i), label=f"prior $Pr_{{pre}}(g(x)) = {p:g}$")
+    ax.plot(eps, series["worst-case prior (envelope)"], color="black", linewidth=2.4,
+            label=r"worst case over priors: $\tanh(R\varepsilon/4)$")
+    ax.set(xlabel=f"privacy parameter ε (× 1/R, R = {R:g})",
+           ylabel=r"guessing advantage bound $\eta = Pr_{post} - Pr_{pre}$",
+           title="Guessing advantage vs ε (simplified bound)")
+    plotting.footnote(fig, "Prior values Pr_pre(g(x)) are our choice (the slide's are not legible).")
+    plotting.legend(ax, fontsize=7.5)
+    data = pd.concat([pd.DataFrame({"series": k, "x": eps, "y": v}) for k, v in series.items()],
                      ignore_index=True)
-    # The envelope is the minimum of the per-prior curves (checked on a dense p grid).
+    # The envelope is the maximum of the per-prior curves (checked on a dense p grid).
     pg = np.linspace(0.001, 0.999, 999)
-    dense = at.epsilon_for_advantage(eta[1:, None], pg[None, :], R).min(axis=1)
+    dense = at.advantage_simplified(eps[:, None], pg[None, :], R).max(axis=1)
     claims = [checks.agrees(
         figure="fig_eps_vs_advantage", claim_id="plot_from_simplified_bound",
-        claim="For the simplified bound, the desired advantage bound can be plotted against the largest "
-              "suitable ε for different Pr_pre(g(x)); the worst-case prior gives the lower envelope",
-        numeric=dense, closed_form=series["worst-case prior (envelope)"][1:], rtol=2e-3,
-        what="minimum over 999 priors vs 2 ln((1+η)/(1−η)): ")]
+        claim="For the simplified bound, the guessing advantage can be plotted against ε for different "
+              "Pr_pre(g(x)); the worst-case prior gives the upper envelope",
+        numeric=dense, closed_form=series["worst-case prior (envelope)"], atol=1e-4,
+        what="maximum over 999 priors vs tanh(Rε/4): ")]
     return FigureResult(
         data=data, fig=fig, claims=claims,
-        caption=("Largest ε (in units of 1/R) for which the simplified bound Pr_post <= 1/(1 + e^(−εR)(1−p)/p) "
-                 "keeps the guessing advantage below η, for several prior probabilities p of a correct guess "
-                 "(the slides' p values are unknown; ours are a choice). Curves end where η >= 1 − p (any ε "
-                 "is fine). The black envelope is the worst-case prior p = (1 − η)/2."),
+        caption=("Guessing advantage η = Pr_post − Pr_pre allowed by the simplified bound "
+                 "Pr_post <= 1/(1 + e^(−εR)(1−p)/p) against ε (in units of 1/R), for several prior "
+                 "probabilities p of a correct guess (the slides' p values are not legible; ours are a "
+                 "choice). Read across, a target η gives the largest suitable ε for each prior. The black "
+                 "envelope is the worst case over priors, tanh(Rε/4), at p = 1/(1 + e^(Rε/2))."),
         extra={"choice": "prior values chosen by us (slide plot lost)", "R": R},
     )
 
