@@ -204,8 +204,8 @@ def fig_shell_counterexample(params) -> FigureResult:
     eps = grid(params["epsilons"])
     attained, shell, main = at.two_point_counterexample(eps)
     fig, ax = plotting.subplots(width=5.0, height=3.6)
-    ax.plot(eps, attained, color=plotting.color(3), label="posterior attained by randomized response")
-    ax.plot(eps, shell, color=plotting.color(1), linestyle="-.", label="slides' shell sum (nearest-point shells)")
+    ax.plot(eps, attained, color=plotting.color(3), label=r"posterior attained: Laplace(1/ε), event $Y \geq u$")
+    ax.plot(eps, shell, color=plotting.color(1), linestyle="-.", label="slides' shell sum (shells around the guess centre)")
     ax.plot(eps, main, color=plotting.color(0), linestyle="--", label="main theorem bound")
     ax.axhline(0.5, **plotting.BASELINE, label="prior 1/2")
     ax.fill_between(eps, shell, attained, where=attained > shell, color=plotting.color(3), alpha=0.15,
@@ -231,10 +231,13 @@ def fig_shell_counterexample(params) -> FigureResult:
     return FigureResult(
         data=data, fig=fig, claims=claims,
         caption=("Counter-example to the slides' distance-shell sum. Prior: mass 1/2 at u (inside g(x), at its "
-                 "far edge) and 1/2 at v just outside the opposite edge, d(u, v) = 2. Randomized response "
-                 "between u and v with likelihood ratio e^(2ε) is ε·d-private, and its posterior σ(2ε) exceeds "
-                 "the shell sum σ(ε) for every ε > 0, while the main theorem (dashed) is met exactly."),
-        extra={"construction": "u = 1 − 1e-3, v = −1 − 1e-3, guess centre 0, g = [−1, 1]"},
+                 "far edge) and 1/2 at v just outside the opposite edge, d(u, v) = 2. The mechanism adds "
+                 "Laplace(1/ε) noise to x (ε·d-private on all of ℝ, the guess centre included) and the "
+                 "attacker observes the event Y >= u: P(Y >= u | u) = 1/2, P(Y >= u | v) = e^(−2ε)/2, so its "
+                 "posterior σ(2ε) exceeds the shell sum σ(ε) (shells around the guess centre) for every ε > 0, "
+                 "while the main theorem (dashed) is met exactly."),
+        extra={"construction": "u = 1 − 1e-3, v = −1 − 1e-3, guess centre 0, g = [−1, 1]; "
+                               "mechanism Y = x + Laplace(1/ε), event Y >= u"},
     )
 
 
