@@ -89,7 +89,7 @@ def fig_worst_case_prior(params) -> FigureResult:
     a2.plot(eps, p_eps, color=plotting.color(0), label="worst-case prior p* = 1/(1 + e^(Rε/2))")
     a2.plot(eps, h_max, color=plotting.color(1), linestyle="--", label="η_max = tanh(Rε/4)")
     a2.set(xlabel="ε (× R)", ylabel="probability / advantage", title="(b) fixed ε")
-    a2.legend(fontsize=7)
+    plotting.legend(a2, fontsize=7)
     # Numerical check of both closed forms by grid search over p.
     pg = np.linspace(1e-4, 1 - 1e-4, 20001)
     e_test = grid(params["check_epsilons"])
@@ -171,7 +171,7 @@ def fig_single_attribute(params) -> FigureResult:
     ax.axhline(2 / M, **plotting.BASELINE, label="prior Pr_pre(g(x)) = 2/M")
     ax.set(xlabel="ε per unit of precision r (d = |x − x'|/r)", ylabel="posterior of a correct guess",
            title=f"Single attribute, uniform prior over {M:g} precision units")
-    ax.legend(fontsize=7)
+    plotting.legend(ax, fontsize=7)
     data = pd.concat([
         pd.DataFrame({"series": "simplified", "x": eps, "y": simp}),
         pd.DataFrame({"series": "main theorem (worst centre)", "x": eps, "y": main_w}),
@@ -212,7 +212,7 @@ def fig_shell_counterexample(params) -> FigureResult:
                     label="shell sum violated")
     ax.set(xlabel="ε per d-unit", ylabel="posterior of the correct guess",
            title="Two-point prior: the shell sum is not a valid bound")
-    ax.legend(fontsize=7)
+    plotting.legend(ax, fontsize=7)
     data = pd.concat([pd.DataFrame({"series": s, "x": eps, "y": y}) for s, y in
                       (("attained", attained), ("shell sum", shell), ("main theorem", main))],
                      ignore_index=True)
