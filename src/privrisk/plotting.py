@@ -11,6 +11,8 @@ import matplotlib
 matplotlib.use("Agg")  # no display on the build machines
 
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib import ticker  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 # Okabe & Ito (2008), "Color Universal Design"; black last for baselines.
@@ -79,9 +81,113 @@ def data_source_note(sources: dict[str, str]) -> str | None:
     return f"{head} — " + "; ".join(parts)
 
 
+class _PlainLogFormatter(ticker.LogFormatterSciNotation):
+    """Log-axis labels as plain numbers ("4", "0.6", "100") instead of "4×10⁰"; which ticks
+    get a label is still matplotlib's decision (minor ticks only over few decades)."""
+
+    def __call__(self, x, pos=None):
+        label = super().__call__(x, pos)
+        return f"{x:g}" if label else ""
+
+
+def plain_log_ticks(ax, axis: str = "y") -> None:
+    """Plain-number tick labels on a log axis (major and minor)."""
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    target.set_major_formatter(_PlainLogFormatter(labelOnlyBase=False))
+    target.set_minor_formatter(_PlainLogFormatter(labelOnlyBase=False, minor_thresholds=(1.5, 0.6)))
+
+
+def headroom(ax, frac: float = 0.08) -> None:
+    """Extend the top of the y-range by ``frac`` of its span (in log space on a log axis), so no
+    curve runs along the top edge of the axes."""
+    lo, hi = ax.get_ylim()
+    if ax.get_yscale() == "log" and lo > 0:
+        ax.set_ylim(lo, hi * (hi / lo) ** frac)
+    else:
+        ax.set_ylim(lo, hi + frac * (hi - lo))
+
+
+def _data_points(ax) -> np.ndarray:
+    """Display coordinates of every drawn line (densified) and band vertex of ``ax``."""
+    pts = []
+    for line in ax.get_lines():
+        xy = np.column_stack(line.get_data()).astype(float)
+        xy = xy[np.all(np.isfinite(xy), axis=1)]
+        if len(xy) == 0:
+            continue
+        disp = ax.transData.transform(xy)
+        if len(disp) > 1:  # points along each segment, so a legend over a segment counts
+            t = np.linspace(0, 1, 25)[:, None, None]
+            disp = (disp[:-1] * (1 - t) + disp[1:] * t).reshape(-1, 2)
+        pts.append(disp)
+    for coll in ax.collections:
+        for path in coll.get_paths():
+            pts.append(coll.get_transform().transform(path.vertices))
+    return np.vstack(pts) if pts else np.empty((0, 2))
+
+
+def legend_covers_data(ax) -> bool:
+    """Whether the legend of ``ax`` lies over any drawn line point, segment or band vertex."""
+    leg = ax.get_legend()
+    if leg is None:
+        return False
+    fig = ax.figure
+    fig.canvas.draw()
+    box = leg.get_window_extent().padded(-1)
+    pts = _data_points(ax)
+    inside = ((pts[:, 0] > box.x0) & (pts[:, 0] < box.x1) & (pts[:, 1] > box.y0) & (pts[:, 1] < box.y1))
+    return bool(inside.any())
+
+
+def legend(ax, **kw):
+    """A legend that never covers data: matplotlib's best place inside the axes if it is free,
+    else outside to the right of the axes."""
+    leg = ax.legend(**kw)
+    if leg is not None and legend_covers_data(ax):
+        kw = {k: v for k, v in kw.items() if k not in ("loc", "bbox_to_anchor")}
+        leg = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), **kw)
+    return leg
+
+
+def legend_outside(ax, **kw):
+    """Alias of :func:`legend` (kept for the lowy2024 plot)."""
+    return legend(ax, **kw)
+
+
+def clipped_texts(fig: Figure, *, tolerance_px: float = 1.0) -> list[str]:
+    """Visible, non-empty text artists whose extent leaves the figure canvas.
+
+    The laid-out figure must fit its own canvas (stricter than the tight bounding box that
+    :func:`save` also applies, which would hide the problem by growing the canvas); the test of
+    the no-clipped-text rule calls this on every figure of a paper.
+    """
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    canvas = fig.bbox.padded(tolerance_px)
+    # Tick labels of ticks outside the view limits keep stale positions but are never drawn.
+    all_ticks, drawn = set(), set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                all_ticks |= {id(tick.label1), id(tick.label2)}
+            for tick in axis._update_ticks():  # the ticks matplotlib draws
+                drawn |= {id(tick.label1), id(tick.label2)}
+    out = []
+    for t in fig.findobj(lambda a: hasattr(a, "get_text") and hasattr(a, "get_window_extent")):
+        if not t.get_visible() or not str(t.get_text()).strip():
+            continue
+        if id(t) in all_ticks and id(t) not in drawn:
+            continue
+        box = t.get_window_extent(renderer)
+        if box.x0 < canvas.x0 or box.y0 < canvas.y0 or box.x1 > canvas.x1 or box.y1 > canvas.y1:
+            out.append(str(t.get_text()))
+    return out
+
+
 def save(fig: Figure, prefix: str, *, rc=RC) -> None:
-    """Write ``prefix.pdf`` and ``prefix.png`` (200 dpi)."""
+    """Write ``prefix.pdf`` and ``prefix.png`` (200 dpi) with a tight bounding box, so no label,
+    title or legend outside the axes is cut off at the canvas edge."""
     with plt.rc_context(rc):
-        fig.savefig(f"{prefix}.pdf")
-        fig.savefig(f"{prefix}.png", dpi=rc["savefig.dpi"])
+        fig.savefig(f"{prefix}.pdf", bbox_inches="tight", pad_inches=0.05)
+        fig.savefig(f"{prefix}.png", dpi=rc["savefig.dpi"], bbox_inches="tight", pad_inches=0.05)
     plt.close(fig)

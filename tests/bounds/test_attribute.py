@@ -107,3 +107,20 @@ def test_edges():
         at.epsilon_for_advantage(0.1, 0.0)
     with pytest.raises(ValueError):
         at.posterior_simplified(-1, 0.5)
+
+
+def test_laplace_counterexample_is_private_everywhere_and_simulates():
+    """The shell-sum counter-example uses Laplace(1/ε) (ε·d-private on all of ℝ): its event
+    posterior is σ(2ε) in closed form and by simulation."""
+    from scipy import special
+
+    eps = np.array([0.0, 0.5, 1.0, 2.0])
+    post = at.laplace_event_posterior(eps, 1 - 1e-3, -1 - 1e-3)
+    np.testing.assert_allclose(post, special.expit(eps * 2.0), rtol=1e-12)
+    rng = np.random.default_rng(0)
+    n, u, v, e = 400_000, 1 - 1e-3, -1 - 1e-3, 1.0
+    x = np.where(rng.random(n) < 0.5, u, v)
+    y = x + rng.laplace(scale=1 / e, size=n)
+    hit = y >= u
+    mc = np.mean(x[hit] == u)
+    assert abs(mc - special.expit(2 * e)) < 4 * np.sqrt(mc * (1 - mc) / hit.sum())

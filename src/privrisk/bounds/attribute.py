@@ -130,21 +130,38 @@ def uniform_shells(M, x0):
     return ball(1), shells
 
 
+def laplace_event_posterior(epsilon, u: float, v: float, prior_u: float = 0.5):
+    """Posterior of x = u after the event Y >= u, for Y = x + Laplace(1/ε) and a two-point prior
+    on {u, v} (v < u). The Laplace mechanism is ε·d-private on all of ℝ, so this is a valid
+    ε·d-private observation whatever the guess centre. P(Y >= u | u) = 1/2 and
+    P(Y >= u | v) = e^{−ε(u−v)}/2 (scipy's Laplace survival function)."""
+    from scipy import stats
+
+    eps = _arr(epsilon, "epsilon", 0)
+    with np.errstate(divide="ignore"):
+        scale = np.where(eps > 0, 1.0 / np.where(eps > 0, eps, 1.0), np.inf)
+    like_u = stats.laplace.sf(u, loc=u, scale=scale)
+    like_v = np.where(np.isinf(scale), 0.5, stats.laplace.sf(u, loc=v, scale=np.where(np.isinf(scale), 1.0, scale)))
+    return prior_u * like_u / (prior_u * like_u + (1 - prior_u) * like_v)
+
+
 def two_point_counterexample(epsilon, *, gap=1e-3):
     """A prior where the slides' shell sum (nearest-point distance) is violated by a real mechanism.
 
     Prior: mass 1/2 at u = 1 − gap (inside g = [−1, 1] around x = 0, at its far edge, nearest-point
-    distance to the guess centre ≈ 1) and 1/2 at v = −1 − gap (just outside g on the other side).
-    Their distance is 2 d-units, so an ε·d-private randomized response between u and v may have
-    likelihood ratio e^{2ε}. The attacker who sees "u" has posterior σ(2ε), but the shell sum,
-    which charges v only e^{−ε·1} (its shell index a = 1), claims at most 1/(1 + e^{−ε}).
+    distance to the guess centre ≈ 1) and 1/2 at v = −1 − gap (just outside g on the other side),
+    2 d-units apart. The mechanism is Laplace(1/ε) noise on x (ε·d-private on all of ℝ, including
+    the guess centre) and the attacker observes the event Y >= u: its posterior of u is
+    σ(2ε) (:func:`laplace_event_posterior`), but the shell sum, which charges v only e^{−ε·1}
+    (its shell index a = 1 around the guess centre), claims at most 1/(1 + e^{−ε}).
 
     Returns (attained posterior, shell-sum "bound", main-theorem bound).
     """
     eps = _arr(epsilon, "epsilon", 0)
-    attained = special.expit(2 * eps)
+    u, v = 1.0 - gap, -1.0 - gap
+    attained = laplace_event_posterior(eps, u, v)
     # v lies in shell a = 1 (distance 1+gap from x = 0); p_ball = 1/2, shell mass 1/2.
     shell_sum = 1 / (1 + np.exp(-eps * 1) * 0.5 / 0.5)
     # main theorem: 1/(1 + f(v)/(e^{ε d(v,u)} f(u))) = σ(ε d(u,v)) = σ(2ε) (tight).
-    main = special.expit(eps * (2.0))
+    main = special.expit(eps * (u - v))
     return attained, shell_sum, main

@@ -47,7 +47,7 @@ def _log_mixture(log_p: np.ndarray, mask: np.ndarray) -> np.ndarray:
     top = np.max(log_p, axis=-2, keepdims=True)  # (..., 1, m)
     safe_top = np.where(np.isfinite(top), top, 0.0)
     p = np.exp(log_p - safe_top)  # (..., S, m); exact 0 where log_p = -inf
-    sums = np.einsum("sp,...sm->...pm", mask.astype(float), p)  # (..., P, m)
+    sums = np.matmul(mask.T.astype(float), p)  # (..., P, m); a BLAS product, not einsum
     with np.errstate(divide="ignore"):
         return np.log(sums) + safe_top
 
@@ -66,6 +66,18 @@ def pmp_epsilon(log_p: np.ndarray, membership: np.ndarray, *, two_sided: bool = 
         ε̃(X) per instance (shape ``log_p.shape[:-2]``); ∞ when some output is possible for one
         side only; 0 when every subset has the same output distribution.
     """
+    diff = log_ratios(log_p, membership)
+    if two_sided:
+        diff = np.abs(diff)
+    return np.max(diff, axis=(-2, -1))
+
+
+def log_ratios(log_p: np.ndarray, membership: np.ndarray) -> np.ndarray:
+    """ln Σ_{D∋x} p_D(w) − ln Σ_{D∌x} p_D(w) for every target x and output w: (..., 2n, m).
+
+    Outputs no subset can produce give 0. :func:`pmp_epsilon` is the maximum of its absolute
+    value (two-sided) or of itself (one-sided); compute it once when both are needed.
+    """
     log_p = np.asarray(log_p, dtype=float)
     membership = np.asarray(membership, dtype=bool)
     if log_p.shape[-2] != membership.shape[0]:
@@ -74,10 +86,7 @@ def pmp_epsilon(log_p: np.ndarray, membership: np.ndarray, *, two_sided: bool = 
     log_out = _log_mixture(log_p, ~membership)
     possible = np.isfinite(log_in) | np.isfinite(log_out)  # outputs no subset can produce drop out
     with np.errstate(invalid="ignore"):
-        diff = np.where(possible, log_in - log_out, 0.0)
-    if two_sided:
-        diff = np.abs(diff)
-    return np.max(diff, axis=(-2, -1))
+        return np.where(possible, log_in - log_out, 0.0)
 
 
 def dp_epsilon_restricted(log_p: np.ndarray, membership: np.ndarray) -> np.ndarray:

@@ -48,6 +48,7 @@ def test_shipped_config_is_valid_and_errors_name_the_key(config):
     ("fig2", "clips", "sigmas, clips or dims"),
     ("fig3", "dims", "sigmas, clips or dims"),
     ("fig4", "epsilons", "epsilons, clips or dims"),
+    ("fig4_epsX", "epsilons", "epsilons, clips or dims"),
     ("fig6_epsX", "dims", "epsilons, clips or dims"),
 ])
 def test_old_sweep_names_fail_naming_the_new_key(config, fig, new, plural):
@@ -83,10 +84,10 @@ def test_exactly_one_swept_parameter(config):
 
 def test_dense_epsilon_grid_equals_the_list(config):
     cfg = copy.deepcopy(config)
-    cfg["lowy2024"]["fig4_global"]["epsilons"] = {"min": 1, "max": 10, "n_points": 3}
+    cfg["lowy2024"]["fig4"]["epsilons"] = {"min": 1, "max": 10, "n_points": 3}
     cfgmod.validate(cfg)
-    dense = gaussian.fig4_global(_params(cfg, "fig4_global", trials=2))
-    listed = gaussian.fig4_global(_params(config, "fig4_global", trials=2, epsilons=[1.0, 5.5, 10.0]))
+    dense = gaussian.fig4(_params(cfg, "fig4", trials=2))
+    listed = gaussian.fig4(_params(config, "fig4", trials=2, epsilons=[1.0, 5.5, 10.0]))
     assert dense.data.equals(listed.data)
 
 
@@ -104,18 +105,34 @@ def test_exponential_figure_small_and_deterministic(config):
     assert np.all(r <= rx + 1e-12)
 
 
+def test_old_fig4_global_name_points_to_fig4(config):
+    bad = copy.deepcopy(config)
+    bad["lowy2024"]["fig4_global"] = bad["lowy2024"].pop("fig4")
+    with pytest.raises(ConfigError, match=r"lowy2024\.fig4_global was renamed to 'fig4"):
+        cfgmod.validate(bad)
+
+
+def test_defaults_are_the_global_reading(config):
+    for fig in ("fig4", "fig5", "fig6"):
+        assert config["lowy2024"][fig]["fixed"] == "global"
+        assert config["lowy2024"][f"{fig}_epsX"]["fixed"] == "restricted"
+    for fig in ("fig1", "fig2", "fig3"):
+        assert _params(config, fig)["trials"] >= 1000
+
+
 def test_gaussian_figures_both_readings_share_data(config):
-    p1 = _params(config, "fig4", trials=2, epsilons=[1, 10])
-    p2 = _params(config, "fig4_global", trials=2, epsilons=[1, 10])
-    f1, f2 = gaussian.fig4(p1), gaussian.fig4_global(p2)
-    assert "ε(X) held fixed" in f1.caption and "fig4_global" in f1.caption
-    assert "global ε held fixed" in f2.caption
+    p1 = _params(config, "fig4_epsX", trials=2, epsilons=[1, 10])
+    p2 = _params(config, "fig4", trials=2, epsilons=[1, 10])
+    f1, f2 = gaussian.fig4_epsX(p1), gaussian.fig4(p2)
+    assert "ε(X) held fixed" in f1.caption and "is fig4" in f1.caption
+    assert "global ε held fixed" in f2.caption and "fig4_epsX" in f2.caption
+    assert f2.fig.axes[0].get_xlabel() == "DP parameter ε (paper's label: ε(X))"
     # the alternative value recorded by each is the main value of the other (same data draws)
     et1 = f1.data[(f1.data.series == PARAM_SERIES["eps_tilde"]) & (f1.data.x == 10)].y.item()
     assert f2.extra["other_reading_eps_tilde_at_claim"] == pytest.approx(et1, rel=1e-12)
     claims = {c.claim_id: c for c in f1.claims + f2.claims}
-    assert claims["fig4_eps_tilde_at_10"].status == "qualitative-fails"
-    assert claims["fig4_global_eps_tilde_at_10"].status == "qualitative-ok"
+    assert claims["fig4_epsX_eps_tilde_at_10"].status == "qualitative-fails"
+    assert claims["fig4_eps_tilde_at_10"].status == "qualitative-ok"
 
 
 def test_claim_point_must_be_in_the_grid(config):

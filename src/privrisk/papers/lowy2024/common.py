@@ -85,22 +85,50 @@ def tidy(xs, per_point: list[dict[str, np.ndarray]]) -> pd.DataFrame:
         for name, (panel, vals) in series.items():
             mean, std, se, count = summarise(vals)
             rows.append({"panel": panel, "series": name, "x": x, "y": mean, "lo": mean - se,
-                         "hi": mean + se, "std": std, "n_trials": count})
+                         "hi": mean + se, "se": se, "std": std, "n_trials": count})
     return pd.DataFrame(rows)
 
 
-def value(data: pd.DataFrame, series: str, x) -> float:
+def _row(data: pd.DataFrame, series: str, x):
     sel = data[(data.series == series) & np.isclose(data.x.astype(float), float(x))]
     if sel.empty:
         raise KeyError(f"no {series!r} point at x = {x}; the claim needs it in the grid")
-    return float(sel.y.iloc[0])
+    return sel.iloc[0]
+
+
+def value(data: pd.DataFrame, series: str, x) -> float:
+    return float(_row(data, series, x).y)
+
+
+def value_se(data: pd.DataFrame, series: str, x) -> tuple[float, float]:
+    """(mean, standard error over trials) of one plotted point."""
+    r = _row(data, series, x)
+    return float(r.y), float(r.se)
 
 
 def curve(data: pd.DataFrame, series: str) -> np.ndarray:
     return data[data.series == series].sort_values("x").y.to_numpy()
 
 
-def plot(data: pd.DataFrame, *, xlabel: str, title: str, logx: bool) -> plotting.Figure:
+def curve_se(data: pd.DataFrame, series: str) -> tuple[np.ndarray, np.ndarray]:
+    """(means, standard errors) of one series in x order."""
+    d = data[data.series == series].sort_values("x")
+    return d.y.to_numpy(float), d.se.to_numpy(float)
+
+
+def mark(ax, x, y, text: str, *, above: bool = True) -> None:
+    """A paper-quoted value drawn on the figure (black ×, labelled), so a discrepancy is visible."""
+    first = "value quoted by the paper" not in ax.get_legend_handles_labels()[1]
+    ax.plot([x], [y], marker="X", color="black", markersize=8, linestyle="none", zorder=5,
+            label="value quoted by the paper" if first else "_nolegend_")
+    ax.annotate(text, (x, y), xytext=(7, 2 if above else -2), textcoords="offset points",
+                ha="left", va="bottom" if above else "top", fontsize=7.5)
+
+
+def plot(data: pd.DataFrame, *, xlabel: str, title: str, logx: bool, marks=(), param_marks=(),
+         logy_ratios: bool = False) -> plotting.Figure:
+    """The two panels; ``marks``/``param_marks`` are (x, y, text) of values quoted by the paper,
+    drawn on the ratios / parameters panel."""
     fig, (ax, bx) = plotting.subplots(1, 2, width=4.4, height=3.4)
     for i, name in enumerate((RATIO, RATIO_X)):
         d = data[data.series == name].sort_values("x")
@@ -108,20 +136,30 @@ def plot(data: pd.DataFrame, *, xlabel: str, title: str, logx: bool) -> plotting
                 marker=plotting.marker(i), markersize=4, label=name)
         ax.fill_between(d.x.astype(float), d.lo, d.hi, color=plotting.color(i), alpha=0.2,
                         linewidth=0)
+    for x, y, text in marks:
+        mark(ax, x, y, text)
     ax.set(xlabel=xlabel, ylabel="ratio (mean over trials, ±1 s.e.)", title=title)
-    ax.set_ylim(bottom=0)
-    ax.legend()
+    if logy_ratios:
+        ax.set_yscale("log")
+        plotting.plain_log_ticks(ax, "y")
+    else:
+        ax.set_ylim(bottom=0)
     for i, name in enumerate(PARAM_SERIES.values()):
         d = data[data.series == name].sort_values("x")
         y = np.where(np.isfinite(d.y) & (d.y > 0), d.y, np.nan)
         bx.plot(d.x, y, color=plotting.color(i + 2), linestyle=plotting.linestyle(i),
                 marker=plotting.marker(i + 2), markersize=4, label=name)
+    for x, y, text in param_marks:
+        mark(bx, x, y, text)
     bx.set(xlabel=xlabel, ylabel="privacy parameter (mean over trials)", yscale="log",
            title="The three parameters")
-    bx.legend()
     if logx:
         ax.set_xscale("log")
         bx.set_xscale("log")
+    plotting.plain_log_ticks(bx, "y")
+    for a in (ax, bx):
+        plotting.headroom(a)
+        plotting.legend_outside(a)
     return fig
 
 

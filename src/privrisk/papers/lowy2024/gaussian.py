@@ -2,9 +2,9 @@
 Balle–Wang calibration and Proposition 12's bound.
 
 The paper does not say which DP parameter it holds fixed, so each figure exists in both
-readings (spec §3.2.4): ``fig4`` fixes ε(X) (the literal axis label) and ``fig4_global`` the
-global ε (the reading consistent with the text); ``fig5``/``fig6`` fix the global ε = 5 (the
-spec's default) and ``fig5_epsX``/``fig6_epsX`` fix ε(X) = 5. Both readings of a figure share
+readings (spec §3.2.4): ``fig4``, ``fig5``, ``fig6`` hold the global ε fixed (the reading
+consistent with the paper's text, the default) and ``fig4_epsX``, ``fig5_epsX``, ``fig6_epsX``
+hold ε(X) fixed (the literal reading of Figure 4's axis label). Both readings of a figure share
 their data draws.
 """
 
@@ -16,16 +16,17 @@ import numpy as np
 
 from ...bounds import pmp
 from ...data import synthetic
-from ...estimators.summary import trend
+from ...estimators.summary import summarise
 from ...figure import FigureResult
 from ...mechanisms import gaussian as gm
+from . import checks, exponential
 from .common import (
     AXIS,
     LEDGER,
     PARAM_SERIES,
     RATIO,
     RATIO_X,
-    curve,
+    curve_se,
     max_dim,
     plot,
     point,
@@ -33,7 +34,7 @@ from .common import (
     rng,
     swept,
     tidy,
-    value,
+    value_se,
 )
 
 log = logging.getLogger(__name__)
@@ -43,10 +44,10 @@ READING = {
     "global": "global ε held fixed (s calibrated with the global sensitivity 2C/n)",
 }
 COMPANION = {  # figure -> why this reading, and where the other one is
-    "fig4": "the literal reading of the paper's x-axis label ε(X); the reading consistent with the "
-            "paper's text (global ε fixed) is fig4_global",
-    "fig4_global": "consistent with every statement in the paper's text, although its axis is "
-                   "labelled ε(X); the literal reading (ε(X) fixed) is fig4",
+    "fig4": "the default: the reading consistent with every statement of the paper's text, although "
+            "its axis is labelled ε(X); the literal reading (ε(X) fixed) is fig4_epsX",
+    "fig4_epsX": "the alternative, literal reading of the paper's axis label ε(X); the default "
+                 "(global ε fixed, consistent with the text) is fig4",
     "fig5": "the default, as the text speaks of 'a DP parameter of ε = 5'; the ε(X)-fixed reading "
             "is fig5_epsX",
     "fig5_epsX": "the alternative reading; the default (global ε = 5 fixed) is fig5",
@@ -54,6 +55,9 @@ COMPANION = {  # figure -> why this reading, and where the other one is
             "is fig6_epsX",
     "fig6_epsX": "the alternative reading; the default (global ε = 5 fixed) is fig6",
 }
+#: the x-axis of Figure 4 under each reading
+FIG4_AXIS = {"global": "DP parameter ε (paper's label: ε(X))",
+             "restricted": "restricted DP parameter ε(X) (the paper's label)"}
 
 
 def gauss_sweep(params, figure: str, *, fixed: str | None = None,
@@ -79,7 +83,7 @@ def gauss_sweep(params, figure: str, *, fixed: str | None = None,
     return values, out
 
 
-def _caption(fig_no, what, params, reading, setting, figure):
+def _caption(fig_no, what, params, reading, setting, figure, marks=False):
     return (f"Figure {fig_no}. Gaussian mechanism for the mean of n = {params['n']} points "
             f"(A(D) = mean(D) + N(0, s²I), δ = {params['delta']:g}); the population X has "
             f"2n = {2 * params['n']} points drawn N(0, σ²I) and clipped to norm C ({setting}); "
@@ -87,7 +91,8 @@ def _caption(fig_no, what, params, reading, setting, figure):
             f"({COMPANION[figure]}). Left: {what}, "
             f"averaged over T = {params['trials']} data draws (bands ±1 s.e.). ε and ε(X) are exact "
             "(Balle–Wang); ε̃(X) is Proposition 12's upper bound on the PMP parameter (the paper's "
-            "3-step approach). Right: the mean parameters (log scale).")
+            "3-step approach). Right: the mean parameters (log scale)."
+            + (" Black ×: the value the paper quotes." if marks else ""))
 
 
 def _extra(values, trips, reading):
@@ -110,59 +115,61 @@ def _fixed_name(reading: str) -> str:
     return "ε" if reading == "global" else "ε(X)"
 
 
+def _other_figure(figure: str) -> str:
+    return figure[: -len("_epsX")] if figure.endswith("_epsX") else f"{figure}_epsX"
+
+
+def mean_gap(trips) -> tuple[float, float]:
+    """Mean over the grid of the per-trial gap ε̃/ε(X) − ε̃/ε, with its standard error."""
+    gaps = np.mean([tr["eps_tilde"] / tr["eps_x"] - tr["eps_tilde"] / tr["eps"] for tr in trips], axis=0)
+    mean, _, se, _ = summarise(gaps)
+    return mean, se
+
+
 def _fig4(params, figure: str) -> FigureResult:
     reading = params["fixed"]
     values, trips = gauss_sweep(params, figure)
     data = tidy(values, trips)
-    xlabel = "restricted DP parameter ε(X) (fixed)" if reading == "restricted" else "DP parameter ε (fixed)"
-    fig = plot(data, xlabel=xlabel, logx=False,
-               title=f"Gaussian mechanism, {'ε(X)' if reading == 'restricted' else 'global ε'} fixed")
     x10 = float(params["claim_epsilon"])
-    et10 = value(data, PARAM_SERIES["eps_tilde"], x10)
+    fig = plot(data, xlabel=FIG4_AXIS[reading], logx=False,
+               title=f"Gaussian mechanism, {'ε(X)' if reading == 'restricted' else 'global ε'} fixed",
+               param_marks=[(x10, 0.9, "paper: ε̃ < 0.9")])
+    et10 = value_se(data, PARAM_SERIES["eps_tilde"], x10)
     _, alt = gauss_sweep(params, figure, fixed=_other(reading), only=[x10])
     alt_et = float(np.mean(alt[0]["eps_tilde"]))
-    rc, rxc = curve(data, RATIO), curve(data, RATIO_X)
-    gap = rxc - rc  # the vertical distance between the two plotted curves
-    (ok_r, mono_r), (ok_rx, mono_rx) = trend(values, rc, +1), trend(values, rxc, +1)
-    other = "fig4_global" if reading == "restricted" else "fig4"
+    rc, rxc = curve_se(data, RATIO), curve_se(data, RATIO_X)
+    other = _other_figure(figure)
     claims = [
-        LEDGER.qualitative(
+        checks.below_claim(
             figure=figure, claim_id=f"{figure}_eps_tilde_at_10",
-            claim=f"At ε(X) = {x10:g}, ε̃(X) < 0.9", holds=bool(et10 < 0.9),
-            ours=f"ε̃(X) = {et10:.3f} ({READING[reading]})",
-            note=(f"with the other reading ({other}) ε̃(X) = {alt_et:.3f}; the paper does not say "
-                  "which parameter is fixed (spec §3.2.4)") if et10 >= 0.9 else
-                 f"the other reading ({other}) gives ε̃(X) = {alt_et:.3f}"),
-        LEDGER.qualitative(
+            claim=f"At ε(X) = {x10:g}, ε̃(X) < 0.9", values={"ε̃(X)": et10}, threshold=0.9,
+            note=(f"{READING[reading]}; the other reading ({other}) gives ε̃(X) = {alt_et:.3f}; the paper "
+                  "does not say which parameter is fixed (spec §3.2.4)")),
+        checks.trend_claim(
             figure=figure, claim_id=f"{figure}_ratios_increase",
             claim="The ratios increase with the DP parameter on the x-axis",
-            holds=ok_r and ok_rx,
-            ours=(f"ε̃/ε {rc[0]:.4f} -> {rc[-1]:.4f} (strictly monotone: {mono_r}); "
-                  f"ε̃/ε(X) {rxc[0]:.3f} -> {rxc[-1]:.3f} (strictly monotone: {mono_rx})"),
-            note="" if ok_r and ok_rx else f"not both increasing under this reading ({READING[reading]})"),
-        LEDGER.qualitative(
+            x=values, curves={RATIO: rc, RATIO_X: rxc}, sign=+1, note=READING[reading]),
+        checks.gap_claim(
             figure=figure, claim_id=f"{figure}_gap",
             claim="There is a large gap between the two curves, especially when the DP parameter is large",
-            holds=bool(gap[-1] > gap[0] and gap[-1] > 5 * rc[-1]),
-            ours=(f"ε̃/ε(X) − ε̃/ε = {gap[0]:.3f} at x = {values[0]:g}, {gap[-1]:.3f} at x = {values[-1]:g} "
-                  f"(ε̃/ε = {rc[-1]:.4f} there)")),
+            x=values, lower=rc, upper=rxc),
     ]
     setting = f"d = {params['d']}, σ = {params['sigma']:g}, C = {params['clip']:g}, no outliers"
-    caption = _caption("4" if reading == "restricted" else "4 (global-ε reading)",
-                       f"the ratios against the fixed {'ε(X)' if reading == 'restricted' else 'ε'}",
-                       params, reading, setting, figure)
+    caption = _caption("4" if reading == "global" else "4 (ε(X)-fixed reading)",
+                       f"the ratios against the fixed {_fixed_name(reading)} (the paper labels this axis ε(X))",
+                       params, reading, setting, figure, marks=True)
     return result(params, data=data, fig=fig, claims=claims, caption=caption,
                   extra=_extra(values, trips, reading) | {"other_reading_eps_tilde_at_claim": alt_et})
 
 
 def fig4(params) -> FigureResult:
-    """Gaussian mechanism: ratios vs ε(X) (literal caption reading: ε(X) fixed)."""
+    """Gaussian mechanism: ratios vs the global ε (the default, consistent with the text)."""
     return _fig4(params, "fig4")
 
 
-def fig4_global(params) -> FigureResult:
-    """Gaussian mechanism: ratios vs the global ε (the reading consistent with the text)."""
-    return _fig4(params, "fig4_global")
+def fig4_epsX(params) -> FigureResult:  # noqa: N802 (figure names follow the output files)
+    """Gaussian mechanism: ratios vs ε(X) (the literal reading of the axis label)."""
+    return _fig4(params, "fig4_epsX")
 
 
 def _fig5(params, figure: str) -> FigureResult:
@@ -170,46 +177,55 @@ def _fig5(params, figure: str) -> FigureResult:
     values, trips = gauss_sweep(params, figure)
     data = tidy(values, trips)
     fixed_name = _fixed_name(reading)
-    fig = plot(data, xlabel=AXIS["clip"], logx=True,
-               title=f"Gaussian mechanism, {params['n_outliers']} outliers, {fixed_name} = {params['epsilon']:g}")
     c = float(params["claim_clip"])
-    et = value(data, PARAM_SERIES["eps_tilde"], c)
-    rc, rxc = curve(data, RATIO), curve(data, RATIO_X)
+    quoted = reading == "global"
+    fig = plot(data, xlabel=AXIS["clip"], logx=True,
+               title=f"Gaussian mechanism, {params['n_outliers']} outliers, {fixed_name} = {params['epsilon']:g}",
+               marks=[(c, 1.0 / params["epsilon"], "paper: ε̃/ε = 0.2")] if quoted else (),
+               param_marks=[(c, 1.0, "paper: ε̃ = 1")] if quoted else ())
+    et = value_se(data, PARAM_SERIES["eps_tilde"], c)
+    rc, rxc = curve_se(data, RATIO), curve_se(data, RATIO_X)
     claims = []
-    if reading == "global":
+    if quoted:
         claims.append(LEDGER.numeric(
             figure=figure, claim_id=f"{figure}_eps_tilde_C100",
             claim=f"At C = {c:g} a DP parameter ε = {params['epsilon']:g} translates into ε̃(X) = 1",
-            paper_value=1.0, ours=et, tolerance=0.1,
+            paper_value=1.0, ours=et[0], se=et[1], tolerance=0.1,
             note_if_differs=("unresolved (spec §3.2.4): Proposition 12's bound with Balle–Wang "
                              "calibration gives about twice the quoted value; 2δ, clipping before "
                              "scaling outliers and averaging over targets were tried in the spec and "
                              "do not give 1 either")))
-    shrink_rx = trend(values, rxc, -1)[0]
-    claims.append(LEDGER.qualitative(
+    claims.append(checks.trend_claim(
         figure=figure, claim_id=f"{figure}_ratios_shrink",
         claim="The ratios shrink as the clip threshold C increases",
-        holds=trend(values, rc, -1)[0] and shrink_rx,
-        ours=(f"ε̃/ε {rc[0]:.3f} -> {rc[-1]:.3f}; ε̃/ε(X) {rxc[0]:.3f} -> {rxc[-1]:.3f} "
-              f"over C = {values[0]:g}..{values[-1]:g}"),
-        note=("" if shrink_rx else
-              "only ε̃/ε shrinks (ε grows with C); ε̃/ε(X) does not, because the worst-case target "
-              "is an outlier whose distance to the others also grows with C")))
+        x=values, curves={RATIO: rc, RATIO_X: rxc}, sign=-1,
+        note=("ε̃/ε(X) need not shrink: the worst-case target is an outlier whose distance to the "
+              "others also grows with C")))
+    if "fig2" in params:
+        p2 = {"trials": params["trials"]} | dict(params["fig2"]) | {"seed": params["seed"]}
+        _, trips2 = exponential.exp_sweep(p2, "fig2")
+        claims.append(checks.compare_claim(
+            figure=figure, claim_id=f"{figure}_gap_larger_than_fig2",
+            claim="The gap between the two curves is larger in Figure 5 than in Figure 2",
+            larger=mean_gap(trips), smaller=mean_gap(trips2),
+            names=("mean gap ε̃/ε(X) − ε̃/ε over Figure 5's C grid", "over Figure 2's C grid"),
+            note=(f"Figure 2 recomputed with its own config (T = {p2['trials']}); the gap is averaged "
+                  "over each figure's own (log-spaced) grid of C, as a reader compares the plots")))
     setting = (f"d = {params['d']}, σ = {params['sigma']:g}; {params['n_outliers']} random points "
                f"multiplied by {params['outlier_scale']:g} before clipping")
     caption = _caption("5" if reading == "global" else "5 (ε(X)-fixed reading)",
                        f"the ratios against C at {fixed_name} = {params['epsilon']:g}",
-                       params, reading, setting, figure)
+                       params, reading, setting, figure, marks=quoted)
     return result(params, data=data, fig=fig, claims=claims, caption=caption,
                   extra=_extra(values, trips, reading))
 
 
 def fig5(params) -> FigureResult:
-    """Gaussian mechanism: ratios vs C with outliers, global ε = 5 fixed (spec's default)."""
+    """Gaussian mechanism: ratios vs C with outliers, global ε = 5 fixed (the default)."""
     return _fig5(params, "fig5")
 
 
-def fig5_epsX(params) -> FigureResult:  # noqa: N802 (figure names follow the output files)
+def fig5_epsX(params) -> FigureResult:  # noqa: N802
     """Gaussian mechanism: ratios vs C with outliers, ε(X) = 5 fixed."""
     return _fig5(params, "fig5_epsX")
 
@@ -221,13 +237,10 @@ def _fig6(params, figure: str) -> FigureResult:
     fixed_name = _fixed_name(reading)
     fig = plot(data, xlabel=AXIS["d"], logx=True,
                title=f"Gaussian mechanism, {fixed_name} = {params['epsilon']:g}")
-    rc, rxc = curve(data, RATIO), curve(data, RATIO_X)
-    ok = trend(values, rc, +1)[0] and trend(values, rxc, +1)[0]
-    claims = [LEDGER.qualitative(
+    claims = [checks.trend_claim(
         figure=figure, claim_id=f"{figure}_ratios_increase_d",
-        claim="The ratios increase with the dimension d (the opposite of Figure 3)", holds=ok,
-        ours=f"ε̃/ε {rc[0]:.4f} -> {rc[-1]:.4f}; ε̃/ε(X) {rxc[0]:.3f} -> {rxc[-1]:.3f} over d = {values[0]}..{values[-1]}",
-        note="" if ok else "not increasing on our grid")]
+        claim="The ratios increase with the dimension d (the opposite of Figure 3)",
+        x=values, curves={RATIO: curve_se(data, RATIO), RATIO_X: curve_se(data, RATIO_X)}, sign=+1)]
     setting = f"σ = {params['sigma']:g}, C = {params['clip']:g}, no outliers"
     caption = _caption("6" if reading == "global" else "6 (ε(X)-fixed reading)",
                        f"the ratios against d at {fixed_name} = {params['epsilon']:g} (the "
@@ -238,7 +251,7 @@ def _fig6(params, figure: str) -> FigureResult:
 
 
 def fig6(params) -> FigureResult:
-    """Gaussian mechanism: ratios vs d, global ε = 5 fixed (spec's default)."""
+    """Gaussian mechanism: ratios vs d, global ε = 5 fixed (the default)."""
     return _fig6(params, "fig6")
 
 

@@ -23,45 +23,48 @@ from ...claims import Ledger
 from ...config import grid
 from ...estimators.intervals import clopper_pearson
 from ...figure import FigureResult
+from . import checks
 
 PAPER = "pankova2022"
 LEDGER = Ledger(PAPER)
 
 
 def fig_eps_vs_advantage(params) -> FigureResult:
-    eta = grid(params["etas"])
+    """Guessing advantage η against ε (the slide's "guessing advantage vs epsilon"), per prior."""
+    eps = grid(params["epsilons"])
     R = params["R"]
     priors = params["prior_probs"]
-    series = {f"Pr_pre(g(x)) = {p:g}": at.epsilon_for_advantage(eta, p, R) for p in priors}
-    series["worst-case prior (envelope)"] = at.worst_case_epsilon(eta, R)
+    series = {f"Pr_pre(g(x)) = {p:g}": at.advantage_simplified(eps, p, R) for p in priors}
+    series["worst-case prior (envelope)"] = at.worst_case_advantage(eps, R)
     fig, ax = plotting.subplots(width=5.4, height=3.8)
     for i, p in enumerate(priors):
-        y = series[f"Pr_pre(g(x)) = {p:g}"]
-        ax.plot(eta, np.where(np.isfinite(y), y, np.nan), color=plotting.color(i),
-                linestyle=plotting.linestyle(i), label=f"prior Pr_pre(g(x)) = {p:g}")
-    ax.plot(eta, series["worst-case prior (envelope)"], color="black", linewidth=2.4,
-            label="worst case over priors: 2 ln((1+η)/(1−η))")
-    ax.set(xlabel="desired bound on guessing advantage η = Pr_post − Pr_pre",
-           ylabel=f"largest suitable ε (× R, R = {R:g})", yscale="log", ylim=(1e-2, 20),
-           title="Advantage bound vs largest ε, per prior")
-    ax.legend(fontsize=7.5)
-    data = pd.concat([pd.DataFrame({"series": k, "x": eta, "y": v}) for k, v in series.items()],
+        ax.plot(eps, series[f"Pr_pre(g(x)) = {p:g}"], color=plotting.color(i),
+                linestyle=plotting.linestyle(i), label=f"prior $Pr_{{pre}}(g(x)) = {p:g}$")
+    ax.plot(eps, series["worst-case prior (envelope)"], color="black", linewidth=2.4,
+            label=r"worst case over priors: $\tanh(R\varepsilon/4)$")
+    ax.set(xlabel=f"privacy parameter ε (× 1/R, R = {R:g})",
+           ylabel=r"guessing advantage bound $\eta = Pr_{post} - Pr_{pre}$",
+           title="Guessing advantage vs ε (simplified bound)")
+    plotting.footnote(fig, "Prior values Pr_pre(g(x)) are our choice (the slide's are not legible).")
+    plotting.legend(ax, fontsize=7.5)
+    data = pd.concat([pd.DataFrame({"series": k, "x": eps, "y": v}) for k, v in series.items()],
                      ignore_index=True)
-    # The envelope is the minimum of the per-prior curves (checked on a dense p grid).
+    # The envelope is the maximum of the per-prior curves (checked on a dense p grid).
     pg = np.linspace(0.001, 0.999, 999)
-    dense = at.epsilon_for_advantage(eta[1:, None], pg[None, :], R).min(axis=1)
-    env_ok = bool(np.allclose(dense, series["worst-case prior (envelope)"][1:], rtol=2e-3))
-    claims = [LEDGER.qualitative(
+    dense = at.advantage_simplified(eps[:, None], pg[None, :], R).max(axis=1)
+    claims = [checks.agrees(
         figure="fig_eps_vs_advantage", claim_id="plot_from_simplified_bound",
-        claim="For the simplified bound, the desired advantage bound can be plotted against the largest "
-              "suitable ε for different Pr_pre(g(x)); the worst-case prior gives the lower envelope",
-        holds=env_ok, ours="minimum over 999 priors matches 2 ln((1+η)/(1−η)) within 0.2 %")]
+        claim="For the simplified bound, the guessing advantage can be plotted against ε for different "
+              "Pr_pre(g(x)); the worst-case prior gives the upper envelope",
+        numeric=dense, closed_form=series["worst-case prior (envelope)"], atol=1e-4,
+        what="maximum over 999 priors vs tanh(Rε/4): ")]
     return FigureResult(
         data=data, fig=fig, claims=claims,
-        caption=("Largest ε (in units of 1/R) for which the simplified bound Pr_post <= 1/(1 + e^(−εR)(1−p)/p) "
-                 "keeps the guessing advantage below η, for several prior probabilities p of a correct guess "
-                 "(the slides' p values are unknown; ours are a choice). Curves end where η >= 1 − p (any ε "
-                 "is fine). The black envelope is the worst-case prior p = (1 − η)/2."),
+        caption=("Guessing advantage η = Pr_post − Pr_pre allowed by the simplified bound "
+                 "Pr_post <= 1/(1 + e^(−εR)(1−p)/p) against ε (in units of 1/R), for several prior "
+                 "probabilities p of a correct guess (the slides' p values are not legible; ours are a "
+                 "choice). Read across, a target η gives the largest suitable ε for each prior. The black "
+                 "envelope is the worst case over priors, tanh(Rε/4), at p = 1/(1 + e^(Rε/2))."),
         extra={"choice": "prior values chosen by us (slide plot lost)", "R": R},
     )
 
@@ -86,7 +89,7 @@ def fig_worst_case_prior(params) -> FigureResult:
     a2.plot(eps, p_eps, color=plotting.color(0), label="worst-case prior p* = 1/(1 + e^(Rε/2))")
     a2.plot(eps, h_max, color=plotting.color(1), linestyle="--", label="η_max = tanh(Rε/4)")
     a2.set(xlabel="ε (× R)", ylabel="probability / advantage", title="(b) fixed ε")
-    a2.legend(fontsize=7)
+    plotting.legend(a2, fontsize=7)
     # Numerical check of both closed forms by grid search over p.
     pg = np.linspace(1e-4, 1 - 1e-4, 20001)
     e_test = grid(params["check_epsilons"])
@@ -95,9 +98,6 @@ def fig_worst_case_prior(params) -> FigureResult:
     eta_test = grid(params["check_etas"])
     em = at.epsilon_for_advantage(eta_test[:, None], pg[None, :], R)
     pe_num = pg[em.argmin(axis=1)]
-    ok_eps = np.allclose(p_num, at.worst_case_prior_fixed_eps(e_test, R), atol=1e-3) and np.allclose(
-        h_num, at.worst_case_advantage(e_test, R), atol=1e-6)
-    ok_eta = np.allclose(pe_num, at.worst_case_prior_fixed_eta(eta_test), atol=1e-3)
     data = pd.concat([
         pd.DataFrame({"series": "p* for fixed eta", "x": eta, "y": p_eta, "panel": "a"}),
         pd.DataFrame({"series": "epsilon_min(eta)", "x": eta, "y": e_min, "panel": "a"}),
@@ -105,12 +105,15 @@ def fig_worst_case_prior(params) -> FigureResult:
         pd.DataFrame({"series": "eta_max(epsilon)", "x": eps, "y": h_max, "panel": "b"}),
     ], ignore_index=True)
     claims = [
-        LEDGER.qualitative(figure="fig_worst_case_prior", claim_id="worst_prior_fixed_eps",
-                           claim="For fixed ε the worst-case prior is p = 1/(1 + e^(Rε/2))", holds=bool(ok_eps),
-                           ours=f"grid search over p at ε ∈ {e_test.tolist()} agrees to 1e-3"),
-        LEDGER.qualitative(figure="fig_worst_case_prior", claim_id="worst_prior_fixed_eta",
-                           claim="For fixed η the worst-case prior is p = (1 − η)/2", holds=bool(ok_eta),
-                           ours=f"grid search over p at η ∈ {eta_test.tolist()} agrees to 1e-3"),
+        checks.agrees(figure="fig_worst_case_prior", claim_id="worst_prior_fixed_eps",
+                      claim="For fixed ε the worst-case prior is p = 1/(1 + e^(Rε/2))",
+                      numeric=np.r_[p_num, h_num],
+                      closed_form=np.r_[at.worst_case_prior_fixed_eps(e_test, R), at.worst_case_advantage(e_test, R)],
+                      atol=1e-3, what=f"grid search over p (argmax and max advantage) at ε ∈ {e_test.tolist()}: "),
+        checks.agrees(figure="fig_worst_case_prior", claim_id="worst_prior_fixed_eta",
+                      claim="For fixed η the worst-case prior is p = (1 − η)/2",
+                      numeric=pe_num, closed_form=at.worst_case_prior_fixed_eta(eta_test), atol=1e-3,
+                      what=f"grid search over p at η ∈ {eta_test.tolist()}: "),
     ]
     # "The precise bound does not provide a better bound if the prior is unknown": the simplified
     # bound is attained by randomized response on a two-point prior at distance R.
@@ -167,8 +170,8 @@ def fig_single_attribute(params) -> FigureResult:
                 label="Laplace(r/ε) attack, guess = release (95 % CI)")
     ax.axhline(2 / M, **plotting.BASELINE, label="prior Pr_pre(g(x)) = 2/M")
     ax.set(xlabel="ε per unit of precision r (d = |x − x'|/r)", ylabel="posterior of a correct guess",
-           title=f"Single attribute, uniform prior over {M:g} precision units")
-    ax.legend(fontsize=7)
+           title=f"Single attribute, uniform prior\n(M = {M:g} precision units)")
+    plotting.legend(ax, fontsize=7)
     data = pd.concat([
         pd.DataFrame({"series": "simplified", "x": eps, "y": simp}),
         pd.DataFrame({"series": "main theorem (worst centre)", "x": eps, "y": main_w}),
@@ -176,17 +179,16 @@ def fig_single_attribute(params) -> FigureResult:
         pd.DataFrame({"series": "shell sum (centred)", "x": eps, "y": shell}),
         pd.DataFrame({"series": "Laplace attack", "x": eps, "y": rate, "lo": lo, "hi": hi}),
     ], ignore_index=True)
-    below = bool(np.all(lo <= main_w + 1e-12))
     claims = [
-        LEDGER.qualitative(figure="fig_single_attribute", claim_id="main_theorem_valid",
-                           claim="The main theorem bounds the posterior of any ε·d-private mechanism",
-                           holds=below, ours=f"Laplace attack success <= worst-centre bound at all {len(eps)} ε "
-                           "(within the 95 % interval)"),
-        LEDGER.qualitative(figure="fig_single_attribute", claim_id="simplified_loose_large_R",
-                           claim="The simplified bound (via R = sup d) is much weaker for a wide domain",
-                           holds=bool(np.all(simp >= main_w - 1e-12)),
-                           ours=f"at ε = {eps[len(eps)//2]:g}: simplified {simp[len(eps)//2]:.3f} vs main "
-                           f"{main_w[len(eps)//2]:.3f}"),
+        checks.below(figure="fig_single_attribute", claim_id="main_theorem_valid",
+                     claim="The main theorem bounds the posterior of any ε·d-private mechanism",
+                     x=eps, values=lo, bound=main_w,
+                     what="lower 95 % limit of the Laplace attack's success vs the worst-centre bound: ",
+                     note=("the attack and the bound use different priors/centres (issue 13: U[1, 19] with "
+                           "clipping vs U[0, 20] at the centre); not yet aligned")),
+        checks.looser(figure="fig_single_attribute", claim_id="simplified_loose_large_R",
+                      claim="The simplified bound (via R = sup d) is much weaker for a wide domain",
+                      x=eps, loose=simp, tight=main_w),
     ]
     return FigureResult(
         data=data, fig=fig, claims=claims, seeds={"laplace_mc": params["seed"]},
@@ -202,15 +204,15 @@ def fig_shell_counterexample(params) -> FigureResult:
     eps = grid(params["epsilons"])
     attained, shell, main = at.two_point_counterexample(eps)
     fig, ax = plotting.subplots(width=5.0, height=3.6)
-    ax.plot(eps, attained, color=plotting.color(3), label="posterior attained by randomized response")
-    ax.plot(eps, shell, color=plotting.color(1), linestyle="-.", label="slides' shell sum (nearest-point shells)")
+    ax.plot(eps, attained, color=plotting.color(3), label=r"posterior attained: Laplace(1/ε), event $Y \geq u$")
+    ax.plot(eps, shell, color=plotting.color(1), linestyle="-.", label="slides' shell sum (shells around the guess centre)")
     ax.plot(eps, main, color=plotting.color(0), linestyle="--", label="main theorem bound")
     ax.axhline(0.5, **plotting.BASELINE, label="prior 1/2")
     ax.fill_between(eps, shell, attained, where=attained > shell, color=plotting.color(3), alpha=0.15,
                     label="shell sum violated")
     ax.set(xlabel="ε per d-unit", ylabel="posterior of the correct guess",
            title="Two-point prior: the shell sum is not a valid bound")
-    ax.legend(fontsize=7)
+    plotting.legend(ax, fontsize=7)
     data = pd.concat([pd.DataFrame({"series": s, "x": eps, "y": y}) for s, y in
                       (("attained", attained), ("shell sum", shell), ("main theorem", main))],
                      ignore_index=True)
@@ -220,7 +222,8 @@ def fig_shell_counterexample(params) -> FigureResult:
         figure="fig_shell_counterexample", claim_id="shell_sum_bound",
         claim="The discrete shell sum (slides 'Less of a simplification' / 'Guessing a single attribute') "
               "upper-bounds Pr_post(g(x))",
-        holds=bool(np.all(attained <= shell + 1e-12)),
+        holds=checks.below(figure="fig_shell_counterexample", claim_id="shell_sum_bound", claim="",
+                           x=eps, values=attained, bound=shell).status == "qualitative-ok",
         ours=f"at ε = 1: attained {float(a1):.4f} > shell sum {float(s1):.4f}",
         note="fails for priors with mass at the far edge of g(x) and just outside the opposite edge when "
              "shells are measured from the guess centre (nearest-point distance); valid with farthest-point "
@@ -228,10 +231,13 @@ def fig_shell_counterexample(params) -> FigureResult:
     return FigureResult(
         data=data, fig=fig, claims=claims,
         caption=("Counter-example to the slides' distance-shell sum. Prior: mass 1/2 at u (inside g(x), at its "
-                 "far edge) and 1/2 at v just outside the opposite edge, d(u, v) = 2. Randomized response "
-                 "between u and v with likelihood ratio e^(2ε) is ε·d-private, and its posterior σ(2ε) exceeds "
-                 "the shell sum σ(ε) for every ε > 0, while the main theorem (dashed) is met exactly."),
-        extra={"construction": "u = 1 − 1e-3, v = −1 − 1e-3, guess centre 0, g = [−1, 1]"},
+                 "far edge) and 1/2 at v just outside the opposite edge, d(u, v) = 2. The mechanism adds "
+                 "Laplace(1/ε) noise to x (ε·d-private on all of ℝ, the guess centre included) and the "
+                 "attacker observes the event Y >= u: P(Y >= u | u) = 1/2, P(Y >= u | v) = e^(−2ε)/2, so its "
+                 "posterior σ(2ε) exceeds the shell sum σ(ε) (shells around the guess centre) for every ε > 0, "
+                 "while the main theorem (dashed) is met exactly."),
+        extra={"construction": "u = 1 − 1e-3, v = −1 − 1e-3, guess centre 0, g = [−1, 1]; "
+                               "mechanism Y = x + Laplace(1/ε), event Y >= u"},
     )
 
 

@@ -5,6 +5,8 @@ Every figure is analytic (spec: ../shared/spec/thudi2022.md). Figure names follo
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
@@ -13,6 +15,7 @@ from ...bounds import membership as mb
 from ...claims import Ledger
 from ...config import grid
 from ...figure import FigureResult
+from . import checks
 
 PAPER = "thudi2022"
 LEDGER = Ledger(PAPER)
@@ -32,21 +35,21 @@ def fig1(params) -> FigureResult:
     """Amplification by lowering the batch rate (e^{−t}) vs lowering P_x(1) ((1−t)/t)."""
     t = np.linspace(params["t_min"], 1.0, params["n_points"])
     series = {"DP amplification e^(-t)": np.exp(-t), "Our amplification (1-t)/t": (1 - t) / t}
+    labels = {"DP amplification e^(-t)": r"DP amplification $e^{-t}$",
+              "Our amplification (1-t)/t": r"our amplification $(1-t)/t$"}
     fig, ax = plotting.subplots()
     for i, (name, y) in enumerate(series.items()):
-        ax.plot(t, y, label=name, color=plotting.color(i), linestyle=plotting.linestyle(i))
+        ax.plot(t, y, label=labels[name], color=plotting.color(i), linestyle=plotting.linestyle(i))
     cross = t[np.argmin(np.abs(np.exp(-t) - (1 - t) / t))]
     ax.axvline(cross, **plotting.BASELINE)
-    ax.set(xlabel="controlling variable t (batch rate q, or sampling probability P_x(1))",
+    ax.set(xlabel=r"controlling variable $t$ (batch rate $q$, or $P_{x}(1)$)",
            ylabel="amplification term (unitless)", title="Comparison of privacy amplification")
-    ax.legend()
+    plotting.legend(ax)
     claims = [
-        LEDGER.qualitative(
+        checks.unbounded_vs_constant(
             figure="fig1", claim_id="fig1_asymptotics",
             claim="(1-t)/t grows without bound as t -> 0 while e^(-t) tends to a constant",
-            holds=bool((1 - t[0]) / t[0] > np.exp(-t[0])) and np.isclose(np.exp(-t[0]), np.exp(-params["t_min"])),
-            ours=f"curves cross at t = {cross:.3f}; (1-t)/t = {(1 - t[0]) / t[0]:.2f} at t = {t[0]:.3f}",
-        )
+            t=t, grows=series["Our amplification (1-t)/t"], bounded=series["DP amplification e^(-t)"]),
     ]
     return FigureResult(
         data=_long(t, series), fig=fig, claims=claims,
@@ -68,9 +71,16 @@ def fig2(params) -> FigureResult:
     fig, ax = plotting.subplots()
     for i, (name, y) in enumerate(series.items()):
         ax.plot(eps, y, label=name, color=plotting.color(i), linestyle=plotting.linestyle(i))
-    ax.set(xlabel="privacy parameter ε", ylabel="MI accuracy bound (p = 0.5)",
-           title="Different MI bounds", ylim=(0.48, 1.02))
-    ax.legend()
+    # The paper's text quotes 95 % for Erlingsson at ε = 2; the formula gives 93.2 % (erratum).
+    e2 = float(mb.erlingsson_accuracy(2.0))
+    ax.plot([2.0], [0.95], marker="X", color="black", linestyle="none", label="paper's text: 95 % (erratum)")
+    ax.plot([2.0], [e2], marker="o", color=plotting.color(1), linestyle="none")
+    ax.annotate(f"Erlingsson at ε = 2: {e2:.1%}\n(the paper's text says 95 %)", (2.0, e2),
+                xytext=(12, -28), textcoords="offset points", fontsize=7.5,
+                arrowprops={"arrowstyle": "-", "color": "0.4", "linewidth": 0.8})
+    ax.set(xlabel=r"privacy parameter $\varepsilon$", ylabel=r"MI accuracy bound ($P_{x^*}(1) = 0.5$)",
+           title="Different MI bounds", ylim=(0.48, 1.04))
+    plotting.legend(ax, loc="lower right")
     ours = lambda e: float(mb.positive_accuracy_upper(e, 0.5))  # noqa: E731
     erl = lambda e: float(mb.erlingsson_accuracy(e))  # noqa: E731
     sab = lambda e: float(mb.sablayrolles_accuracy(e, 0.5))  # noqa: E731
@@ -88,20 +98,25 @@ def fig2(params) -> FigureResult:
                        note_if_differs="paper erratum: 1 - e^-2/2 = 0.9323, not 0.95 (spec §5.1)"),
         LEDGER.numeric(figure="fig2", claim_id="sablayrolles_eps2", claim="Sablayrolles bound at ε = 2 is 100 %",
                        paper_value=1.0, ours=sab(2), tolerance=5e-4),
-        LEDGER.qualitative(
+        checks.lowest(
             figure="fig2", claim_id="tighter_all_eps",
-            claim="Our bound is tighter than Erlingsson and Sablayrolles for all ε",
-            holds=bool(np.all(series["Our bound (Theorem 1, p = 0.5)"] <= np.minimum(
-                series["Erlingsson et al. bound"], series["Sablayrolles et al. bound (clipped at 1)"]) + 1e-12)),
-            ours=f"checked on {eps.size} points in [0, {float(eps[-1])}]",
-        ),
+            claim="Our bound is tighter than Erlingsson and Sablayrolles for all ε", x=eps,
+            ours=series["Our bound (Theorem 1, p = 0.5)"],
+            others={k: v for k, v in series.items() if not k.startswith("Our")}),
+        checks.closer_to(
+            figure="fig2", claim_id="closer_sab_small_erl_large",
+            claim="Our bound is closer to Sablayrolles et al. at small ε and to Erlingsson et al. at large ε",
+            x=eps, ours=series["Our bound (Theorem 1, p = 0.5)"],
+            small=("Sablayrolles", series["Sablayrolles et al. bound (clipped at 1)"]),
+            large=("Erlingsson", series["Erlingsson et al. bound"])),
     ]
     return FigureResult(
         data=_long(eps, series), fig=fig, claims=claims,
         caption=("Figure 2. Upper bounds on membership-inference accuracy in Yeom's balanced "
                  "experiment (P_x*(1) = 0.5) for an ε-DP training algorithm: Theorem 1 "
                  "σ(ε), Erlingsson et al. 1 - e^(-ε)/2, Sablayrolles et al. 0.5 + ε/4 (clipped at 1). "
-                 "Theorem 1 is the tightest at every ε."),
+                 "Theorem 1 is the tightest at every ε. Black ×: the 95 % the paper's text gives for "
+                 "Erlingsson at ε = 2, an erratum for 1 − e^(−2)/2 = 93.2 %."),
     )
 
 
@@ -113,12 +128,15 @@ def fig3(params) -> FigureResult:
     for i, (name, y) in enumerate(series.items()):
         ax.plot(p, y, label=name, color=plotting.color(i), linestyle=plotting.linestyle(i))
     ax.plot(p, p, label="no-privacy-loss baseline y = p", **plotting.BASELINE)
-    ax.set(xlabel="probability of drawing x* into the training set, P_x*(1)",
+    ax.set(xlabel=r"probability of drawing $x^*$ into the training set, $P_{x^*}(1)$",
            ylabel="positive accuracy bound", title="Positive accuracy bound vs probability")
-    ax.legend()
+    plotting.legend(ax, loc="lower right")
     claims = [LEDGER.numeric(figure="fig3", claim_id="pos_acc_eps2_p001",
                              claim="Positive accuracy <= 6.9 % at ε = 2, P_x*(1) = 0.01", paper_value=0.069,
-                             ours=float(mb.positive_accuracy_upper(2, 0.01)), tolerance=5e-4)]
+                             ours=float(mb.positive_accuracy_upper(2, 0.01)), tolerance=5e-4),
+              checks.increasing(figure="fig3", claim_id="bound_increases_with_p",
+                                claim="The bound increases monotonically with P_x*(1) (§4.2, §5.3)",
+                                x=p, curves=series)]
     return FigureResult(
         data=_long(p, series), fig=fig, claims=claims,
         caption=("Figure 3. Theorem 1's upper bound on the positive accuracy P(x* ∈ D | S) of any MI "
@@ -149,18 +167,18 @@ def _accountant_extra(sigma, delta):
 def fig4a(params) -> FigureResult:
     sigma, a, pos, _ = _fig4_common(params)
     fig, ax = plotting.subplots()
-    ax.plot(a, pos, color=plotting.color(0), label="P(x2 ∈ D | W <= α)")
-    ax.axhline(float(mb.positive_accuracy_upper(1.0, 0.5)), label="Theorem 1 bound for pure ε = 1",
+    ax.plot(a, pos, color=plotting.color(0), label=r"$P(x_2 \in D \mid W \leq \alpha)$")
+    ax.axhline(float(mb.positive_accuracy_upper(1.0, 0.5)), label=r"Theorem 1 bound, pure $\varepsilon = 1$",
                **plotting.BASELINE)
-    ax.set(xlabel="threshold α − 10^6 (weight units)", ylabel="positive accuracy",
-           title="Positive accuracy vs threshold, one DP-SGD step at (1, 1e-5)")
-    ax.legend()
+    ax.set(xlabel=r"threshold $\alpha - 10^6$ (weight units)", ylabel="positive accuracy",
+           title="Positive accuracy vs threshold\n(one DP-SGD step at $(1, 10^{-5})$-DP)")
+    plotting.legend(ax)
     extra = _accountant_extra(sigma, params["delta"])
     claims = [
-        LEDGER.qualitative(
+        checks.tends_to(
             figure="fig4a", claim_id="posacc_unbounded",
             claim="Under (ε, δ)-DP positive accuracy is not bounded below 1 (it tends to 1 as α -> -∞)",
-            holds=bool(pos[0] > 0.99), ours=f"{pos[0]:.4f} at α − 10^6 = {a[0]:g}"),
+            x=a, y=pos, limit=1.0, within=0.01),
         LEDGER.numeric(
             figure="fig4a", claim_id="noise_for_eps1",
             claim="Noise std 4.0412 gives (1, 1e-5)-DP for one full-batch step "
@@ -186,9 +204,9 @@ def fig4b(params) -> FigureResult:
     ax.plot(a, acc, color=plotting.color(1), label="attack accuracy")
     ax.plot([a[i]], [acc[i]], marker="o", color=plotting.color(3), linestyle="none",
             label=f"max {acc[i]:.4f} at α − 10^6 = {a[i]:+.2f}")
-    ax.set(xlabel="threshold α − 10^6 (weight units)", ylabel="accuracy",
-           title="Accuracy vs threshold, one DP-SGD step at (1, 1e-5)")
-    ax.legend()
+    ax.set(xlabel=r"threshold $\alpha - 10^6$ (weight units)", ylabel="accuracy",
+           title="Accuracy vs threshold\n(one DP-SGD step at $(1, 10^{-5})$-DP)")
+    plotting.legend(ax)
     claims = [
         LEDGER.numeric(figure="fig4b", claim_id="max_accuracy", claim="Maximum accuracy 54.9 %",
                        paper_value=0.549, ours=float(acc[i]), tolerance=5e-4),
@@ -217,16 +235,14 @@ def fig5(params) -> FigureResult:
                 label=f"Sablayrolles, ε = {e:g}")
         ax.plot(p, series[f"Our bound, ε = {e:g}"], color=plotting.color(i), linestyle="-",
                 label=f"Theorem 1, ε = {e:g}")
-    ax.set(xlabel="probability of drawing x*, P_x*(1)", ylabel="positive accuracy bound",
+    ax.set(xlabel=r"probability of drawing $x^*$, $P_{x^*}(1)$", ylabel="positive accuracy bound",
            title="Sablayrolles et al. vs Theorem 1")
-    ax.legend(ncol=1)
-    tighter = all(
-        np.all(series[f"Our bound, ε = {e:g}"] <= series[f"Sablayrolles bound, ε = {e:g}"] + 1e-12)
-        for e in eps_list)
-    claims = [LEDGER.qualitative(
-        figure="fig5", claim_id="tighter_all_p",
-        claim="Our bound is tighter than Sablayrolles for all probabilities", holds=tighter,
-        ours=f"checked on {p.size} p values × ε ∈ {eps_list}")]
+    plotting.legend(ax, ncol=1, loc="lower right")
+    claims = [checks.lowest(
+        figure="fig5", claim_id=f"tighter_all_p_eps{e:g}",
+        claim=f"Our bound is tighter than Sablayrolles for all probabilities (ε = {e:g})", x=p,
+        ours=series[f"Our bound, ε = {e:g}"], others={"Sablayrolles": series[f"Sablayrolles bound, ε = {e:g}"]})
+        for e in eps_list]
     return FigureResult(
         data=_long(p, series), fig=fig, claims=claims,
         caption=("Figure 5. Sablayrolles et al.'s positive-accuracy bound p + ε/4 (dashed, clipped at 1) "
@@ -247,14 +263,15 @@ def fig6(params) -> FigureResult:
         ps, mx = mb.advantage_argmax(e)
         ax.plot([ps], [mx], marker="o", color=plotting.color(i), linestyle="none")
         rows.append(pd.DataFrame({"series": f"maximum, ε = {e:g}", "x": [float(ps)], "y": [float(mx)]}))
-        claims.append(LEDGER.qualitative(
+        claims.append(checks.bump(
             figure="fig6", claim_id=f"bump_eps{e:g}",
             claim="The advantage bound has a bump in p (not monotone); p = 0.5 is not the maximiser for large ε",
-            holds=bool(0 < ps < 1 and (e < 1 or abs(ps - 0.5) > 0.05)),
-            ours=f"max 2tanh(ε/4) = {float(mx):.4f} at p* = {float(ps):.4f}"))
-    ax.set(xlabel="probability of drawing x*, P_x*(1)", ylabel="advantage bound 2(U(ε,p) − p)",
+            p=p, y=y, away_from=0.5 if e >= 1 else None))
+        claims[-1] = dataclasses.replace(claims[-1], ours=claims[-1].ours + (
+            f"; closed form: max 2tanh(ε/4) = {float(mx):.4f} at p* = {float(ps):.4f}"))
+    ax.set(xlabel=r"probability of drawing $x^*$, $P_{x^*}(1)$", ylabel=r"advantage bound $2(U(\varepsilon,p) - p)$",
            title="MI advantage bound vs probability (dots: maxima)")
-    ax.legend()
+    plotting.legend(ax)
     return FigureResult(
         data=pd.concat([_long(p, series), *rows], ignore_index=True), fig=fig, claims=claims,
         caption=("Figure 6. Thudi et al.'s generalised MI advantage bound 2(U(ε, p) − p), eq. (5), "
@@ -279,10 +296,17 @@ def _fig7(params, variant, fig_name) -> FigureResult:
     fig, ax = plotting.subplots()
     for i, (name, y) in enumerate(series.items()):
         ax.plot(c, y, label=name, color=plotting.color(i), linestyle=plotting.linestyle(i))
-    ax.set(xlabel="expected training set size c", ylabel="deletion capacity (number of deletions)",
-           title=f"Deletion capacity ({variant} L(c))")
-    ax.legend()
     cross = c[np.argmax(m <= sekhari)] if np.any(m <= sekhari) else np.nan
+    if np.isfinite(cross):
+        ax.axvline(cross, **plotting.BASELINE)
+        ax.annotate(f"crossing c ≈ {cross:g}", (cross, float(np.interp(cross, c, sekhari))),
+                    xytext=(6, -14), textcoords="offset points", fontsize=7.5)
+    ax.set(xlabel="expected training set size $c$", ylabel="deletion capacity (log scale)", yscale="log",
+           title=f"Deletion capacity ({variant} $L(c)$)")
+    ax.text(0.02, 0.02, ("$L(c)$ as printed (with $e^{-\\varepsilon}$) is Corollary 1's upper bound"
+                         if variant == "printed" else "$L(c)$ with $e^{+\\varepsilon}$: Corollary 1's lower bound"),
+            transform=ax.transAxes, fontsize=7.5, color="0.25", ha="left", va="bottom")
+    plotting.legend(ax)
     claims = []
     if variant == "printed":
         for cv, val in ((0.5, 12130.85), (1.0, 6065.18), (200.0, 29.83)):
@@ -294,11 +318,10 @@ def _fig7(params, variant, fig_name) -> FigureResult:
                 paper_value=val, ours=ours, tolerance=0.01, derived=True,
                 note="spec-derived oracle value (spec §7 Figure 7 table, §10); the paper quotes no number, "
                      "only the plotted curve"))
-    claims.append(LEDGER.qualitative(
+    claims.append(checks.high_then_marginally_lower(
         figure=fig_name, claim_id=f"trend_{variant}",
         claim="Our deletion capacity is much higher for small c and marginally lower than linear for large c",
-        holds=bool(m[0] > 10 * sekhari[0] and m[-1] < sekhari[-1]),
-        ours=f"m({c[0]:g}) = {m[0]:.1f}, m({c[-1]:g}) = {m[-1]:.2f}; crosses y = c at c ≈ {cross:g}"))
+        c=c, ours=m, linear=sekhari))
     note = ("printed formula (Corollary 1's upper bound; the paper's plot matches it)" if variant == "printed"
             else "corrected: the Corollary 1 lower bound the argument needs")
     return FigureResult(

@@ -1,0 +1,33 @@
+"""Every qualitative statement of pankova2022 on a constructed curve where it holds and one where
+it is false: no check is always true."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privrisk.papers.pankova2022 import checks
+
+X = np.linspace(0.1, 3, 30)
+KW = dict(figure="f", claim_id="c", claim="s")
+
+
+def test_agrees():
+    closed = 1 / (1 + np.exp(X / 2))
+    assert checks.agrees(numeric=closed + 5e-4, closed_form=closed, atol=1e-3, **KW).status == "qualitative-ok"
+    assert checks.agrees(numeric=np.full_like(X, 0.5), closed_form=closed, atol=1e-3,
+                         **KW).status == "qualitative-fails"
+
+
+def test_below():
+    bound = 1 / (1 + np.exp(-X))
+    assert checks.below(x=X, values=bound - 0.01, bound=bound, **KW).status == "qualitative-ok"
+    above = bound.copy()
+    above[5] += 0.02  # an attack above the bound at one ε
+    assert checks.below(x=X, values=above, bound=bound, **KW).status == "qualitative-fails"
+
+
+def test_looser():
+    tight = 1 / (1 + 19 * np.exp(-X))
+    assert checks.looser(x=X, loose=np.minimum(3 * tight, 1), tight=tight, **KW).status == "qualitative-ok"
+    assert checks.looser(x=X, loose=tight * 1.01, tight=tight, **KW).status == "qualitative-fails"  # barely
+    assert checks.looser(x=X, loose=tight * 0.9, tight=tight, **KW).status == "qualitative-fails"  # tighter
