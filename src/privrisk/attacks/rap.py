@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,6 +30,8 @@ import torch
 from ..mechanisms.marginals import Layout
 
 log = logging.getLogger(__name__)
+OPTIMISERS = ("adam", "sgd")
+_ADAM_BETAS, _ADAM_EPS = (0.9, 0.999), 1e-8  # torch.optim.Adam's defaults
 
 
 @dataclass
@@ -124,6 +127,139 @@ def relaxed_marginals(probs: Sequence[torch.Tensor], plan, n_cells: int) -> torc
     return q / n
 
 
+def relaxed_marginals_batch(probs: Sequence[torch.Tensor], plan, n_cells: int) -> torch.Tensor:
+    """Batched Q(X'): ``probs`` per unknown column (B, n, K_u); ``plan`` with a per-element
+    ``cell`` (B, n, S). Returns (B, n_cells). Element b equals :func:`relaxed_marginals` on
+    element b's rows and plan."""
+    feat, cell, dense, dense_idx = plan
+    b, n = probs[0].shape[:2]
+    q = torch.zeros(b * n_cells, dtype=probs[0].dtype)
+    if feat.shape[0]:
+        g = torch.cat(list(probs) + [torch.ones(b, n, 1, dtype=probs[0].dtype)], dim=2)
+        vals = g[:, :, feat[:, 0]] * g[:, :, feat[:, 1]] * g[:, :, feat[:, 2]]  # (B, n, S)
+        shift = (torch.arange(b) * n_cells).reshape(b, 1, 1)
+        q = q.index_add(0, (cell + shift).reshape(-1), vals.reshape(-1))
+    q = q.reshape(b, n_cells)
+    if dense:
+        pieces = []
+        for a, c2, cs in dense:
+            outer = (probs[a][:, :, :, None] * probs[c2][:, :, None, :]).reshape(b, n, -1)
+            pieces.append(torch.bmm(outer.transpose(1, 2), torch.cat([probs[c] for c in cs], dim=2)).reshape(b, -1))
+        q = q.index_add(1, dense_idx, torch.cat(pieces, dim=1))
+    return q / n
+
+
+@dataclass
+class RapBatchResult:
+    """Batched attack output at each checkpoint: ``guess`` (C, B, n, d') codes, ``probs`` per
+    unknown column (C, B, n, K_u) relaxed rows, ``loss`` (C, B) objective values there;
+    ``checkpoints`` the step counts (C,)."""
+
+    guess: np.ndarray
+    probs: list[np.ndarray]
+    loss: np.ndarray
+    checkpoints: tuple[int, ...]
+
+
+def _as_batch(value, b: int, name: str) -> np.ndarray:
+    arr = np.broadcast_to(np.asarray(value), (b,))
+    if arr.shape != (b,):
+        raise ValueError(f"{name} must be a scalar or have one entry per batch element ({b})")
+    return arr
+
+
+def rap_attack_batch(
+    records: np.ndarray,
+    domains: Sequence[int],
+    unknown: Sequence[int],
+    lay: Layout,
+    noisy: np.ndarray,
+    init: Sequence[np.ndarray],
+    *,
+    checkpoints: Sequence[int],
+    lr,
+    optimiser="adam",
+    noise_std=0.0,
+    prior_weight=0.0,
+    dtype: torch.dtype = torch.float32,
+) -> RapBatchResult:
+    """Many RAP attacks as one tensor computation (draws × tuning settings × variants).
+
+    Element b attacks its own records ``records[b]`` (B, n, d) from its own release ``noisy[b]``
+    (B, n_cells) starting at ``init[u][b]`` (B, n, K_u), with its own learning rate, optimiser
+    (``adam`` | ``sgd``), noise std and prior weight (scalars broadcast). All elements share the
+    columns, domains and marginal layout. Every element runs ``max(checkpoints)`` steps; its state
+    is recorded after each checkpoint's number of steps, so a grid over the number of steps costs
+    one run. The losses of the elements are summed before the backward pass, which leaves each
+    element's gradient its own; Adam and SGD are applied per element (Adam as torch.optim.Adam,
+    same defaults), so element b equals :func:`rap_attack` with b's inputs and settings.
+    """
+    unknown = [int(u) for u in unknown]
+    records = np.asarray(records, dtype=np.int64)
+    if records.ndim != 3:
+        raise ValueError("records must be (B, n, d)")
+    b, n, _ = records.shape
+    noisy = np.asarray(noisy, dtype=float)
+    if noisy.shape != (b, lay.n_cells):
+        raise ValueError(f"noisy marginals have shape {noisy.shape}, expected ({b}, {lay.n_cells})")
+    if len(init) != len(unknown) or any(np.shape(p)[:2] != (b, n) for p in init):
+        raise ValueError("one (B, n, K) initial probability table per unknown column expected")
+    ckpts = tuple(sorted({int(c) for c in checkpoints}))
+    if not ckpts or ckpts[0] < 0:
+        raise ValueError("checkpoints must be non-negative step counts")
+    opts = _as_batch(optimiser, b, "optimiser")
+    if bad := set(opts) - set(OPTIMISERS):
+        raise ValueError(f"optimiser {sorted(bad)} not in {OPTIMISERS}")
+    lr_t = torch.as_tensor(_as_batch(lr, b, "lr").astype(float), dtype=dtype).reshape(b, 1, 1)
+    is_adam = torch.as_tensor(opts == "adam").reshape(b, 1, 1)
+    sigma = _as_batch(noise_std, b, "noise_std").astype(float)
+    tau2 = torch.as_tensor((sigma / n) ** 2, dtype=dtype)
+    lam = torch.as_tensor(_as_batch(prior_weight, b, "prior_weight").astype(float), dtype=dtype)
+    # Index plan: the feature columns and dense groups depend only on the layout and the unknown
+    # columns; the scatter cells depend on each element's known columns.
+    plans = [_index_plan(records[i], domains, unknown, lay) for i in range(b)]
+    feat, _, dense, dense_idx = plans[0]
+    cell = torch.from_numpy(np.stack([p[1] for p in plans]))
+    plan = (torch.from_numpy(feat), cell, dense, torch.from_numpy(dense_idx))
+    target = torch.as_tensor(noisy, dtype=dtype)
+    logits = [torch.log(torch.as_tensor(np.clip(p, 1e-6, None), dtype=dtype)).requires_grad_(True) for p in init]
+    log_prior = [torch.log(torch.as_tensor(np.clip(p, 1e-12, None), dtype=dtype)) for p in init]
+    m1 = [torch.zeros_like(z) for z in logits]
+    m2 = [torch.zeros_like(z) for z in logits]
+    (b1, b2), eps = _ADAM_BETAS, _ADAM_EPS
+    guesses, probs_out, losses = [], [[] for _ in unknown], []
+
+    def objective():
+        probs = [torch.softmax(z, dim=2) for z in logits]
+        per = ((relaxed_marginals_batch(probs, plan, lay.n_cells) - target) ** 2).sum(dim=1)
+        ce = sum((p * lp).sum(dim=(1, 2)) for p, lp in zip(probs, log_prior, strict=True))
+        return probs, per - 2 * tau2 * lam * ce
+
+    def record(probs, per):
+        p_np = [p.detach().numpy().astype(float) for p in probs]
+        guesses.append(np.stack([p.argmax(axis=2) for p in p_np], axis=2))
+        for j, p in enumerate(p_np):
+            probs_out[j].append(p)
+        losses.append(per.detach().numpy().astype(float))
+
+    for step in range(ckpts[-1] + 1):
+        probs, per = objective()
+        if step in ckpts:
+            record(probs, per)
+        if step == ckpts[-1]:
+            break
+        grads = torch.autograd.grad(per.sum(), logits)
+        t = step + 1
+        with torch.no_grad():
+            for z, g, mm1, mm2 in zip(logits, grads, m1, m2, strict=True):
+                mm1.mul_(b1).add_(g, alpha=1 - b1)
+                mm2.mul_(b2).addcmul_(g, g, value=1 - b2)
+                denom = (mm2.sqrt() / math.sqrt(1 - b2 ** t)).add_(eps)
+                adam = mm1 / denom * (lr_t / (1 - b1 ** t))
+                z.sub_(torch.where(is_adam, adam, lr_t * g))
+    return RapBatchResult(np.stack(guesses), [np.stack(p) for p in probs_out], np.stack(losses), ckpts)
+
+
 def rap_attack(
     records: np.ndarray,
     domains: Sequence[int],
@@ -137,6 +273,8 @@ def rap_attack(
     noise_std: float = 0.0,
     prior_weight: float = 0.0,
     stop_at_noise_level: bool = False,
+    optimiser: str = "adam",
+    dtype: torch.dtype = torch.float32,
     log_every: int = 50,
 ) -> RapResult:
     """Run the M-AI attack.
@@ -148,7 +286,9 @@ def rap_attack(
         lay, noisy: the released marginals' layout and values (normalised, as from
             ``privrisk.mechanisms.marginals.release``).
         init: per unknown column, (n, |D_u|) initial probabilities (the prior given known columns).
-        steps, lr: Adam iterations and learning rate on the logits.
+        steps, lr: iterations and learning rate on the logits.
+        optimiser: ``adam`` (torch.optim.Adam) or ``sgd`` (plain gradient descent).
+        dtype: float32 (default) or float64 (tests comparing against the batched attack).
         noise_std: the release's count-scale noise std σ (public: it follows from ε, δ and m).
         stop_at_noise_level: stop once ‖Q(X') − a‖² falls to the expected energy of the noise,
             n_cells·(σ/n)² (Morozov's discrepancy principle). Fitting the noisy marginals more
@@ -169,14 +309,16 @@ def rap_attack(
         raise ValueError(f"noisy marginals have shape {noisy.shape}, layout expects ({lay.n_cells},)")
     feat, cell, dense, dense_idx = _index_plan(records, domains, unknown, lay)
     plan = (torch.from_numpy(feat), torch.from_numpy(cell), dense, torch.from_numpy(dense_idx))
-    target = torch.as_tensor(noisy, dtype=torch.float32)
-    logits = [torch.log(torch.as_tensor(np.clip(p, 1e-6, None), dtype=torch.float32)).requires_grad_(True)
+    if optimiser not in OPTIMISERS:
+        raise ValueError(f"optimiser {optimiser!r} not in {OPTIMISERS}")
+    target = torch.as_tensor(noisy, dtype=dtype)
+    logits = [torch.log(torch.as_tensor(np.clip(p, 1e-6, None), dtype=dtype)).requires_grad_(True)
               for p in init]
-    opt = torch.optim.Adam(logits, lr=lr)
+    opt = torch.optim.Adam(logits, lr=lr) if optimiser == "adam" else torch.optim.SGD(logits, lr=lr)
     n = np.asarray(records).shape[0]
     floor = lay.n_cells * (noise_std / n) ** 2 if stop_at_noise_level else -np.inf
     tau2 = (noise_std / n) ** 2
-    log_prior = [torch.log(torch.as_tensor(np.clip(p, 1e-12, None), dtype=torch.float32)) for p in init]
+    log_prior = [torch.log(torch.as_tensor(np.clip(p, 1e-12, None), dtype=dtype)) for p in init]
     history, stopped = [], steps
     for step in range(steps):
         opt.zero_grad(set_to_none=True)
