@@ -212,10 +212,10 @@ class RapBatchResult:
 
 
 def _as_batch(value, b: int, name: str) -> np.ndarray:
-    arr = np.broadcast_to(np.asarray(value), (b,))
-    if arr.shape != (b,):
+    arr = np.asarray(value)
+    if arr.ndim > 1 or (arr.ndim == 1 and arr.shape[0] != b):
         raise ValueError(f"{name} must be a scalar or have one entry per batch element ({b})")
-    return arr
+    return np.broadcast_to(arr, (b,))
 
 
 def rap_attack_batch(
