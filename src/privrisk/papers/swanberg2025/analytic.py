@@ -90,7 +90,7 @@ def fig1b(params) -> FigureResult:
 def _canaries(params):
     """{distribution: {label: prior}} and provenance info for the three priors."""
     pw = password_summary(s=params["password_s"], support=params["password_support"])
-    norm = params.get("pii_normalisation", "likelihood")
+    norm = params.get("pii_normalisation", "inverse_perplexity")
     block = params["enron"]
     pii = pii_prior.build(source=block["source"], path=block["path"], n_sequences=params["pii_sequences"],
                           seed=params["seed"], normalisation=norm)
