@@ -13,6 +13,7 @@ from privrisk.bounds.reconstruction import beta_multi
 from privrisk.models import baynet as bnm
 from privrisk.papers.swanberg2025 import marginals_steps as sm
 
+
 def test_bound_reproduces_the_sex_example():
     # spec §4(b): p* = 0.56 for every record at ε = 1 gives β = 0.7758 and 71 / 78 / 84.
     assert beta_multi(1.0, 0.56) == pytest.approx(0.7758, abs=5e-5)

@@ -204,8 +204,9 @@ def tune_crn(cond_prior, eps_of_cond, combos, n_tune: int, params, seed: int, dt
             m = len(ks) * n_tune
             h, init = _init(np.repeat(cond_prior[c][None], m, axis=0), params, dtype)
             gen = torch.Generator().manual_seed(seeds.torch_seed(seed, "crn", c))
+            reps = len(ks)
 
-            def noise(step, name, shape, gen=gen, reps=len(ks)):
+            def noise(step, name, shape, gen=gen, reps=reps):
                 z = torch.randn((n_tune,) + tuple(shape[1:]), generator=gen, dtype=dtype)
                 return z.repeat((reps,) + (1,) * (len(shape) - 1))
 
