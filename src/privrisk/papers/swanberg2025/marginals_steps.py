@@ -186,7 +186,9 @@ def tune(shadow: Sequence[Draws], grid, lambdas, checkpoints, *, domains, metric
     """The informed attacker's tuning: every (optimiser, lr) of ``grid`` × step count of
     ``checkpoints``, per prior weight λ, scored by mean successes on the shadow draws (one or more
     conditions sharing a (dataset, ε, d') key). Returns (table, chosen): one row per setting with
-    its shadow mean and standard error, and per λ the best (optimiser, lr, steps)."""
+    its shadow mean and standard error, its paired difference to the chosen setting of its λ and
+    that difference's standard error (all settings attack the same shadow draws), and per λ the
+    best (optimiser, lr, steps)."""
     settings = [(o, lr, lam) for lam in lambdas for (o, lr) in grid]
     ck = sorted({int(c) for c in checkpoints})
     per = []
@@ -204,6 +206,9 @@ def tune(shadow: Sequence[Draws], grid, lambdas, checkpoints, *, domains, metric
                          "shadow_n": int(v.size)})
     table = pd.DataFrame(rows)
     table["chosen"] = False
+    table["minus_chosen"] = np.nan
+    table["minus_chosen_se"] = np.nan
+    flat = scores.reshape(len(ck) * len(settings), -1)  # row order of ``table``
     chosen = {}
     for lam in lambdas:
         sub = table[table["lambda"] == float(lam)]
@@ -211,6 +216,11 @@ def tune(shadow: Sequence[Draws], grid, lambdas, checkpoints, *, domains, metric
         table.loc[best, "chosen"] = True
         r = table.loc[best]
         chosen[float(lam)] = (str(r["optimiser"]), float(r["lr"]), int(r["steps"]))
+        # Every setting attacks the same shadow draws (same records, same noise): paired differences.
+        diff = flat[sub.index] - flat[best]
+        table.loc[sub.index, "minus_chosen"] = diff.mean(axis=1)
+        if diff.shape[1] > 1:
+            table.loc[sub.index, "minus_chosen_se"] = diff.std(axis=1, ddof=1) / np.sqrt(diff.shape[1])
     return table, chosen
 
 
