@@ -313,7 +313,10 @@ def attack_step(params, inputs, outputs, threads) -> None:
 
     torch.set_num_threads(max(1, int(threads)))
     bn, _, cols = _load_dataset(inputs["dataset"])
-    att = params["marginals_attack"]
+    att = dict(params["marginals_attack"])
+    for key in ("draws", "shadow_draws"):  # Fig 6 may use fewer (its many-column attacks are the costly ones)
+        if key in params:
+            att[key] = params[key]
     tun = dict(att["tuning"])
     if "tuning_steps" in params:  # a figure may override the step grid (Fig 6 is the costly one)
         tun["steps"] = list(params["tuning_steps"])
