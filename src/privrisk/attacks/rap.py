@@ -191,11 +191,17 @@ def gram_loss(probs: Sequence[torch.Tensor], plan) -> torch.Tensor:
             quad = quad + ((e1 ** 3 - 3 * e1 * p2 + 2 * p3) / 6).sum(dim=(1, 2))
     lin = sum((probs[j] * a).sum(dim=(1, 2)) for (j,), a in singles.items())
     for (j, k), a in pairs.items():
-        lin = lin + torch.einsum("bik,bil,bikl->b", probs[j], probs[k], a)
+        # batched mat-vec: (a_i p_ik) · p_ij without materialising the outer product
+        av = torch.matmul(a, probs[k].unsqueeze(-1)).squeeze(-1)  # (B, n, K_j)
+        lin = lin + (av * probs[j]).sum(dim=(1, 2))
     for (j, k, m), a in triples.items():
-        # contract the record axis last: (B, n, K_j K_k) outer rows against a·p_m
-        am = torch.einsum("bklm,bim->bikl", a, probs[m])
-        lin = lin + (am * probs[j][:, :, :, None] * probs[k][:, :, None, :]).sum(dim=(1, 2, 3))
+        # a (B, K_j, K_k, K_m) contracted with p_m for every record: one GEMM per element,
+        # then two mat-vecs with p_k and p_j
+        bsz, kj, kk, km = a.shape
+        am = torch.bmm(a.reshape(bsz, kj * kk, km), probs[m].transpose(1, 2))  # (B, K_j K_k, n)
+        am = am.transpose(1, 2).reshape(bsz, n, kj, kk)
+        av = torch.matmul(am, probs[k].unsqueeze(-1)).squeeze(-1)  # (B, n, K_j)
+        lin = lin + (av * probs[j]).sum(dim=(1, 2))
     return quad / n ** 2 - 2 * lin / n + const
 
 
