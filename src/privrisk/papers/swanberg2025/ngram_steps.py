@@ -189,7 +189,8 @@ def tune_crn(cond_prior, eps_of_cond, combos, n_tune: int, params, seed: int, dt
     Returns one row per (condition, grid point): mean canary loss and accuracy, the paired
     difference of the loss to the chosen (lowest-loss) point and its standard error, ``chosen``,
     and per condition the chosen point's margin over the runner-up (``gap_runner_up``, ``gap_se``,
-    ``separated`` = margin > 2 s.e.).
+    ``separated`` = margin > 2 s.e.); settings that train exactly the same models as the chosen
+    one (``same_as_chosen``) are not counted as runner-up.
     """
     rng = seeds.rng(seed, 1)
     rows = []
@@ -226,8 +227,13 @@ def tune_crn(cond_prior, eps_of_cond, combos, n_tune: int, params, seed: int, dt
         finite = np.where(np.isfinite(losses), losses, np.inf)
         mean = finite.mean(axis=1)
         order = np.argsort(mean, kind="stable")  # NaN/inf losses from diverged settings lose; ties -> first
-        best, runner = order[0], order[1] if len(order) > 1 else order[0]
+        best = order[0]
         diff = finite - finite[best]  # paired (common random numbers)
+        # Settings that train exactly the same models (e.g. C·lr equal while every gradient is
+        # clipped) are the chosen one again, not a runner-up: skip them.
+        same = np.all(diff == 0, axis=1)
+        others = [k for k in order[1:] if not same[k]]
+        runner = others[0] if others else best
         with np.errstate(invalid="ignore"):
             se = diff.std(axis=1, ddof=1) / np.sqrt(n_tune) if n_tune > 1 else np.full(len(combos), np.nan)
         for k in range(len(combos)):
@@ -235,7 +241,8 @@ def tune_crn(cond_prior, eps_of_cond, combos, n_tune: int, params, seed: int, dt
                          "lr": float(combos[k, 1]), "steps": int(combos[k, 2]), "mean_loss": float(mean[k]),
                          "accuracy": float(correct[k].mean()), "noise_multiplier": float(sigmas[k]),
                          "loss_minus_chosen": float(mean[k] - mean[best]), "loss_minus_chosen_se": float(se[k]),
-                         "chosen": k == best, "gap_runner_up": float(mean[runner] - mean[best]),
+                         "chosen": k == best, "same_as_chosen": bool(same[k]) and k != best,
+                         "gap_runner_up": float(mean[runner] - mean[best]),
                          "gap_se": float(se[runner]), "separated": bool(mean[runner] - mean[best] > 2 * se[runner]),
                          "n_models": n_tune})
     return pd.DataFrame(rows)
