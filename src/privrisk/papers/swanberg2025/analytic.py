@@ -230,7 +230,7 @@ def fig2b(params) -> FigureResult:
         ax.plot([pm], [worst[dist]], marker=plotting.marker(i), color=plotting.color(i), linestyle="none",
                 markersize=11 - 2.5 * i, markerfacecolor="none", markeredgewidth=1.6, zorder=3 + i,
                 label=f"{dist} most probable canary: p = {pm:.2g}, ε = {worst[dist]:.2f}")
-        ax.annotate(dist, (pm, worst[dist]), xytext=(6, 6 + 9 * i), textcoords="offset points", fontsize=7,
+        ax.annotate(dist, (pm, worst[dist]), xytext=(8, 8), textcoords="offset points", fontsize=7,
                     color=plotting.color(i))
         frames.append(pd.DataFrame({"series": f"{dist} most probable", "x": [pm], "y": [worst[dist]]}))
     ax.set(xscale="log", xlabel="prior probability of the canary p", ylabel=f"ε_protect (δ = {delta:g})",
