@@ -229,9 +229,10 @@ def tune_crn(cond_prior, eps_of_cond, combos, n_tune: int, params, seed: int, dt
         order = np.argsort(mean, kind="stable")  # NaN/inf losses from diverged settings lose; ties -> first
         best = order[0]
         diff = finite - finite[best]  # paired (common random numbers)
-        # Settings that train exactly the same models (e.g. C·lr equal while every gradient is
-        # clipped) are the chosen one again, not a runner-up: skip them.
-        same = np.all(diff == 0, axis=1)
+        # Settings that train the same models (e.g. C·lr equal while every gradient is clipped)
+        # are the chosen one again, not a runner-up: skip them
+        # (float32 training: C·lr twins agree to rounding, so compare with a relative tolerance)
+        same = np.all(np.abs(diff) <= 1e-4 * (1.0 + np.abs(finite[best])), axis=1)
         others = [k for k in order[1:] if not same[k]]
         runner = others[0] if others else best
         with np.errstate(invalid="ignore"):
