@@ -130,3 +130,62 @@ def test_prior_term_vanishes_without_noise_and_attack_input_checks():
 def test_fire_domains_fit_the_layout():
     lay = mm.layout(fire.DOMAINS, mm.workload(10, [7]))
     assert len(lay.triples) == 36 and lay.n_cells == 20586
+
+
+@pytest.mark.parametrize("unknown", [[2], [1, 4], [4, 0, 2, 5]])
+def test_batched_attack_equals_one_at_a_time(unknown):
+    """Draws × settings × variants as one tensor computation give, element by element, the
+    one-at-a-time attack (torch.optim.Adam / SGD on the scatter objective) on the same inputs."""
+    rng = np.random.default_rng(7)
+    domains = [3, 4, 2, 5, 3, 4]
+    b, n = 5, 25
+    recs = np.stack([np.stack([rng.integers(0, k, n) for k in domains], axis=1) for _ in range(b)])
+    noisy = []
+    for i in range(b):
+        lay, nz, sigma = mm.release(recs[i], domains, unknown, epsilon=2.0, delta=1e-5, rng=rng)
+        noisy.append(nz)
+    noisy = np.stack(noisy)
+    init = [rng.dirichlet(np.ones(domains[u]), size=(b, n)) for u in unknown]
+    opts, lrs, lams = ["adam", "adam", "sgd", "sgd", "adam"], [0.1, 0.02, 3.0, 30.0, 0.5], [0, 1, 0, 1, 0]
+    ckpts = [0, 4, 15]
+    res = rap.rap_attack_batch(recs, domains, unknown, lay, noisy, init, checkpoints=ckpts, lr=lrs,
+                               optimiser=opts, noise_std=sigma, prior_weight=lams, dtype=torch.float64)
+    assert res.guess.shape == (3, b, n, len(unknown)) and res.loss.shape == (3, b)
+    for i in range(b):
+        for ci, steps in enumerate(ckpts):
+            one = rap.rap_attack(recs[i], domains, unknown, lay, noisy[i], [p[i] for p in init], steps=steps,
+                                 lr=lrs[i], optimiser=opts[i], noise_std=sigma, prior_weight=lams[i],
+                                 dtype=torch.float64)
+            np.testing.assert_array_equal(one.guess, res.guess[ci, i])
+            for j in range(len(unknown)):
+                np.testing.assert_allclose(one.probs[j], res.probs[j][ci, i], atol=1e-10)
+
+
+def test_gram_objective_equals_the_scatter_objective():
+    rng = np.random.default_rng(8)
+    domains = [3, 4, 2, 5, 3]
+    unknown = [0, 2, 3]
+    x = np.stack([rng.integers(0, k, 20) for k in domains], axis=1)
+    lay, noisy, _ = mm.release(x, domains, unknown, epsilon=1.0, delta=1e-5, rng=rng)
+    probs = [torch.as_tensor(rng.dirichlet(np.ones(domains[u]), size=20)) for u in unknown]
+    feat, cell, dense, dense_idx = rap._index_plan(x, domains, unknown, lay)
+    plan = (torch.from_numpy(feat), torch.from_numpy(cell), dense, torch.from_numpy(dense_idx))
+    scatter = float(((rap.relaxed_marginals(probs, plan, lay.n_cells) - torch.as_tensor(noisy)) ** 2).sum())
+    gplan = [torch.as_tensor(a) if isinstance(a, np.ndarray) else {k: torch.as_tensor(v) for k, v in a.items()}
+             for a in rap._gram_plan(x[None], domains, unknown, lay, noisy[None])]
+    gram = float(rap.gram_loss([p[None] for p in probs], gplan)[0])
+    assert gram == pytest.approx(scatter, rel=1e-10)
+
+
+def test_batched_attack_input_checks():
+    domains = [2, 2, 2, 2]
+    x = np.zeros((2, 5, 4), dtype=int)
+    lay = mm.layout(domains, mm.workload(4, [3]))
+    init = [np.full((2, 5, 2), 0.5)]
+    with pytest.raises(ValueError, match="optimiser"):
+        rap.rap_attack_batch(x, domains, [3], lay, np.zeros((2, lay.n_cells)), init, checkpoints=[1], lr=0.1,
+                             optimiser="lbfgs")
+    with pytest.raises(ValueError, match="noisy"):
+        rap.rap_attack_batch(x, domains, [3], lay, np.zeros((3, lay.n_cells)), init, checkpoints=[1], lr=0.1)
+    with pytest.raises(ValueError, match="lr"):
+        rap.rap_attack_batch(x, domains, [3], lay, np.zeros((2, lay.n_cells)), init, checkpoints=[1], lr=[0.1] * 3)

@@ -126,7 +126,7 @@ def test_source_resolution(tmp_path):
     with pytest.raises(DataUnavailable, match="nope.csv"):
         fire.load({"source": "real", "path": missing})
     path = tmp_path / "fire.csv"
-    _fire_frame().to_csv(path, index=False)
+    _fire_frame(n=120).to_csv(path, index=False)  # at least tabular.MIN_ROWS usable rows
     assert fire.load({"source": "auto", "path": path, "raw_rows": None}).source == "real"
     with pytest.raises(ValueError, match="source"):
         acs.load({"source": "bogus", "path": missing})
@@ -154,3 +154,27 @@ def test_acs_standin_marginals_are_plausible():
     assert age[:3].sum() > 3 * age[7:].sum()  # skewed towards the young
     schl = np.bincount(col["SCHL"], minlength=25) / t.n_rows
     assert schl.max() > 3 / 25  # far from uniform
+
+
+@pytest.mark.parametrize("mod, frame, name", [(acs, _pums_frame, "psam_p06.csv"), (fire, _fire_frame, "fire.csv")])
+def test_too_few_rows_is_a_clear_error(tmp_path, mod, frame, name):
+    path = tmp_path / name
+    frame(n=60).to_csv(path, index=False)
+    block = {"source": "real", "path": str(path), "raw_rows": None, "standin_size": 200}
+    with pytest.raises(DataFormatError, match="usable rows") as err:
+        mod.load(block, seed=0)
+    assert str(path) in str(err.value)
+    frame(n=150).to_csv(path, index=False)
+    assert mod.load(block, seed=0).n_rows == 150  # enough rows: loads
+
+
+@pytest.mark.parametrize("mod, frame, column, value", [(acs, _pums_frame, "SEX", 1),
+                                                       (fire, _fire_frame, "ALS Unit", "True")])
+def test_single_valued_column_is_a_clear_error(tmp_path, mod, frame, column, value):
+    path = tmp_path / "table.csv"
+    df = frame(n=150)
+    df[column] = value
+    df.to_csv(path, index=False)
+    with pytest.raises(DataFormatError, match="single value") as err:
+        mod.load({"source": "real", "path": str(path), "raw_rows": None, "standin_size": 200}, seed=0)
+    assert str(path) in str(err.value) and repr(column) in str(err.value)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,6 +30,8 @@ import torch
 from ..mechanisms.marginals import Layout
 
 log = logging.getLogger(__name__)
+OPTIMISERS = ("adam", "sgd")
+_ADAM_BETAS, _ADAM_EPS = (0.9, 0.999), 1e-8  # torch.optim.Adam's defaults
 
 
 @dataclass
@@ -124,6 +127,192 @@ def relaxed_marginals(probs: Sequence[torch.Tensor], plan, n_cells: int) -> torc
     return q / n
 
 
+def _gram_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[int], lay: Layout,
+               noisy: np.ndarray):
+    """Precompute the batched objective ‖Q(X') − a‖² in Gram form (no scatter over cells).
+
+    With known columns fixed, record i's relaxed contribution to a marginal t is the outer product
+    of its rows of the unknown columns U_t ⊆ t, placed at the cells matching its known values. So
+
+        n²‖Q‖² = Σ_ij Σ_t [i, j agree on t's known columns] Π_{u∈U_t} <p_iu, p_ju>.
+
+    A triple with one unknown column has two known ones, a triple with two unknown columns one
+    known, and a triple of three unknown columns none; with h_ij the number of known columns on
+    which records i and j agree and G_u = P_u P_uᵀ this sums to
+    Σ_ij [C(h_ij, 2) e₁(G) + h_ij e₂(G) + e₃(G)] (e_k the elementary symmetric polynomials of the
+    G_u, pointwise). The cross term n<Q, a> = Σ_i Σ_t <⊗_{u∈U_t} p_iu, a_t at i's known values>
+    needs, per set of unknown columns, the noisy marginal gathered at each record's known values.
+
+    Returns (h, singles, pairs, triples, const): h (B, n, n); singles {j: (B, n, K)}, pairs
+    {(j, k): (B, n, K_j, K_k)} and triples {(j, k, l): (B, K_j, K_k, K_l)} summed over the
+    marginals with those unknown columns (j, k, l index ``unknown``); const = ‖a‖² (B,).
+    """
+    x = np.asarray(records, dtype=np.int64)
+    b, n, d = x.shape
+    pos = {int(u): j for j, u in enumerate(unknown)}
+    known = [c for c in range(d) if c not in pos]
+    h = (x[:, :, None, known] == x[:, None, :, known]).sum(axis=3).astype(float)
+    bidx = np.arange(b)[:, None]
+    singles: dict = {}
+    pairs: dict = {}
+    triples: dict = {}
+    for ti, t in enumerate(lay.triples):
+        kp = [j for j, c in enumerate(t) if c not in pos]
+        up = [j for j, c in enumerate(t) if c in pos]
+        if not up:
+            raise ValueError(f"marginal {t} has no unknown column; the attack needs none of those")
+        block = noisy[:, lay.offsets[ti]:lay.offsets[ti + 1]].reshape((b,) + tuple(domains[c] for c in t))
+        block = block.transpose([0] + [1 + j for j in kp] + [1 + j for j in up])
+        key = tuple(pos[t[j]] for j in up)
+        order = np.argsort(key)
+        key = tuple(np.asarray(key)[order])
+        if kp:
+            g = block[(bidx,) + tuple(x[:, :, t[j]] for j in kp)]  # (B, n, K_u...)
+            g = g.transpose([0, 1] + [2 + int(o) for o in order])
+        else:
+            g = block.transpose([0] + [1 + int(o) for o in order])
+        target = {1: singles, 2: pairs, 3: triples}[len(up)]
+        target[key] = target[key] + g if key in target else g.copy()
+    return h, singles, pairs, triples, (noisy ** 2).sum(axis=1)
+
+
+def gram_loss(probs: Sequence[torch.Tensor], plan) -> torch.Tensor:
+    """Per-element ‖Q(X') − a‖² (B,) from the relaxed rows (B, n, K_u) and :func:`_gram_plan`."""
+    h, singles, pairs, triples, const = plan
+    n = probs[0].shape[1]
+    grams = [torch.bmm(p, p.transpose(1, 2)) for p in probs]
+    e1 = sum(grams)
+    quad = (h * (h - 1) / 2 * e1).sum(dim=(1, 2))
+    if len(grams) > 1:
+        p2 = sum(g * g for g in grams)
+        quad = quad + (h * (e1 * e1 - p2) / 2).sum(dim=(1, 2))
+        if len(grams) > 2:
+            p3 = sum(g * g * g for g in grams)
+            quad = quad + ((e1 ** 3 - 3 * e1 * p2 + 2 * p3) / 6).sum(dim=(1, 2))
+    lin = sum((probs[j] * a).sum(dim=(1, 2)) for (j,), a in singles.items())
+    for (j, k), a in pairs.items():
+        # batched mat-vec: (a_i p_ik) · p_ij without materialising the outer product
+        av = torch.matmul(a, probs[k].unsqueeze(-1)).squeeze(-1)  # (B, n, K_j)
+        lin = lin + (av * probs[j]).sum(dim=(1, 2))
+    for (j, k, m), a in triples.items():
+        # a (B, K_j, K_k, K_m) contracted with p_m for every record: one GEMM per element,
+        # then two mat-vecs with p_k and p_j
+        bsz, kj, kk, km = a.shape
+        am = torch.bmm(a.reshape(bsz, kj * kk, km), probs[m].transpose(1, 2))  # (B, K_j K_k, n)
+        am = am.transpose(1, 2).reshape(bsz, n, kj, kk)
+        av = torch.matmul(am, probs[k].unsqueeze(-1)).squeeze(-1)  # (B, n, K_j)
+        lin = lin + (av * probs[j]).sum(dim=(1, 2))
+    return quad / n ** 2 - 2 * lin / n + const
+
+
+@dataclass
+class RapBatchResult:
+    """Batched attack output at each checkpoint: ``guess`` (C, B, n, d') codes, ``probs`` per
+    unknown column (C, B, n, K_u) relaxed rows, ``loss`` (C, B) objective values there;
+    ``checkpoints`` the step counts (C,)."""
+
+    guess: np.ndarray
+    probs: list[np.ndarray]
+    loss: np.ndarray
+    checkpoints: tuple[int, ...]
+
+
+def _as_batch(value, b: int, name: str) -> np.ndarray:
+    arr = np.asarray(value)
+    if arr.ndim > 1 or (arr.ndim == 1 and arr.shape[0] != b):
+        raise ValueError(f"{name} must be a scalar or have one entry per batch element ({b})")
+    return np.broadcast_to(arr, (b,))
+
+
+def rap_attack_batch(
+    records: np.ndarray,
+    domains: Sequence[int],
+    unknown: Sequence[int],
+    lay: Layout,
+    noisy: np.ndarray,
+    init: Sequence[np.ndarray],
+    *,
+    checkpoints: Sequence[int],
+    lr,
+    optimiser="adam",
+    noise_std=0.0,
+    prior_weight=0.0,
+    dtype: torch.dtype = torch.float32,
+) -> RapBatchResult:
+    """Many RAP attacks as one tensor computation (draws × tuning settings × variants).
+
+    Element b attacks its own records ``records[b]`` (B, n, d) from its own release ``noisy[b]``
+    (B, n_cells) starting at ``init[u][b]`` (B, n, K_u), with its own learning rate, optimiser
+    (``adam`` | ``sgd``), noise std and prior weight (scalars broadcast). All elements share the
+    columns, domains and marginal layout. Every element runs ``max(checkpoints)`` steps; its state
+    is recorded after each checkpoint's number of steps, so a grid over the number of steps costs
+    one run. The losses of the elements are summed before the backward pass, which leaves each
+    element's gradient its own; Adam and SGD are applied per element (Adam as torch.optim.Adam,
+    same defaults), so element b equals :func:`rap_attack` with b's inputs and settings.
+    """
+    unknown = [int(u) for u in unknown]
+    records = np.asarray(records, dtype=np.int64)
+    if records.ndim != 3:
+        raise ValueError("records must be (B, n, d)")
+    b, n, _ = records.shape
+    noisy = np.asarray(noisy, dtype=float)
+    if noisy.shape != (b, lay.n_cells):
+        raise ValueError(f"noisy marginals have shape {noisy.shape}, expected ({b}, {lay.n_cells})")
+    if len(init) != len(unknown) or any(np.shape(p)[:2] != (b, n) for p in init):
+        raise ValueError("one (B, n, K) initial probability table per unknown column expected")
+    ckpts = tuple(sorted({int(c) for c in checkpoints}))
+    if not ckpts or ckpts[0] < 0:
+        raise ValueError("checkpoints must be non-negative step counts")
+    opts = _as_batch(optimiser, b, "optimiser")
+    if bad := set(opts) - set(OPTIMISERS):
+        raise ValueError(f"optimiser {sorted(bad)} not in {OPTIMISERS}")
+    lr_t = torch.as_tensor(_as_batch(lr, b, "lr").astype(float), dtype=dtype).reshape(b, 1, 1)
+    is_adam = torch.as_tensor(opts == "adam").reshape(b, 1, 1)
+    sigma = _as_batch(noise_std, b, "noise_std").astype(float)
+    tau2 = torch.as_tensor((sigma / n) ** 2, dtype=dtype)
+    lam = torch.as_tensor(_as_batch(prior_weight, b, "prior_weight").astype(float), dtype=dtype)
+    h, singles, pairs, triples, const = _gram_plan(records, domains, unknown, lay, noisy)
+    as_t = lambda a: torch.as_tensor(a, dtype=dtype)  # noqa: E731
+    plan = (as_t(h), {k: as_t(v) for k, v in singles.items()}, {k: as_t(v) for k, v in pairs.items()},
+            {k: as_t(v) for k, v in triples.items()}, as_t(const))
+    logits = [torch.log(torch.as_tensor(np.clip(p, 1e-6, None), dtype=dtype)).requires_grad_(True) for p in init]
+    log_prior = [torch.log(torch.as_tensor(np.clip(p, 1e-12, None), dtype=dtype)) for p in init]
+    m1 = [torch.zeros_like(z) for z in logits]
+    m2 = [torch.zeros_like(z) for z in logits]
+    (b1, b2), eps = _ADAM_BETAS, _ADAM_EPS
+    guesses, probs_out, losses = [], [[] for _ in unknown], []
+
+    def objective():
+        probs = [torch.softmax(z, dim=2) for z in logits]
+        per = gram_loss(probs, plan)
+        ce = sum((p * lp).sum(dim=(1, 2)) for p, lp in zip(probs, log_prior, strict=True))
+        return probs, per - 2 * tau2 * lam * ce
+
+    def record(probs, per):
+        p_np = [p.detach().numpy().astype(float) for p in probs]
+        guesses.append(np.stack([p.argmax(axis=2) for p in p_np], axis=2))
+        for j, p in enumerate(p_np):
+            probs_out[j].append(p)
+        losses.append(per.detach().numpy().astype(float))
+
+    for step in range(ckpts[-1] + 1):
+        probs, per = objective()
+        if step in ckpts:
+            record(probs, per)
+        if step == ckpts[-1]:
+            break
+        grads = torch.autograd.grad(per.sum(), logits)
+        t = step + 1
+        with torch.no_grad():
+            for z, g, mm1, mm2 in zip(logits, grads, m1, m2, strict=True):
+                mm1.mul_(b1).add_(g, alpha=1 - b1)
+                mm2.mul_(b2).addcmul_(g, g, value=1 - b2)
+                denom = (mm2.sqrt() / math.sqrt(1 - b2 ** t)).add_(eps)
+                adam = mm1 / denom * (lr_t / (1 - b1 ** t))
+                z.sub_(torch.where(is_adam, adam, lr_t * g))
+    return RapBatchResult(np.stack(guesses), [np.stack(p) for p in probs_out], np.stack(losses), ckpts)
+
+
 def rap_attack(
     records: np.ndarray,
     domains: Sequence[int],
@@ -137,6 +326,8 @@ def rap_attack(
     noise_std: float = 0.0,
     prior_weight: float = 0.0,
     stop_at_noise_level: bool = False,
+    optimiser: str = "adam",
+    dtype: torch.dtype = torch.float32,
     log_every: int = 50,
 ) -> RapResult:
     """Run the M-AI attack.
@@ -148,7 +339,9 @@ def rap_attack(
         lay, noisy: the released marginals' layout and values (normalised, as from
             ``privrisk.mechanisms.marginals.release``).
         init: per unknown column, (n, |D_u|) initial probabilities (the prior given known columns).
-        steps, lr: Adam iterations and learning rate on the logits.
+        steps, lr: iterations and learning rate on the logits.
+        optimiser: ``adam`` (torch.optim.Adam) or ``sgd`` (plain gradient descent).
+        dtype: float32 (default) or float64 (tests comparing against the batched attack).
         noise_std: the release's count-scale noise std σ (public: it follows from ε, δ and m).
         stop_at_noise_level: stop once ‖Q(X') − a‖² falls to the expected energy of the noise,
             n_cells·(σ/n)² (Morozov's discrepancy principle). Fitting the noisy marginals more
@@ -169,14 +362,16 @@ def rap_attack(
         raise ValueError(f"noisy marginals have shape {noisy.shape}, layout expects ({lay.n_cells},)")
     feat, cell, dense, dense_idx = _index_plan(records, domains, unknown, lay)
     plan = (torch.from_numpy(feat), torch.from_numpy(cell), dense, torch.from_numpy(dense_idx))
-    target = torch.as_tensor(noisy, dtype=torch.float32)
-    logits = [torch.log(torch.as_tensor(np.clip(p, 1e-6, None), dtype=torch.float32)).requires_grad_(True)
+    if optimiser not in OPTIMISERS:
+        raise ValueError(f"optimiser {optimiser!r} not in {OPTIMISERS}")
+    target = torch.as_tensor(noisy, dtype=dtype)
+    logits = [torch.log(torch.as_tensor(np.clip(p, 1e-6, None), dtype=dtype)).requires_grad_(True)
               for p in init]
-    opt = torch.optim.Adam(logits, lr=lr)
+    opt = torch.optim.Adam(logits, lr=lr) if optimiser == "adam" else torch.optim.SGD(logits, lr=lr)
     n = np.asarray(records).shape[0]
     floor = lay.n_cells * (noise_std / n) ** 2 if stop_at_noise_level else -np.inf
     tau2 = (noise_std / n) ** 2
-    log_prior = [torch.log(torch.as_tensor(np.clip(p, 1e-12, None), dtype=torch.float32)) for p in init]
+    log_prior = [torch.log(torch.as_tensor(np.clip(p, 1e-12, None), dtype=dtype)) for p in init]
     history, stopped = [], steps
     for step in range(steps):
         opt.zero_grad(set_to_none=True)

@@ -187,5 +187,27 @@ def load_table(name: str, block: Mapping[str, Any], *, seed: int, read_real: Cal
     the real file (``read_real(path, raw_rows=..., seed=...)``) or the stand-in, as
     :func:`privrisk.data.sources.resolve` decides."""
     if sources.resolve(name, block) == "real":
-        return read_real(Path(block.get("path", default_path)), raw_rows=block.get("raw_rows"), seed=seed)
+        path = Path(block.get("path", default_path))
+        return validate_real(read_real(path, raw_rows=block.get("raw_rows"), seed=seed), path)
     return standin(int(block.get("standin_size", 20_000)), seed)
+
+
+#: fewest usable rows of a real table: the BayNet is fitted to it and the private dataset
+#: (100 records in the paper) is sampled from that network; fewer rows cannot support a
+#: degree-2 network over 10-16 columns (also the schema's minimum of ``raw_rows``).
+MIN_ROWS = 100
+
+
+def validate_real(table: CategoricalTable, path: str | Path, *, min_rows: int = MIN_ROWS) -> CategoricalTable:
+    """Reject a real table the pipeline cannot model: fewer than ``min_rows`` usable rows, or a
+    modelled column holding a single value (a constant column carries no information to infer
+    and usually means a mis-shaped or filtered file). Raises DataFormatError naming the file
+    (and the column)."""
+    if table.n_rows < min_rows:
+        raise DataFormatError(f"{path}: only {table.n_rows} usable rows; at least {min_rows} are needed to fit "
+                              "the Bayesian network")
+    for j, col in enumerate(table.columns):
+        if np.unique(table.codes[:, j]).size < 2:
+            raise DataFormatError(f"{path}: column {col!r} holds a single value in all {table.n_rows} usable rows; "
+                                  "a modelled column needs at least two")
+    return table

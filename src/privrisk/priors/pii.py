@@ -57,6 +57,13 @@ class PiiPrior:
         """Prior of the true name of each sequence."""
         return self.priors[np.arange(len(self.truth)), self.truth]
 
+    def typical_sequence(self, k: int = 10) -> int:
+        """Index of a typical sequence for a k-value scaling: the one whose top-k candidates,
+        renormalised, give the median top mass over the sequences (ties: lowest index)."""
+        top = np.sort(self.priors, axis=1)[:, ::-1][:, :k]
+        mass = top[:, 0] / top.sum(axis=1)
+        return int(np.argsort(mass, kind="stable")[len(mass) // 2])
+
     @property
     def pooled(self) -> np.ndarray:
         """Mean prior of each candidate over the sequences (used for the 10-value scaling)."""

@@ -27,7 +27,8 @@ def scaled_prior(name: str, k: int = 10, *, s: float = 1.1, pii_pooled=None, **p
         name: ``uniform``, ``password`` or ``pii``.
         k: number of values (10 digits in the paper).
         s: Zipf exponent for ``password``.
-        pii_pooled: pooled PII candidate priors (``privrisk.priors.pii.build(...).pooled``); if None
+        pii_pooled: PII candidate priors to scale: the pooled ones (``pii.build(...).pooled``) or one
+            sequence's row (``prior.priors[prior.typical_sequence(k)]``, Figure 3's default); if None
             the PII prior is built with ``pii_options`` (keyword arguments of ``pii.build``:
             source, path, n_sequences, seed, scorer; default: Enron if present, else the
             offline stand-in, 500 sequences, seed 0).

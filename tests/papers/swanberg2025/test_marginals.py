@@ -7,14 +7,11 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-import torch
 from scipy import stats
 
 from privrisk.bounds.reconstruction import beta_multi
 from privrisk.models import baynet as bnm
 from privrisk.papers.swanberg2025 import marginals_steps as sm
-
-ATTACK = {"steps": 60, "lr": 0.1, "prior_weights": [0.0, 1.0]}
 
 
 def test_bound_reproduces_the_sex_example():
@@ -53,18 +50,24 @@ def _tiny_net(seed=0):
     return bnm.BayesNet(doms, parents, cpts, list(range(5)))
 
 
+FIXED = {0.0: ("adam", 0.1, 60), 1.0: ("adam", 0.1, 60)}
+
+
+def _draws(bn, unknown, eps, *, n=30, draws=4, seed=3, kind="target"):
+    return sm.make_draws(bn, unknown, eps, delta=1e-5, n=n, draws=draws, seed=seed, tag="t", kind=kind)
+
+
 def test_bound_is_not_beaten_by_the_attack_beyond_sampling_error():
     """Thm 3.5 at confidence c: Pr[successes > v_UB(c)] <= 1 - c (+ n δ), over fresh data and noise."""
-    torch.manual_seed(0)
     bn = _tiny_net()
     runs, n, eps = 60, 25, 2.0
-    exceed = {lam: np.zeros(3) for lam in ATTACK["prior_weights"]}
-    for r in range(runs):
-        recs = bn.sample(n, np.random.default_rng(100 + r))
-        out = sm.run_condition(bn, recs, [2], eps, delta=1e-5, attack=ATTACK, seed=r, tag="sim")
-        q = sm.bound_quantiles(eps, 1e-5, out["p_star"].to_numpy())
-        for lam in ATTACK["prior_weights"]:
-            exceed[lam] += out[f"attack_l{lam:g}_ok"].sum() > q
+    dr = _draws(bn, [2], eps, n=n, draws=runs, seed=0, kind="sim")
+    out = sm.outcome_rows(dr, sm.attack_draws(dr, FIXED, domains=bn.domains))
+    exceed = {lam: np.zeros(3) for lam in FIXED}
+    for _, g in out.groupby("draw"):
+        q = sm.bound_quantiles(eps, 1e-5, g["p_star"].to_numpy())
+        for lam in FIXED:
+            exceed[lam] += g[f"attack_l{lam:g}_ok"].sum() > q
     for lam, e in exceed.items():
         rate = e / runs
         for c, rr in zip((0.05, 0.5, 0.95), rate, strict=True):
@@ -72,22 +75,77 @@ def test_bound_is_not_beaten_by_the_attack_beyond_sampling_error():
             assert rr <= (1 - c) + 3 * math.sqrt(c * (1 - c) / runs) + 1e-9, (lam, c, rr)
 
 
-def test_run_condition_outcomes_and_determinism():
+def test_draws_outcomes_and_determinism():
     bn = _tiny_net(1)
-    recs = bn.sample(30, np.random.default_rng(5))
-    a = sm.run_condition(bn, recs, [1, 4], 1.0, delta=1e-5, attack=ATTACK, seed=3, tag="t")
-    b = sm.run_condition(bn, recs, [1, 4], 1.0, delta=1e-5, attack=ATTACK, seed=3, tag="t")
+    a_dr, b_dr = _draws(bn, [1, 4], 1.0), _draws(bn, [1, 4], 1.0)
+    a = sm.outcome_rows(a_dr, sm.attack_draws(a_dr, FIXED, domains=bn.domains))
+    b = sm.outcome_rows(b_dr, sm.attack_draws(b_dr, FIXED, domains=bn.domains))
     pd.testing.assert_frame_equal(a, b)
+    assert a["draw"].nunique() == 4 and len(a) == 4 * 30
+    # the draws are different samples, and the target draws do not depend on the columns attacked
+    assert not np.array_equal(a_dr.records[0], a_dr.records[1])
+    np.testing.assert_array_equal(_draws(bn, [2], 3.0).records, a_dr.records)
+    assert not np.array_equal(_draws(bn, [1, 4], 1.0, kind="shadow").records, a_dr.records)
+    recs = a_dr.records[2]
     z, p = bnm.conditional_map(bn, recs, [1, 4])
-    np.testing.assert_array_equal(a["prior_ok"], (z == recs[:, [1, 4]]).all(1))
-    np.testing.assert_allclose(a["p_star"], p)
+    np.testing.assert_array_equal(a[a.draw == 2]["prior_ok"], (z == recs[:, [1, 4]]).all(1))
+    np.testing.assert_allclose(a[a.draw == 2]["p_star"], p)
     assert (a["m"] == 9).all()  # C(5,3) - C(3,3)
     # L1 windows: E = max covers the whole domain
-    w = sm.run_condition(bn, recs, [2], 1.0, delta=1e-5, attack=ATTACK, seed=3, tag="t", radii=range(3))
+    dr = _draws(bn, [2], 1.0)
+    w = sm.outcome_rows(dr, sm.attack_draws(dr, FIXED, domains=bn.domains), radii=range(3))
     assert w[w.radius == 2][["prior_ok", "attack_l0_ok"]].all().all()
     assert np.allclose(w[w.radius == 2]["p_star"], 1.0)
     # prior success is monotone in E
     assert (w.groupby("radius")["prior_ok"].sum().diff().dropna() >= 0).all()
+
+
+def test_shadow_tuning_detects_a_mistuned_attack():
+    """A deliberately mis-tuned setting (SGD with a step far too small to leave the prior) loses
+    on the shadow draws, is not chosen, and also loses on the target draws."""
+    bn = _tiny_net(2)
+    grid = [("adam", 0.1), ("sgd", 1e-4)]
+    shadow = [_draws(bn, [2], math.inf, n=40, draws=4, kind="shadow")]
+    table, chosen = sm.tune(shadow, grid, [0.0], [20, 80], domains=bn.domains)
+    assert chosen[0.0][0] == "adam"
+    bad = table[(table.optimiser == "sgd")]
+    assert (bad["minus_chosen"] + 2 * bad["minus_chosen_se"] < 0).all()  # loses beyond 2 paired s.e.
+    target = _draws(bn, [2], math.inf, n=40, draws=4)
+    good = sm.outcome_rows(target, sm.attack_draws(target, {0.0: chosen[0.0]}, domains=bn.domains))
+    mis = sm.outcome_rows(target, sm.attack_draws(target, {0.0: ("sgd", 1e-4, 80)}, domains=bn.domains))
+    assert good["attack_l0_ok"].sum() > mis["attack_l0_ok"].sum()
+    assert table["chosen"].sum() == 1 and set(table.steps) == {20, 80}
+
+
+def test_judges_hold_fail_and_cannot_decide():
+    from privrisk.papers.swanberg2025 import marginals as fm
+
+    assert fm.judge_at_least([1.0, 0.0], [0.5, 0.5]) is True
+    assert fm.judge_at_least([1.0, -3.0], [0.5, 1.0]) is False  # one gap significantly below 0
+    assert fm.judge_at_least([1.0, -1.0], [0.5, 1.0]) is None   # below 0, within 2 s.e.
+    assert fm.judge_greater(3.0, 1.0) is True
+    assert fm.judge_greater(-1.0, 0.4) is False
+    assert fm.judge_greater(1.0, 1.0) is None
+    assert fm.judge_close([1.0, -2.0], [0.5, 0.5], 5) is True
+    assert fm.judge_close([1.0, -9.0], [0.5, 1.0], 5) is False
+    assert fm.judge_close([4.0], [1.0], 5) is None
+
+
+def test_summary_and_ge_prior_claim_fail_on_a_constructed_losing_attack():
+    from privrisk.papers.swanberg2025 import marginals as fm
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for draw in range(10):
+        for rec in range(50):
+            prior = rng.random() < 0.6
+            rows.append({"x": "A", "epsilon": 1.0, "draw": draw, "record": rec, "m": 3, "sigma_count": 1.0,
+                         "ambiguous": False, "p_star": 0.6, "prior_ok": prior,
+                         "attack_l0_ok": prior and rng.random() < 0.6})  # loses ~40 % of the prior's hits
+    summ = fm.summarise(pd.DataFrame(rows), 1e-5, [0.0])
+    assert summ["draws"].iloc[0] == 10 and summ["gap_l0"].iloc[0] < -5
+    claim = fm._ge_prior("figX", summ, [0.0], "columns", "standin")
+    assert claim.status == "qualitative-fails"
 
 
 def test_ambiguous_records():

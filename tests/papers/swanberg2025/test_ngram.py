@@ -125,3 +125,34 @@ def test_fig3_result_and_claims(run):
     assert ids["fig3_pii_eps10_barely"].data == "standin"
     assert ids["fig3_attack_below_bound"].status == "qualitative-ok"
     assert r.data_sources["pii_names"] == "standin"
+
+
+def test_crn_tuning_gives_identical_results_to_identical_settings_and_paired_se():
+    """Common random numbers: two grid points with the same hyperparameters see the same canaries
+    and the same noise, so their losses agree exactly (paired difference 0, s.e. 0); the chosen
+    point's margin over the runner-up comes with its paired standard error."""
+    p = _params(epsilons=[2.0], prior_names=["password"])
+    prior = scaled_prior("password", 10)[None]
+    combos = np.array([[1.0, 0.1, 4], [1.0, 0.1, 4], [1.0, 3.0, 4], [1.0, 0.01, 1]])
+    agg = steps.tune_crn(prior, np.array([2.0]), combos, 300, p, 0, torch.float32)
+    assert agg.loc[0, "mean_loss"] == agg.loc[1, "mean_loss"]
+    assert agg["chosen"].sum() == 1
+    best = agg[agg.chosen].iloc[0]
+    twin = agg[(agg.lr == best.lr) & (agg.steps == best.steps) & ~agg.chosen]
+    if len(twin):  # the chosen point's twin trains the same models: not the runner-up
+        assert twin["same_as_chosen"].all() and best.gap_runner_up > 0
+    assert np.isfinite(agg["loss_minus_chosen_se"]).all() and (agg["loss_minus_chosen"] >= 0).all()
+
+
+def test_gain_claims_fail_when_the_attack_is_clearly_below_the_prior():
+    df = pd.DataFrame([
+        {"epsilon": 1.0, "prior": "password", "n": 2000, "accuracy": 0.30, "baseline": 0.373, "clip": 1.0,
+         "lr": 0.1, "steps": 4, "tune_gap": 0.01, "tune_gap_se": 0.002, "tune_separated": True},
+        {"epsilon": 1.0, "prior": "uniform", "n": 2000, "accuracy": 0.13, "baseline": 0.1, "clip": 1.0,
+         "lr": 0.1, "steps": 4, "tune_gap": 0.0, "tune_gap_se": 0.001, "tune_separated": False},
+        {"epsilon": 2.0, "prior": "password", "n": 2000, "accuracy": 0.368, "baseline": 0.373, "clip": 1.0,
+         "lr": 0.1, "steps": 4, "tune_gap": float("nan"), "tune_gap_se": float("nan"), "tune_separated": False},
+    ])
+    status = {c.claim_id: c.status for c in fig._gain_claims(df, "standin")}
+    assert status == {"fig3_gain_password_eps1": "qualitative-fails", "fig3_gain_uniform_eps1": "qualitative-ok",
+                      "fig3_gain_password_eps2": "uninformative"}

@@ -90,6 +90,9 @@ def test_real_data_become_inputs_of_what_reads_them(tmp_path, monkeypatch):
     ("fig1a", {"p_min": 1e-3}, "prior_probs"),
     ("fig2b", {"p_max": 0.9}, "prior_probs"),
     (None, {"marginals_data": {"n_records": 100}}, "marginals"),
+    ("marginals_attack", {"steps": 150}, "tuning.steps"),
+    ("marginals_attack", {"lr": 0.1}, "tuning.adam_lr"),
+    ("fig6a", {"steps": 60}, "tuning_steps"),
 ])
 def test_old_config_names_fail_naming_the_new_key(section, old, new):
     cfg = config.load(*[REPO / c for c in TINY])

@@ -26,7 +26,7 @@ LEDGER = Ledger(PAPER)
 def _fig1(params, approx: bool, name: str) -> FigureResult:
     p = config.grid(params["prior_probs"])
     delta = params["delta"] if approx else 0.0
-    fig, ax = plotting.subplots(width=5.2, height=3.9)
+    fig, ax = plotting.subplots(width=7.4, height=3.9)
     frames, claims = [], []
     gap_ok, mmc_ok = True, True
     for i, eps in enumerate(params["epsilons"]):
@@ -49,7 +49,8 @@ def _fig1(params, approx: bool, name: str) -> FigureResult:
     frames.append(pd.DataFrame({"series": "baseline", "x": p, "y": p}))
     ax.set(xscale="log", xlabel="prior probability of success p", ylabel="bound on posterior success probability",
            title=f"Single target, {f'(ε, δ)-DP, δ = {delta:g}' if approx else 'ε-DP'}", ylim=(0, 1.02))
-    ax.legend(fontsize=6.5, loc="upper left", ncol=1)
+    # Outside the axes: inside, the legend covered the ε = 4 curve.
+    ax.legend(fontsize=6.5, loc="center left", bbox_to_anchor=(1.01, 0.5), ncol=1)
     if not approx:
         e = params["epsilons"][0]
         claims.append(LEDGER.qualitative(figure=name, claim_id="fig1a_vs_rero",
@@ -90,7 +91,7 @@ def fig1b(params) -> FigureResult:
 def _canaries(params):
     """{distribution: {label: prior}} and provenance info for the three priors."""
     pw = password_summary(s=params["password_s"], support=params["password_support"])
-    norm = params.get("pii_normalisation", "likelihood")
+    norm = params.get("pii_normalisation", "inverse_perplexity")
     block = params["enron"]
     pii = pii_prior.build(source=block["source"], path=block["path"], n_sequences=params["pii_sequences"],
                           seed=params["seed"], normalisation=norm)
@@ -141,7 +142,8 @@ def fig2a(params) -> FigureResult:
                         marker=plotting.marker(i), linestyle="none", color=plotting.color(i))
             frames.append(pd.DataFrame({"series": f"{dist}: {label}", "x": eps, "y": adv, "prior": p}))
     ax.axhline(params["adv_threshold"], label=f"Adv = {params['adv_threshold']:g}", **plotting.BASELINE)
-    ax.set(yscale="log", ylim=(1e-8, 1.5), xlabel=f"privacy parameter ε (δ = {delta:g})",
+    # Nothing falls below δ (Adv >= δ for every prior), so the axis starts just under it.
+    ax.set(yscale="log", ylim=(delta / 3 if delta > 0 else 1e-8, 1.5), xlabel=f"privacy parameter ε (δ = {delta:g})",
            ylabel="bound on generalised advantage", title="Data extraction: advantage bound vs ε")
     ax.legend(fontsize=6.3, loc="lower right")
 
@@ -224,8 +226,12 @@ def fig2b(params) -> FigureResult:
     for i, (dist, cs) in enumerate(canaries.items()):
         pm = max(cs.values())
         worst[dist] = float(rb.epsilon_protect(pm, delta, thr))
+        # Hollow markers of decreasing size stay visible where they coincide; the label sits beside.
         ax.plot([pm], [worst[dist]], marker=plotting.marker(i), color=plotting.color(i), linestyle="none",
-                markersize=8, label=f"{dist} most probable canary: p = {pm:.2g}, ε = {worst[dist]:.2f}")
+                markersize=11 - 2.5 * i, markerfacecolor="none", markeredgewidth=1.6, zorder=3 + i,
+                label=f"{dist} most probable canary: p = {pm:.2g}, ε = {worst[dist]:.2f}")
+        ax.annotate(dist, (pm, worst[dist]), xytext=(8, 8), textcoords="offset points", fontsize=7,
+                    color=plotting.color(i))
         frames.append(pd.DataFrame({"series": f"{dist} most probable", "x": [pm], "y": [worst[dist]]}))
     ax.set(xscale="log", xlabel="prior probability of the canary p", ylabel=f"ε_protect (δ = {delta:g})",
            title=f"Privacy level needed to keep Adv <= {thr:g}")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -78,42 +80,187 @@ def _load_dataset(npz_path: str):
     return baynet.BayesNet.from_arrays(z, names=cols), z["records"].astype(np.int64), cols
 
 
-def run_condition(bn, records, unknown, epsilon, *, delta, attack, seed, tag, radii=None):
-    """One release + attack: per-record outcomes for every attack variant and the prior.
+# ------------------------------------------------------------------------------------ draws
 
-    Returns a DataFrame with one row per record (or per (radius, record) if ``radii`` is given
-    for a single ordinal column): ``prior_ok``, ``p_star`` and ``attack_l<λ>_ok`` columns.
+
+@dataclass
+class Draws:
+    """R independent (sample, noise) draws of one condition (columns ``unknown`` at ``epsilon``).
+
+    records (R, n, d), noisy (R, cells) normalised released marginals, init per unknown column
+    (R, n, K) the BayNet conditional prior (the attack's start), z_map (R, n, d') / p_map (R, n)
+    the prior's MAP guess and its probability; ``lay`` and ``sigma`` (count-scale noise std) are
+    shared by the draws.
+    """
+
+    unknown: list[int]
+    epsilon: float
+    records: np.ndarray
+    noisy: np.ndarray
+    init: list[np.ndarray]
+    z_map: np.ndarray
+    p_map: np.ndarray
+    lay: mm.Layout
+    sigma: float
+
+    @property
+    def truth(self) -> np.ndarray:
+        return self.records[:, :, self.unknown]
+
+
+def make_draws(bn, unknown, epsilon: float, *, delta: float, n: int, draws: int, seed: int, tag: str,
+               kind: str) -> Draws:
+    """``draws`` fresh datasets of ``n`` records from the BayNet, each with fresh release noise.
+
+    ``kind`` names the stream: ``target`` draws (the ones reported) are the same records in every
+    figure of a dataset (their seed names only the dataset and the draw); ``shadow`` draws (the
+    attacker's tuning data, sampled from the same BayNet) are independent of them.
     """
     unknown = [int(u) for u in unknown]
-    rng = seeds.rng(seed, tag, unknown, epsilon)
-    lay, noisy, sigma = mm.release(records, bn.domains, unknown, epsilon=epsilon, delta=delta, rng=rng, k=3)
-    init = [baynet.conditional_marginal(bn, records, unknown, u) for u in unknown]
-    z_map, p_map = baynet.conditional_map(bn, records, unknown)
-    truth = records[:, unknown]
-    guesses, relaxed = {}, {}
-    for lam in attack["prior_weights"]:
-        res = rap.rap_attack(records, bn.domains, unknown, lay, noisy, init, steps=attack["steps"],
-                             lr=attack["lr"], noise_std=sigma, prior_weight=float(lam))
-        guesses[lam], relaxed[lam] = res.guess, res.probs
-        log.info("%s eps=%s unknown=%s lambda=%s: loss %.4g -> %.4g, %d/%d exact", tag, epsilon,
-                 unknown, lam, res.loss[0], res.loss[-1], int((res.guess == truth).all(1).sum()), len(truth))
-    n = records.shape[0]
-    base = {"epsilon": epsilon, "n_unknown": len(unknown), "m": len(lay.triples), "sigma_count": sigma,
-            "record": np.arange(n), "ambiguous": ambiguous_records(records, unknown)}
+    recs, noisy = [], []
+    lay, sigma = None, 0.0
+    for r in range(draws):
+        x = bn.sample(n, seeds.rng(seed, tag, kind, "records", r))
+        lay, nz, sigma = mm.release(x, bn.domains, unknown, epsilon=epsilon, delta=delta, k=3,
+                                    rng=seeds.rng(seed, tag, kind, "noise", r, *unknown, str(epsilon)))
+        recs.append(x)
+        noisy.append(nz)
+    records = np.stack(recs)
+    flat = records.reshape(-1, records.shape[2])
+    init = [baynet.conditional_marginal(bn, flat, unknown, u).reshape(draws, n, -1) for u in unknown]
+    z, p = baynet.conditional_map(bn, flat, unknown)
+    return Draws(unknown, float(epsilon), records, np.stack(noisy), init, z.reshape(draws, n, -1),
+                 p.reshape(draws, n), lay, float(sigma))
+
+
+# ------------------------------------------------------------------------------------ attack
+
+
+def run_settings(dr: Draws, settings, checkpoints, *, domains, chunk: int = 64):
+    """Attack every draw with every setting (optimiser, lr, λ) as batched tensor computations.
+
+    Returns (guess, probs): guess (C, S, R, n, d') and probs per unknown column (C, S, R, n, K)
+    at each checkpoint (number of steps) C, for the S settings and R draws.
+    """
+    r = dr.records.shape[0]
+    elems = [(si, ri) for si in range(len(settings)) for ri in range(r)]
+    guesses, probs = [], [[] for _ in dr.unknown]
+    for lo in range(0, len(elems), chunk):
+        part = elems[lo:lo + chunk]
+        si = np.array([e[0] for e in part])
+        ri = np.array([e[1] for e in part])
+        res = rap.rap_attack_batch(
+            dr.records[ri], domains, dr.unknown, dr.lay, dr.noisy[ri], [p[ri] for p in dr.init],
+            checkpoints=checkpoints, optimiser=[settings[i][0] for i in si],
+            lr=[float(settings[i][1]) for i in si], prior_weight=[float(settings[i][2]) for i in si],
+            noise_std=dr.sigma)
+        guesses.append(res.guess)
+        for j, p in enumerate(res.probs):
+            probs[j].append(p)
+    c = len(set(int(k) for k in checkpoints))
+    s, n = len(settings), dr.records.shape[1]
+    guess = np.concatenate(guesses, axis=1).reshape(c, s, r, n, -1)
+    probs = [np.concatenate(p, axis=1).reshape(c, s, r, n, -1) for p in probs]
+    return guess, probs
+
+
+def successes(dr: Draws, guess, probs, metric: str, radii=None) -> np.ndarray:
+    """Per-draw successes (…, R) of guesses (…, R, n, d') under ``metric``: ``exact`` = records with
+    every unknown column right; ``l1`` = mean over the radii E of records within L1 error E of
+    the centre of the most probable window of the relaxed row (one ordinal column)."""
+    if metric == "exact":
+        return (guess == dr.truth).all(axis=-1).sum(axis=-1)
+    truth = dr.truth[..., 0]
+    p = probs[0]
+    flat = p.reshape(-1, p.shape[-1])
+    out = []
+    for e in radii:
+        centre, _ = baynet.best_window(flat, int(e))
+        ok = np.abs(centre.reshape(p.shape[:-1]) - truth) <= e
+        out.append(ok.sum(axis=-1))
+    return np.mean(out, axis=0)
+
+
+def tune(shadow: Sequence[Draws], grid, lambdas, checkpoints, *, domains, metric="exact", radii=None,
+         chunk: int = 64):
+    """The informed attacker's tuning: every (optimiser, lr) of ``grid`` × step count of
+    ``checkpoints``, per prior weight λ, scored by mean successes on the shadow draws (one or more
+    conditions sharing a (dataset, ε, d') key). Returns (table, chosen): one row per setting with
+    its shadow mean and standard error, its paired difference to the chosen setting of its λ and
+    that difference's standard error (all settings attack the same shadow draws), and per λ the
+    best (optimiser, lr, steps)."""
+    settings = [(o, lr, lam) for lam in lambdas for (o, lr) in grid]
+    ck = sorted({int(c) for c in checkpoints})
+    per = []
+    for dr in shadow:
+        guess, probs = run_settings(dr, settings, ck, domains=domains, chunk=chunk)
+        per.append(successes(dr, guess, probs, metric, radii))  # (C, S, R)
+    scores = np.concatenate(per, axis=2)
+    rows = []
+    for ci, c in enumerate(ck):
+        for si, (o, lr, lam) in enumerate(settings):
+            v = scores[ci, si]
+            rows.append({"lambda": float(lam), "optimiser": o, "lr": float(lr), "steps": c,
+                         "shadow_mean": float(v.mean()),
+                         "shadow_se": float(v.std(ddof=1) / np.sqrt(v.size)) if v.size > 1 else float("nan"),
+                         "shadow_n": int(v.size)})
+    table = pd.DataFrame(rows)
+    table["chosen"] = False
+    table["minus_chosen"] = np.nan
+    table["minus_chosen_se"] = np.nan
+    flat = scores.reshape(len(ck) * len(settings), -1)  # row order of ``table``
+    chosen = {}
+    for lam in lambdas:
+        sub = table[table["lambda"] == float(lam)]
+        best = sub["shadow_mean"].idxmax()  # first maximum: earliest setting in grid order
+        table.loc[best, "chosen"] = True
+        r = table.loc[best]
+        chosen[float(lam)] = (str(r["optimiser"]), float(r["lr"]), int(r["steps"]))
+        # Every setting attacks the same shadow draws (same records, same noise): paired differences.
+        diff = flat[sub.index] - flat[best]
+        table.loc[sub.index, "minus_chosen"] = diff.mean(axis=1)
+        if diff.shape[1] > 1:
+            table.loc[sub.index, "minus_chosen_se"] = diff.std(axis=1, ddof=1) / np.sqrt(diff.shape[1])
+    return table, chosen
+
+
+def attack_draws(dr: Draws, chosen: dict, *, domains, chunk: int = 64):
+    """The target attack with each λ's chosen setting: guess and probs per λ, (R, n, d') / (R, n, K)."""
+    lams = list(chosen)
+    settings = [(chosen[lam][0], chosen[lam][1], lam) for lam in lams]
+    ck = sorted({chosen[lam][2] for lam in lams})
+    guess, probs = run_settings(dr, settings, ck, domains=domains, chunk=chunk)
+    out = {}
+    for si, lam in enumerate(lams):
+        ci = ck.index(chosen[lam][2])
+        out[lam] = (guess[ci, si], [p[ci, si] for p in probs])
+    return out
+
+
+def outcome_rows(dr: Draws, attacks: dict, radii=None) -> pd.DataFrame:
+    """Per (draw, record) outcomes of the target draws: ``prior_ok``, ``p_star`` and
+    ``attack_l<λ>_ok``; per (radius, draw, record) when ``radii`` is given (one ordinal column)."""
+    r, n = dr.p_map.shape
+    base = {"epsilon": dr.epsilon, "n_unknown": len(dr.unknown), "m": len(dr.lay.triples),
+            "sigma_count": dr.sigma, "draw": np.repeat(np.arange(r), n), "record": np.tile(np.arange(n), r),
+            "ambiguous": np.concatenate([ambiguous_records(x, dr.unknown) for x in dr.records])}
+    truth = dr.truth
     if radii is None:
-        out = pd.DataFrame(base | {"prior_ok": (z_map == truth).all(1), "p_star": p_map})
-        for lam, g in guesses.items():
-            out[f"attack_l{lam:g}_ok"] = (g == truth).all(1)
+        out = pd.DataFrame(base | {"prior_ok": (dr.z_map == truth).all(-1).ravel(), "p_star": dr.p_map.ravel()})
+        for lam, (g, _) in attacks.items():
+            out[f"attack_l{lam:g}_ok"] = (g == truth).all(-1).ravel()
         return out
     frames = []
+    flat_init = dr.init[0].reshape(r * n, -1)
     for e in radii:
-        centre, mass = baynet.best_window(init[0], int(e))
-        f = pd.DataFrame(base | {"radius": int(e), "prior_ok": np.abs(centre - truth[:, 0]) <= e, "p_star": mass})
-        for lam, probs in relaxed.items():
+        centre, mass = baynet.best_window(flat_init, int(e))
+        f = pd.DataFrame(base | {"radius": int(e), "prior_ok": np.abs(centre - truth[..., 0].ravel()) <= e,
+                                 "p_star": mass})
+        for lam, (_, probs) in attacks.items():
             # Like the prior, the attack guesses the centre of its most probable window
             # (its relaxed row); at E = 0 this is its rounded (argmax) output.
-            guess_e, _ = baynet.best_window(probs[0], int(e))
-            f[f"attack_l{lam:g}_ok"] = np.abs(guess_e - truth[:, 0]) <= e
+            g, _ = baynet.best_window(probs[0].reshape(r * n, -1), int(e))
+            f[f"attack_l{lam:g}_ok"] = np.abs(g - truth[..., 0].ravel()) <= e
         frames.append(f)
     return pd.concat(frames, ignore_index=True)
 
@@ -139,43 +286,72 @@ def _col(cols, name):
     return cols.index(name)
 
 
-def attack_step(params, inputs, outputs, threads) -> None:
-    """Run one figure's conditions (kind = columns | epsilons | multi | l1) and write per-record rows."""
-    bn, records, cols = _load_dataset(inputs["dataset"])
-    attack = dict(params["marginals_attack"])
-    if "steps" in params:  # a figure may override the iteration budget (Fig 6 is the costly one)
-        attack["steps"] = int(params["steps"])
-    delta, seed, kind, fig = params["marginals_attack"]["delta"], int(params["seed"]), params["kind"], params["figure"]
-    frames = []
+def _conditions(params, bn, cols):
+    """The figure's conditions: (x, unknown columns, ε, extra columns) and the tuning key of each."""
+    kind = params["kind"]
     if kind == "columns":
-        for name in params["columns"]:
-            f = run_condition(bn, records, [_col(cols, name)], params["epsilon"], delta=delta, attack=attack,
-                              seed=seed, tag=params["dataset"])
-            frames.append(f.assign(x=name))
-    elif kind == "epsilons":
+        return [(name, [_col(cols, name)], float(params["epsilon"]), {}) for name in params["columns"]]
+    if kind == "epsilons":
         j = _col(cols, params["column"])
-        for eps in config.grid(params["epsilons"]):
-            eps = float(eps)
-            f = run_condition(bn, records, [j], eps, delta=delta, attack=attack, seed=seed, tag=params["dataset"])
-            frames.append(f.assign(x=eps))
-    elif kind == "multi":
+        return [(float(e), [j], float(e), {}) for e in config.grid(params["epsilons"])]
+    if kind == "multi":
         order = list(bn.order)
         if params["max_unknown"] > len(order) - 3:
-            raise ValueError(f"{fig}.max_unknown = {params['max_unknown']} leaves fewer than 3 known columns")
-        for k in range(1, params["max_unknown"] + 1):
-            f = run_condition(bn, records, order[-k:], params["epsilon"], delta=delta, attack=attack,
-                              seed=seed, tag=params["dataset"])
-            frames.append(f.assign(x=k, columns="|".join(cols[v] for v in order[-k:])))
-    elif kind == "l1":
-        j = _col(cols, params["column"])
-        f = run_condition(bn, records, [j], params["epsilon"], delta=delta, attack=attack, seed=seed,
-                          tag=params["dataset"], radii=range(bn.domains[j]))
-        frames.append(f.assign(x=f["radius"]))
-    else:
-        raise ValueError(f"unknown attack kind {kind!r}")
-    out = pd.concat(frames, ignore_index=True)
+            raise ValueError(f"{params['figure']}.max_unknown = {params['max_unknown']} leaves fewer than 3 known columns")
+        return [(k, order[-k:], float(params["epsilon"]), {"columns": "|".join(cols[v] for v in order[-k:])})
+                for k in range(1, params["max_unknown"] + 1)]
+    if kind == "l1":
+        return [(params["column"], [_col(cols, params["column"])], float(params["epsilon"]), {})]
+    raise ValueError(f"unknown attack kind {kind!r}")
+
+
+def attack_step(params, inputs, outputs, threads) -> None:
+    """One figure's conditions (kind = columns | epsilons | multi | l1): tune on shadow draws per
+    (ε, d') key, attack the target draws with the chosen settings, write per-record rows and the
+    tuning table."""
+    import torch
+
+    torch.set_num_threads(max(1, int(threads)))
+    bn, _, cols = _load_dataset(inputs["dataset"])
+    att = dict(params["marginals_attack"])
+    for key in ("draws", "shadow_draws"):  # Fig 6 may use fewer (its many-column attacks are the costly ones)
+        if key in params:
+            att[key] = params[key]
+    tun = dict(att["tuning"])
+    if "tuning_steps" in params:  # a figure may override the step grid (Fig 6 is the costly one)
+        tun["steps"] = list(params["tuning_steps"])
+    grid = [("adam", lr) for lr in tun["adam_lr"]] + [("sgd", lr) for lr in tun["sgd_lr"]]
+    lambdas = [float(v) for v in att["prior_weights"]]
+    delta, seed, tag = att["delta"], int(params["seed"]), params["dataset"]
+    n = int(params["n_records"])
+    chunk = int(att["batch_elements"])
+    conds = _conditions(params, bn, cols)
+    kind = params["kind"]
+    metric = "l1" if kind == "l1" else "exact"
+    keys: dict[tuple, list] = {}
+    for c in conds:
+        keys.setdefault((c[2], len(c[1])), []).append(c)
+    frames, tables = [], []
+    for (eps, k), members in keys.items():
+        radii = range(bn.domains[members[0][1][0]]) if metric == "l1" else None
+        shadow = [make_draws(bn, u, e, delta=delta, n=n, draws=int(att["shadow_draws"]), seed=seed,
+                             tag=f"{tag}:{params['figure']}", kind="shadow") for _, u, e, _ in members]
+        table, chosen = tune(shadow, grid, lambdas, tun["steps"], domains=bn.domains, metric=metric, radii=radii,
+                             chunk=chunk)
+        tables.append(table.assign(epsilon=eps, n_unknown=k, conditions="|".join(str(m[0]) for m in members)))
+        log.info("%s eps=%s d'=%d: chosen %s", tag, eps, k, chosen)
+        for x, u, e, extra in members:
+            dr = make_draws(bn, u, e, delta=delta, n=n, draws=int(att["draws"]), seed=seed, tag=tag, kind="target")
+            res = attack_draws(dr, chosen, domains=bn.domains, chunk=chunk)
+            f = outcome_rows(dr, res, radii)
+            f = f.assign(x=f["radius"] if radii is not None else x, **extra)
+            for lam in lambdas:
+                o, lr, st = chosen[lam]
+                f[f"setting_l{lam:g}"] = f"{o} lr={lr:g} steps={st}"
+            frames.append(f)
+            log.info("%s x=%s: attack %s, prior %.1f (mean over %d draws)", tag, x,
+                     {lam: float(f[f'attack_l{lam:g}_ok'].sum() / dr.records.shape[0]) for lam in lambdas},
+                     f["prior_ok"].sum() / dr.records.shape[0], dr.records.shape[0])
     Path(outputs["csv"]).parent.mkdir(parents=True, exist_ok=True)
-    out.to_csv(outputs["csv"], index=False)
-
-
-# ----------------------------------------------------------------------------------- figures
+    pd.concat(frames, ignore_index=True).to_csv(outputs["csv"], index=False)
+    pd.concat(tables, ignore_index=True).to_csv(outputs["tuning"], index=False)

@@ -6,7 +6,8 @@ no plotting and no figure code, so editing a figure never retrains a model.
 
 Hyperparameters (C, lr, T) are chosen per (ε, prior) by a grid search for the lowest mean canary
 loss on separately seeded tuning models (paper: "the lowest loss on the canary for each privacy
-level"), then fresh models are trained and attacked.
+level") with common random numbers (every grid point sees the same canaries and the same noise
+draws), then fresh models are trained and attacked.
 """
 
 from __future__ import annotations
@@ -54,7 +55,12 @@ def priors(params) -> tuple[dict[str, np.ndarray], str]:
             p = pii_prior.build(source=block["source"], path=block.get("path", enron.DEFAULT_PATH),
                                 n_sequences=params.get("pii_sequences", 500), seed=params["seed"], **opts)
             src = p.source
-            out[name] = scaled_prior("pii", params["vocab"], pii_pooled=p.pooled)
+            if params.get("pii_scaling", "sequence") == "sequence":
+                # one sequence's own candidates (the paper's canary is one masked name in one email)
+                row = p.priors[p.typical_sequence(params["vocab"])]
+            else:
+                row = p.pooled
+            out[name] = scaled_prior("pii", params["vocab"], pii_pooled=row)
         elif name in ("uniform", "password"):
             out[name] = scaled_prior(name, params["vocab"], s=params.get("password_s", 1.1))
         else:
@@ -134,30 +140,17 @@ def train_step(params, inputs, outputs, threads) -> None:
     combos = [(c, lr, t) for t in grid["steps"] for c in grid["clip"] for lr in grid["lr"]]
     seed = int(params["seed"])
 
-    # --- tuning: every (condition, C, lr, T) x tune_trials models in batched runs -----------------
+    # --- tuning: every (condition, C, lr, T) x tune_trials models, common random numbers -------
     n_tune = int(params["tune_trials"])
-    rng = seeds.rng(seed, 1)
     n_c = len(eps_of_cond)
-    conds = np.repeat(np.arange(n_c), len(combos) * n_tune)
-    combo_idx = np.tile(np.repeat(np.arange(len(combos)), n_tune), n_c)
     cb = np.array(combos, dtype=float)
-    targets = _draw(rng, cond_prior, conds)
-    log.info("tuning: %d conditions x %d grid points x %d models = %d models", n_c, len(combos), n_tune, len(conds))
-    g, lo, sig = _run(conds, eps_of_cond, cond_prior, targets, cb[combo_idx, 0], cb[combo_idx, 1],
-                      cb[combo_idx, 2].astype(int), params, seed + 1000, dtype)
-    tune = pd.DataFrame({"cond": conds, "combo": combo_idx, "loss": lo, "correct": g == targets, "sigma": sig})
-    agg = tune.groupby(["cond", "combo"], sort=True).agg(mean_loss=("loss", "mean"), accuracy=("correct", "mean"),
-                                                          noise_multiplier=("sigma", "first")).reset_index()
-    agg["epsilon"] = eps_of_cond[agg["cond"]]
+    log.info("tuning: %d conditions x %d grid points x %d models (common random numbers)", n_c, len(combos), n_tune)
+    agg = tune_crn(cond_prior, eps_of_cond, cb, n_tune, params, seed, dtype)
     agg["prior"] = [names[cond_pri[c]] for c in agg["cond"]]
-    agg["clip"], agg["lr"], agg["steps"] = (cb[agg["combo"], j] for j in range(3))
-    agg["steps"] = agg["steps"].astype(int)
-    # lowest mean loss per condition (NaN/inf losses from diverged settings lose); ties -> first
-    agg["rank_loss"] = agg["mean_loss"].where(np.isfinite(agg["mean_loss"]), np.inf)
-    best = agg.loc[agg.groupby("cond")["rank_loss"].idxmin()].sort_values("cond")
-    agg["chosen"] = agg.index.isin(best.index)
+    best = agg[agg["chosen"]].sort_values("cond")
     log.info("tuning done; chosen (C, lr, T) per condition:\n%s",
-             best[["epsilon", "prior", "clip", "lr", "steps", "mean_loss"]].to_string(index=False))
+             best[["epsilon", "prior", "clip", "lr", "steps", "mean_loss", "gap_runner_up", "gap_se"]]
+             .to_string(index=False))
 
     # --- the attack runs ------------------------------------------------------------------------
     n_models = int(params["trials"])
@@ -174,8 +167,10 @@ def train_step(params, inputs, outputs, threads) -> None:
         cond_eps=cond_eps, cond_prior=cond_pri, run_cond=conds, target=targets, guess=guesses, loss=losses,
         clip=bc, lr=bl, steps=bt.astype(int), noise_multiplier=sigma[::n_models] if n_models else sigma,
         delta=params["delta"], adjacency=params["adjacency"], pii_source=pii_src,
+        tune_gap=best["gap_runner_up"].to_numpy(), tune_gap_se=best["gap_se"].to_numpy(),
+        tune_separated=best["separated"].to_numpy(), tune_models=n_tune,
     )
-    agg.drop(columns=["rank_loss", "combo"]).to_csv(outputs["tuning"], index=False)
+    agg.drop(columns=["combo"]).to_csv(outputs["tuning"], index=False)
 
 
 def _draw(rng, cond_prior, conds):
@@ -183,3 +178,72 @@ def _draw(rng, cond_prior, conds):
     cdf = np.cumsum(cond_prior, axis=1)
     u = rng.random(len(conds))
     return np.minimum((u[:, None] > cdf[conds]).sum(1), cond_prior.shape[1] - 1)
+
+
+def tune_crn(cond_prior, eps_of_cond, combos, n_tune: int, params, seed: int, dtype) -> pd.DataFrame:
+    """Grid search with common random numbers: for each condition, every grid point trains the
+    same ``n_tune`` canaries with the same standard-normal DP-SGD noise draws (model j at step t
+    gets the same z whatever C, lr and T), so grid points differ only by their hyperparameters and
+    their paired loss differences have small standard errors.
+
+    Returns one row per (condition, grid point): mean canary loss and accuracy, the paired
+    difference of the loss to the chosen (lowest-loss) point and its standard error, ``chosen``,
+    and per condition the chosen point's margin over the runner-up (``gap_runner_up``, ``gap_se``,
+    ``separated`` = margin > 2 s.e.); settings that train exactly the same models as the chosen
+    one (``same_as_chosen``) are not counted as runner-up.
+    """
+    rng = seeds.rng(seed, 1)
+    rows = []
+    for c in range(len(eps_of_cond)):
+        targets = _draw(rng, cond_prior, np.full(n_tune, c))
+        losses = np.full((len(combos), n_tune), np.inf)
+        correct = np.zeros((len(combos), n_tune), dtype=bool)
+        sigmas = np.zeros(len(combos))
+        for t in np.unique(combos[:, 2]).astype(int):
+            ks = np.flatnonzero(combos[:, 2] == t)
+            sigma = dpsgd.full_batch_noise_multiplier(eps_of_cond[c], params["delta"], int(t), params["adjacency"])
+            m = len(ks) * n_tune
+            h, init = _init(np.repeat(cond_prior[c][None], m, axis=0), params, dtype)
+            gen = torch.Generator().manual_seed(seeds.torch_seed(seed, "crn", c))
+            reps = len(ks)
+
+            def noise(step, name, shape, gen=gen, reps=reps):
+                z = torch.randn((n_tune,) + tuple(shape[1:]), generator=gen, dtype=dtype)
+                return z.repeat((reps,) + (1,) * (len(shape) - 1))
+
+            tgt = torch.as_tensor(np.tile(targets, len(ks)), dtype=torch.long)
+            trained = dpsgd.batched_dpsgd(
+                init, lambda p, tgt=tgt, h=h: ngram.lazy_loss(p, h, tgt), steps=int(t),
+                lr=torch.as_tensor(np.repeat(combos[ks, 1], n_tune), dtype=dtype),
+                clip=torch.as_tensor(np.repeat(combos[ks, 0], n_tune), dtype=dtype),
+                noise_multiplier=torch.as_tensor(np.full(m, sigma), dtype=dtype), noise_fn=noise)
+            with torch.no_grad():
+                logits = ngram.lazy_logits(trained, h)
+                lo = torch.nn.functional.cross_entropy(logits, tgt, reduction="none").double().numpy()
+                ok = (logits.argmax(1) == tgt).numpy()
+            losses[ks] = lo.reshape(len(ks), n_tune)
+            correct[ks] = ok.reshape(len(ks), n_tune)
+            sigmas[ks] = sigma
+        finite = np.where(np.isfinite(losses), losses, np.inf)
+        mean = finite.mean(axis=1)
+        order = np.argsort(mean, kind="stable")  # NaN/inf losses from diverged settings lose; ties -> first
+        best = order[0]
+        diff = finite - finite[best]  # paired (common random numbers)
+        # Settings that train the same models (e.g. C·lr equal while every gradient is clipped)
+        # are the chosen one again, not a runner-up: skip them
+        # (float32 training: C·lr twins agree to rounding, so compare with a relative tolerance)
+        same = np.all(np.abs(diff) <= 1e-4 * (1.0 + np.abs(finite[best])), axis=1)
+        others = [k for k in order[1:] if not same[k]]
+        runner = others[0] if others else best
+        with np.errstate(invalid="ignore"):
+            se = diff.std(axis=1, ddof=1) / np.sqrt(n_tune) if n_tune > 1 else np.full(len(combos), np.nan)
+        for k in range(len(combos)):
+            rows.append({"cond": c, "combo": k, "epsilon": float(eps_of_cond[c]), "clip": float(combos[k, 0]),
+                         "lr": float(combos[k, 1]), "steps": int(combos[k, 2]), "mean_loss": float(mean[k]),
+                         "accuracy": float(correct[k].mean()), "noise_multiplier": float(sigmas[k]),
+                         "loss_minus_chosen": float(mean[k] - mean[best]), "loss_minus_chosen_se": float(se[k]),
+                         "chosen": k == best, "same_as_chosen": bool(same[k]) and k != best,
+                         "gap_runner_up": float(mean[runner] - mean[best]),
+                         "gap_se": float(se[runner]), "separated": bool(mean[runner] - mean[best] > 2 * se[runner]),
+                         "n_models": n_tune})
+    return pd.DataFrame(rows)

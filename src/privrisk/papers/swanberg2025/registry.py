@@ -5,7 +5,8 @@
 * Figure 3: one step ``fig3_train`` (tune, train and attack the DP-SGD n-gram models; reads the
   Enron maildir for the PII prior) and the figure reading its npz;
 * Figures 4–7: one step per dataset (raw table → BayNet + records; reads the ACS/FIRE file when
-  present), one attack step per panel, and the figures reading the attack CSV and dataset summary.
+  present), one attack step per panel (tunes the attack on shadow draws, then attacks repeated target
+  draws), and the figures reading the attack and tuning CSVs and the dataset summary.
 
 Artifact file names are those of the former rule files, so existing results stay valid.
 """
@@ -49,8 +50,10 @@ STEPS = [
            resources=_res(mem_mb=4000, runtime=30))
       for ds in ("acs", "fire")),
     *(Step(name=f"{fig}_attack", func=f"{_MARG_STEPS}:attack_step", section=fig,
-           inputs={"dataset": Out(f"marginals_dataset_{ds}", "npz")}, config=_ATTACK,
-           fixed={"dataset": ds, "kind": kind, "figure": fig}, outputs={"csv": f"{fig}_attack.csv"},
+           inputs={"dataset": Out(f"marginals_dataset_{ds}", "npz")},
+           config={**_ATTACK, "n_records": "marginals.n_records"},
+           fixed={"dataset": ds, "kind": kind, "figure": fig},
+           outputs={"csv": f"{fig}_attack.csv", "tuning": f"{fig}_tuning.csv"},
            resources=_res(mem_mb=4000, runtime=60))
       for fig, (ds, kind) in MARGINALS.items()),
 ]
@@ -63,7 +66,8 @@ FIGURES = [
     Figure(name="fig3", func=f"{_NGRAM_FIG}:fig3", inputs={"npz": Out("fig3_train", "npz")},
            resources=_res(mem_mb=1500)),
     *(Figure(name=fig, func=f"{_MARG_FIG}:{fig}",
-             inputs={"attack": Out(f"{fig}_attack", "csv"), "dataset_json": Out(f"marginals_dataset_{ds}", "json")},
+             inputs={"attack": Out(f"{fig}_attack", "csv"), "tuning": Out(f"{fig}_attack", "tuning"),
+                     "dataset_json": Out(f"marginals_dataset_{ds}", "json")},
              config={**_ATTACK, "n_records": "marginals.n_records"}, resources=_res())
       for fig, (ds, _kind) in MARGINALS.items()),
 ]
