@@ -118,21 +118,22 @@ def test_shadow_tuning_detects_a_mistuned_attack():
 
 
 def test_judges_hold_fail_and_cannot_decide():
-    from privrisk.papers.swanberg2025 import marginals as fm
+    from privrisk.papers.swanberg2025 import marginals_summary as ms
 
-    assert fm.judge_at_least([1.0, 0.0], [0.5, 0.5]) is True
-    assert fm.judge_at_least([1.0, -3.0], [0.5, 1.0]) is False  # one gap significantly below 0
-    assert fm.judge_at_least([1.0, -1.0], [0.5, 1.0]) is None   # below 0, within 2 s.e.
-    assert fm.judge_greater(3.0, 1.0) is True
-    assert fm.judge_greater(-1.0, 0.4) is False
-    assert fm.judge_greater(1.0, 1.0) is None
-    assert fm.judge_close([1.0, -2.0], [0.5, 0.5], 5) is True
-    assert fm.judge_close([1.0, -9.0], [0.5, 1.0], 5) is False
-    assert fm.judge_close([4.0], [1.0], 5) is None
+    assert ms.judge_at_least([1.0, 0.0], [0.5, 0.5]) is True
+    assert ms.judge_at_least([1.0, -3.0], [0.5, 1.0]) is False  # one gap significantly below 0
+    assert ms.judge_at_least([1.0, -1.0], [0.5, 1.0]) is None   # below 0, within 2 s.e.
+    assert ms.judge_greater(3.0, 1.0) is True
+    assert ms.judge_greater(-1.0, 0.4) is False
+    assert ms.judge_greater(1.0, 1.0) is None
+    assert ms.judge_close([1.0, -2.0], [0.5, 0.5], 5) is True
+    assert ms.judge_close([1.0, -9.0], [0.5, 1.0], 5) is False
+    assert ms.judge_close([4.0], [1.0], 5) is None
 
 
 def test_summary_and_ge_prior_claim_fail_on_a_constructed_losing_attack():
     from privrisk.papers.swanberg2025 import marginals as fm
+    from privrisk.papers.swanberg2025 import marginals_summary as ms
 
     rng = np.random.default_rng(0)
     rows = []
@@ -142,7 +143,7 @@ def test_summary_and_ge_prior_claim_fail_on_a_constructed_losing_attack():
             rows.append({"x": "A", "epsilon": 1.0, "draw": draw, "record": rec, "m": 3, "sigma_count": 1.0,
                          "ambiguous": False, "p_star": 0.6, "prior_ok": prior,
                          "attack_l0_ok": prior and rng.random() < 0.6})  # loses ~40 % of the prior's hits
-    summ = fm.summarise(pd.DataFrame(rows), 1e-5, [0.0])
+    summ = ms.summarise(pd.DataFrame(rows), 1e-5, [0.0])
     assert summ["draws"].iloc[0] == 10 and summ["gap_l0"].iloc[0] < -5
     claim = fm._ge_prior("figX", summ, [0.0], "columns", "standin")
     assert claim.status == "qualitative-fails"
