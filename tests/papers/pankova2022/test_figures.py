@@ -56,7 +56,7 @@ def test_precise_not_larger_on_two_point_prior():
 def test_two_attributes_claims(two):
     st = {c.claim_id: c.status for c in two.claims}
     assert st == {"and_balls_from_cdfs": "derived", "and_below_single": "qualitative-ok",
-                  "or_union_bound": "qualitative-ok"}
+                  "or_union_bound": "qualitative-ok", "or_no_better_bound": "uninformative"}
     assert set(two.data.panel) == {"a", "b"}
     assert np.isfinite(two.data.y).all()
 

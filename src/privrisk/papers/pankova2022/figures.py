@@ -514,6 +514,24 @@ def fig_two_attributes(params) -> FigureResult:
             x=eps, values=att_or, bound=or_,
             what="exact OR posterior of a per-attribute Laplace attack (worst release) vs the union bound: "),
     ]
+    # "Cannot get a significantly better bound": two independent two-point attributes, each at distance
+    # R_i with randomized response attaining its simplified bound s_i, give the OR posterior
+    # 1 − (1 − s₁)(1 − s₂); no bound built from the single-attribute quantities can be lower.
+    floor = 1 - (1 - s1) * (1 - s2)
+    gap = or_ - floor
+    i_small = int(np.argmin(np.abs(eps - 0.05)))
+    claims.append(LEDGER.qualitative(
+        figure="fig_two_attributes", claim_id="or_no_better_bound",
+        claim="For OR, one cannot get a significantly better bound than the union of the single-attribute bounds",
+        holds=None,
+        ours=(f"union bound − attained floor (tight two-point attributes): largest gap {float(gap.max()):.3g} at "
+              f"ε = {float(eps[gap.argmax()]):.3g}; at ε = {float(eps[i_small]):.3g}: union {float(or_[i_small]):.4f} vs "
+              f"floor {float(floor[i_small]):.4f}"),
+        note=("not decidable by computation: 'significantly' is not defined and the statement is about every "
+              "possible bound. Estimate: the best bound from single-attribute information lies between the "
+              "floor 1 − (1 − s₁)(1 − s₂) (attained by randomized response on two independent two-point "
+              "attributes) and the union min(1, s₁ + s₂), a gap of at most s₁s₂ (the largest gap is given in "
+              "ours); null: a bound lower than the union by more than that; half-width: 0 (exact formulas)")))
     return FigureResult(
         data=data, fig=fig, claims=claims,
         caption=("Two independent attributes, uniform priors on [0, M₁] and [0, M₂] in precision units "
