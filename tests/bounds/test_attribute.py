@@ -124,3 +124,100 @@ def test_laplace_counterexample_is_private_everywhere_and_simulates():
     hit = y >= u
     mc = np.mean(x[hit] == u)
     assert abs(mc - special.expit(2 * e)) < 4 * np.sqrt(mc * (1 - mc) / hit.sum())
+
+
+# --- ε for a fixed η by the window search; AND / OR of attributes; scaling (spec §2.11–2.13, §4.2 6–8) ----
+
+
+@pytest.mark.parametrize("x0,main,simp", [(6, 0.1787, 0.04982), (1, 0.1072, 0.04982), (0, 0.1756, 0.07533)])
+def test_window_search_cafeteria_oracle(x0, main, simp):
+    """Spec §7.5: M = 12, η = 0.1, by bisection on the main theorem and on the simplified bound."""
+    M = 12
+    p = at.uniform_guess_prior(M, x0)
+    e_main = at.largest_epsilon_for_advantage(lambda e: at.posterior_main_theorem_uniform(e, M, x0), p, 0.1)
+    e_simp = at.largest_epsilon_for_advantage(lambda e: at.posterior_simplified(e, p, M), p, 0.1)
+    assert e_main == pytest.approx(main, abs=1e-4)
+    assert e_simp == pytest.approx(simp, abs=1e-5)
+    assert e_simp == pytest.approx(at.epsilon_for_advantage(0.1, p, M), rel=1e-9)
+
+
+def test_window_search_edges():
+    def bound(e):
+        return at.posterior_simplified(e, 0.3, 1.0)
+
+    assert at.largest_epsilon_for_advantage(bound, 0.3, 0.0) == 0.0
+    assert at.largest_epsilon_for_advantage(bound, 0.3, 0.7) == np.inf  # η >= 1 − p: any ε
+    assert at.largest_epsilon_for_advantage(bound, 0.3, 0.2) == pytest.approx(at.epsilon_for_advantage(0.2, 0.3))
+    assert at.largest_epsilon_for_advantage(bound, 0.3, 0.2, eps_start=1e-3) == pytest.approx(
+        at.epsilon_for_advantage(0.2, 0.3))  # many doublings
+
+
+def test_ball_prob_independent_uniform_and_gaussian():
+    from scipy import stats
+
+    F = (stats.uniform(0, 8).cdf, stats.uniform(0, 12).cdf)
+    # interior: (2a/8)(2a/12); clipped by the domain for a >= 4
+    assert at.ball_prob_independent(np.array([1.0, 2.0]), (4, 6), (1, 1), F) == pytest.approx([4 / 96, 16 / 96])
+    assert at.ball_prob_independent(np.array([10.0]), (4, 6), (1, 1), F) == pytest.approx([1.0])
+    # precisions r_i scale the box; a Gaussian attribute by Monte Carlo
+    G = (stats.norm(0, 1).cdf, stats.norm(0, 2).cdf)
+    rng = np.random.default_rng(0)
+    x = rng.normal(0, [1, 2], size=(400_000, 2))
+    inside = np.mean(np.maximum(np.abs(x[:, 0] - 0.3) / 0.5, np.abs(x[:, 1] + 1) / 1.5) <= 1.0)
+    assert at.ball_prob_independent(np.array([1.0]), (0.3, -1), (0.5, 1.5), G)[0] == pytest.approx(inside, abs=3e-3)
+
+
+def test_and_shell_sum_single_attribute_matches_uniform_shells():
+    from scipy import stats
+
+    pb, sh = at.uniform_shells(20, 10)
+    one = at.posterior_shell_sum_independent([0.5, 1.0], [10.0], [1.0], [stats.uniform(0, 20).cdf], 21)
+    assert one == pytest.approx([at.posterior_shell_sum(e, sh, pb) for e in (0.5, 1.0)])
+
+
+def test_and_shell_sum_flat_closed_form():
+    """Wide uniform priors: shells (2a+1)·P(B1) around the centre, so the sum is Σ e^{−εa}(2a+1)."""
+    from scipy import stats
+
+    M, eps = 400.0, 0.7
+    F = (stats.uniform(0, M).cdf, stats.uniform(0, M).cdf)
+    a = np.arange(1, 200)
+    expect = 1 / (1 + np.sum(np.exp(-eps * a) * (2 * a + 1)))
+    assert at.posterior_shell_sum_independent(eps, (M / 2, M / 2), (1, 1), F, 199) == pytest.approx(expect, rel=1e-9)
+
+
+def test_or_union_bound():
+    e = np.array([0.0, 0.1, 1.0, 5.0])
+    u = at.posterior_or_union(e, 0.25, 8, 1 / 6, 12)
+    assert u[0] == pytest.approx(0.25 + 1 / 6)
+    assert np.all(u <= 1) and u[-1] == 1.0
+    assert np.all(u >= at.posterior_simplified(e, 0.25, 8))
+
+
+def test_laplace_posterior_uniform_matches_monte_carlo():
+    rng = np.random.default_rng(1)
+    M, eps, n = 8.0, 1.0, 2_000_000
+    x = rng.uniform(0, M, n)
+    y = x + rng.laplace(0, 1 / eps, n)
+    sel = np.abs(y - 2.0) < 0.02
+    mc = np.mean(np.abs(x[sel] - y[sel]) <= 1)
+    assert at.laplace_posterior_uniform(eps, M, np.array([2.0]))[0] == pytest.approx(mc, abs=0.01)
+    # and it respects the main theorem for that centre, the simplified bound everywhere
+    ys = np.linspace(-2, 10, 241)
+    post = at.laplace_posterior_uniform(eps, M, ys)
+    assert post.max() <= at.posterior_simplified(eps, 2 / M, R=M)
+
+
+@pytest.mark.parametrize("alpha", [0.25, 0.5, 3.0])
+def test_scaling_invariance_main_theorem(alpha):
+    """(ε, d) -> (αε, d/α): interval M/α, centre c/α, guess radius 1/α; bounds and α⁻¹ε_max unchanged."""
+    M = 12.0
+    for c in (6.0, 1.0, 0.0):
+        for e in (0.2, 1.0):
+            assert at.posterior_main_theorem_uniform(alpha * e, M / alpha, c / alpha, radius=1 / alpha) == (
+                pytest.approx(at.posterior_main_theorem_uniform(e, M, c), rel=1e-9))
+    p = at.uniform_guess_prior(M, 6.0)
+    base = at.largest_epsilon_for_advantage(lambda e: at.posterior_main_theorem_uniform(e, M), p, 0.1)
+    scaled = at.largest_epsilon_for_advantage(
+        lambda e: at.posterior_main_theorem_uniform(e, M / alpha, 6.0 / alpha, radius=1 / alpha), p, 0.1)
+    assert scaled / alpha == pytest.approx(base, rel=1e-8)

@@ -84,14 +84,15 @@ def worst_case_advantage(epsilon, R=1.0):
 # Units: d-units (|x − x'| / r), the interval is [0, M], the guess set g = [x0 − 1, x0 + 1].
 
 
-def posterior_main_theorem_uniform(epsilon, M, x0=None):
-    """Main-theorem bound for a uniform prior on [0, M] and g = [x0−1, x0+1] ∩ [0, M].
+def posterior_main_theorem_uniform(epsilon, M, x0=None, radius=1.0):
+    """Main-theorem bound for a uniform prior on [0, M] and g = [x0−radius, x0+radius] ∩ [0, M].
 
-    1 / (1 + ∫_{X∖g} f(x) / ∫_g e^{ε|x−x'|} f(x') dx' dx), evaluated by quadrature.
+    1 / (1 + ∫_{X∖g} f(x) / ∫_g e^{ε|x−x'|} f(x') dx' dx), evaluated by quadrature. ``radius`` is
+    the guess's half-width in d-units (1 for the slides' unit ball; 1/α after rescaling d → d/α).
     """
     if x0 is None:
         x0 = M / 2
-    lo, hi = max(0.0, x0 - 1), min(float(M), x0 + 1)
+    lo, hi = max(0.0, x0 - radius), min(float(M), x0 + radius)
 
     def inner(x):  # ∫_g e^{ε|x−x'|} dx'/M for x outside g (closed form)
         if x < lo:
@@ -165,3 +166,81 @@ def two_point_counterexample(epsilon, *, gap=1e-3):
     # main theorem: 1/(1 + f(v)/(e^{ε d(v,u)} f(u))) = σ(ε d(u,v)) = σ(2ε) (tight).
     main = special.expit(eps * (u - v))
     return attained, shell_sum, main
+
+
+def uniform_guess_prior(M, x0, radius=1.0):
+    """Pr_pre(g) for g = [x0 − radius, x0 + radius] under Uniform[0, M]."""
+    return (min(float(M), x0 + radius) - max(0.0, x0 - radius)) / M
+
+
+# --- ε for a fixed advantage η ("window binary search", slide "Computing ε") ----------------------
+
+
+def largest_epsilon_for_advantage(bound, p, eta, *, eps_start=0.5, eps_max=200.0, xtol=1e-12):
+    """Largest ε with bound(ε) − p <= η, for a posterior bound increasing in ε with bound(0) = p.
+
+    The slides' "window binary search over ε > 0": double a window [lo, hi] until the advantage at
+    hi exceeds η, then root-find bound(ε) − p − η on it (Brent's method). Returns ∞ when even
+    ``eps_max`` keeps the advantage <= η (e.g. η >= 1 − p for the simplified bound), 0 for η = 0.
+    """
+    from scipy import optimize
+
+    if eta <= 0:
+        return 0.0
+
+    def f(e):  # bound(0) = p: the ε = 0 limit is not evaluated (a quadrature may divide by ε)
+        return -eta if e == 0 else float(bound(e)) - p - eta
+
+    lo, hi = 0.0, float(eps_start)
+    while f(hi) <= 0:
+        lo, hi = hi, 2 * hi
+        if hi > eps_max:
+            return float("inf") if f(eps_max) <= 0 else float(optimize.brentq(f, lo, eps_max, xtol=xtol))
+    return float(optimize.brentq(f, lo, hi, xtol=xtol, rtol=1e-14))
+
+
+# --- AND / OR of two independent attributes (slides "Guessing AND / OR of attributes") -----------
+
+
+def ball_prob_independent(a, x, r, cdfs):
+    """Pr_pre(B(x, a)) for the scaled-L∞ metric d = max_i |x_i − x'_i|/r_i and independent
+    attributes with CDFs F_i: ∏_i [F_i(x_i + a r_i) − F_i(x_i − a r_i)] (continuous F_i)."""
+    a = np.asarray(a, float)
+    out = np.ones_like(a)
+    for xi, ri, F in zip(x, r, cdfs, strict=True):
+        out = out * (F(xi + a * ri) - F(xi - a * ri))
+    return out
+
+
+def posterior_shell_sum_independent(epsilon, x, r, cdfs, n_shells):
+    """The slides' AND bound (§2.11): the shell sum with shells B(x, a+1)∖B(x, a) around the point x,
+    ball probabilities from the CDFs (:func:`ball_prob_independent`), a = 1..n_shells.
+
+    Like the single-attribute shell sum it is an approximation, not a valid bound for every prior
+    (:func:`two_point_counterexample`)."""
+    a = np.arange(1, n_shells + 2, dtype=float)
+    balls = ball_prob_independent(a, x, r, cdfs)
+    p_ball = float(ball_prob_independent(np.array([1.0]), x, r, cdfs)[0])
+    shells = np.diff(balls)
+    eps = np.atleast_1d(np.asarray(epsilon, float))
+    out = np.array([posterior_shell_sum(e, shells, p_ball) for e in eps])
+    return out if np.ndim(epsilon) else float(out[0])
+
+
+def posterior_or_union(epsilon, p1, R1, p2, R2):
+    """The slides' OR bound (§2.12): Pr_post(g₁ ∪ g₂) <= Pr_post(g₁) + Pr_post(g₂), each from the
+    single-attribute simplified bound (clipped at 1)."""
+    return np.minimum(1.0, posterior_simplified(epsilon, p1, R1) + posterior_simplified(epsilon, p2, R2))
+
+
+def laplace_posterior_uniform(epsilon, M, y, radius=1.0):
+    """Posterior Pr(X ∈ [y − radius, y + radius] | Y = y) for X ~ Uniform[0, M] and
+    Y = X + Laplace(1/ε) (d-units; ε·d-private): the attacker guesses its release y."""
+    eps = float(epsilon)
+    y = np.asarray(y, float)
+
+    def G(t):  # an antiderivative of e^{−ε|t−y|} in t
+        return np.sign(t - y) * -np.expm1(-eps * np.abs(t - y)) / eps
+
+    num = G(np.clip(y + radius, 0, M)) - G(np.clip(y - radius, 0, M))
+    return num / (G(np.full_like(y, float(M))) - G(np.zeros_like(y)))

@@ -31,3 +31,12 @@ def test_looser():
     assert checks.looser(x=X, loose=np.minimum(3 * tight, 1), tight=tight, **KW).status == "qualitative-ok"
     assert checks.looser(x=X, loose=tight * 1.01, tight=tight, **KW).status == "qualitative-fails"  # barely
     assert checks.looser(x=X, loose=tight * 0.9, tight=tight, **KW).status == "qualitative-fails"  # tighter
+
+
+def test_exceeds():
+    ref = 0.05 * X
+    assert checks.exceeds(x=X, values=2 * ref, reference=ref, **KW).status == "qualitative-ok"
+    assert checks.exceeds(x=X, values=ref, reference=ref, **KW).status == "qualitative-fails"  # equal: not larger
+    smaller = 2 * ref
+    smaller[3] = 0.9 * ref[3]
+    assert checks.exceeds(x=X, values=smaller, reference=ref, **KW).status == "qualitative-fails"

@@ -51,3 +51,18 @@ def looser(*, figure: str, claim_id: str, claim: str, x, loose, tight, factor: f
         figure=figure, claim_id=claim_id, claim=claim, holds=ok,
         ours=f"largest relative excess of the looser bound {rel:.1%} (criterion >= {factor - 1:.0%})",
         note="" if ok else ("below the tighter bound somewhere" if not never_below else "never much weaker"))
+
+
+def exceeds(*, figure: str, claim_id: str, claim: str, x, values, reference, what: str = "",
+            rtol: float = 1e-6) -> Claim:
+    """``values`` (e.g. the largest ε a precise bound allows) are strictly larger than ``reference``
+    (the same quantity from a cruder bound) at every x, by more than ``rtol`` relatively."""
+    x, v, r = (np.asarray(a, float) for a in (x, values, reference))
+    ratio = v / np.maximum(r, 1e-300)
+    bad = np.nonzero(~(ratio > 1 + rtol))[0]
+    ok = not len(bad)
+    return LEDGER.qualitative(
+        figure=figure, claim_id=claim_id, claim=claim, holds=ok,
+        ours=(f"{what}checked at {x.size} points; ratio from {float(np.min(ratio)):.4g} to {float(np.max(ratio)):.4g}"
+              + (f"; not larger at x = {x[bad[0]]:g}: {v[bad[0]]:.4g} vs {r[bad[0]]:.4g}" if len(bad) else "")),
+        note="" if ok else "not larger everywhere")

@@ -8,7 +8,7 @@ _CHEAP = {"quick": Resources(mem_mb=1000, runtime=5)}
 FIGURES = [
     *(Figure(name=f, func=f"{_FIGS}:{f}", resources=_CHEAP)
       for f in ("fig_eps_vs_advantage", "fig_worst_case_prior", "fig_single_attribute",
-                "fig_shell_counterexample")),
+                "fig_shell_counterexample", "fig_two_attributes")),
     *(Figure(name=t, func=f"{_FIGS}:{t}", table=True, resources=_CHEAP)
-      for t in ("table_cafeteria", "table_eps_advantage")),
+      for t in ("table_cafeteria", "table_eps_advantage", "table_eps_for_advantage")),
 ]
