@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from privrisk.bounds import attribute as at
-from privrisk.papers.pankova2022 import checks, figures
+from privrisk.papers.pankova2022 import checks, epsilon_search, two_attributes
 
 matplotlib.use("Agg")
 
@@ -20,12 +20,12 @@ TWO = {"intervals_d_units": [8, 12], "epsilons": {"min": 0.05, "max": 2, "n_poin
 
 @pytest.fixture(scope="module")
 def table():
-    return figures.table_eps_for_advantage(TABLE)
+    return epsilon_search.table_eps_for_advantage(TABLE)
 
 
 @pytest.fixture(scope="module")
 def two():
-    return figures.fig_two_attributes(TWO)
+    return two_attributes.fig_two_attributes(TWO)
 
 
 def test_table_claims_and_spec_oracle(table):
