@@ -177,7 +177,7 @@ def fig_single_attribute(params) -> FigureResult:
                 label="Laplace(r/ε) attack, guess = release (95 % CI)")
     ax.axhline(2 / M, **plotting.BASELINE, label="prior Pr_pre(g(x)) ≈ 2/M")
     ax.set(xlabel="ε per unit of precision r (d = |x − x'|/r)", ylabel="posterior of a correct guess",
-           title=f"Single attribute, uniform prior on [0, {M:g}]\n(same prior for bounds and attack)")
+           title=f"Single attribute, uniform prior\n(M = {M:g} precision units)")
     plotting.legend(ax, fontsize=7)
     data = pd.concat([
         pd.DataFrame({"series": "simplified", "x": curve, "y": simp}),
