@@ -33,11 +33,13 @@ def _figures(config, paper):
 
 
 @pytest.mark.parametrize("paper", ["thudi2022", "pankova2022", "lowy2024"])
-def test_no_text_leaves_the_canvas(config, paper):
+def test_no_text_leaves_the_canvas_and_no_legend_covers_data(config, paper):
     for name, res in _figures(config, paper):
         if res.fig is None:
             continue
         assert plotting.clipped_texts(res.fig) == [], f"{paper}/{name}: text outside the figure"
+        covered = [i for i, ax in enumerate(res.fig.axes) if ax.get_legend() and plotting.legend_covers_data(ax)]
+        assert not covered, f"{paper}/{name}: the legend of axes {covered} covers data"
         plotting.plt.close(res.fig)
 
 
