@@ -48,7 +48,8 @@ echo "local jobs: $n_jobs; Slurm job ids: $n_ids"
 [ "$n_ids" -ge $(( n_jobs - 2 )) ] || { echo "FAILED: only $n_ids of $n_jobs jobs went through sbatch"; exit 1; }
 # each id has the log slurmd wrote for it; squeue's history still holds the recent ones
 for id in $ids; do
-  compgen -G "$work/slurm/.snakemake/slurm_logs/*/$id.log" > /dev/null || { echo "FAILED: no Slurm log for job $id"; exit 1; }
+  # rule_<name>/<id>.log, or rule_<name>/<wildcards>/<id>.log for a rule with wildcards
+  find "$work/slurm/.snakemake/slurm_logs" -name "$id.log" | grep -q . || { echo "FAILED: no Slurm log for job $id"; exit 1; }
 done
 n_known=$(comm -12 <(printf '%s\n' $ids | sort) <(printf '%s\n' "$known") | grep -c . || true)
 [ "$n_known" -ge 1 ] || { echo "FAILED: none of the job ids is in squeue's history"; exit 1; }
