@@ -205,6 +205,9 @@ def _rows(schema: dict[str, Any], node: dict[str, Any], prefix: str) -> list[str
     return rows
 
 
+_GLOBAL = ("scale", "seed", "device")
+
+
 def readme(schema: dict[str, Any] | None = None) -> str:
     """config/README.md: every section and key with its type and description, from the schemas."""
     schema = load_schema() if schema is None else schema
@@ -224,9 +227,9 @@ def readme(schema: dict[str, Any] | None = None) -> str:
     ]
     top = schema.get("properties", {})
     out += ["## Global keys", "", "| key | type | description |", "|---|---|---|"]
-    out += [r for k in top if k in ("scale", "seed") for r in _rows(schema, {"properties": {k: top[k]}}, "")]
+    out += [r for k in top if k in _GLOBAL for r in _rows(schema, {"properties": {k: top[k]}}, "")]
     for key, sub in top.items():
-        if key in ("scale", "seed"):
+        if key in _GLOBAL:
             continue
         sub = _resolve(schema, sub)
         out += ["", f"## `{key}`", "", " ".join(str(sub.get("description", "")).split()), "",

@@ -69,6 +69,8 @@ class _Declaration:
     config: Mapping[str, str] = field(default_factory=dict)
     #: Constant params (e.g. which dataset a shared step function works on).
     fixed: Mapping[str, Any] = field(default_factory=dict)
+    #: The step runs torch models: params get the global ``device`` setting (privrisk.device).
+    device: bool = False
     #: Resources per scale ("quick", "paper"); "tiny" uses "quick", a missing "paper" too.
     resources: Mapping[str, Resources] = field(default_factory=lambda: {"quick": Resources()})
 
@@ -234,6 +236,8 @@ def params(config: Mapping[str, Any], paper: str, decl: _Declaration) -> dict[st
     for name, dotted in decl.config.items():
         out[name] = _lookup(section, dotted, f"{paper}.{decl.name}")
     out.update(copy.deepcopy(dict(decl.fixed)))
+    if decl.device:
+        out["device"] = config.get("device", "auto")
     return out
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from ...config import grid
 from ...workflow import Figure, Out, Resources, Step
+from . import skin_registry
 
 PAPER = "xu2022"
 _STEPS = "privrisk.papers.xu2022.steps"
@@ -110,5 +111,13 @@ def figure_decls(section: Mapping[str, Any]) -> list[Figure]:
     ]
 
 
-STEPS = train_steps
-FIGURES = figure_decls
+def steps(section: Mapping[str, Any]) -> list[Step]:
+    return train_steps(section) + skin_registry.skin_steps(section)
+
+
+def figures(section: Mapping[str, Any]) -> list[Figure]:
+    return figure_decls(section) + skin_registry.skin_figures(section)
+
+
+STEPS = steps
+FIGURES = figures
