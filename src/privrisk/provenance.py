@@ -9,6 +9,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from .data import sources as _sources
+
 # Packages whose versions matter for the numbers; missing ones are simply skipped.
 TRACKED_PACKAGES = (
     "privrisk",
@@ -86,6 +88,8 @@ def make_record(
         "parameters": parameters,
         "seeds": seeds or {},
         "data_sources": data_sources or {"all": "analytic"},
+        # why an `auto` data block of this process fell back to a bundled sample or stand-in
+        **({"data_fallbacks": dict(_sources.FALLBACKS)} if _sources.FALLBACKS else {}),
         "wall_time_s": None if wall_time_s is None else round(float(wall_time_s), 3),
         "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "git_commit": git_commit(),

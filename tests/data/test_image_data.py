@@ -101,3 +101,25 @@ def test_train_split(tmp_path):
     assert int(np.load(tmp_path / "s.npz")["seed"]) == 4
     with pytest.raises(ValueError):
         images.train_split(5, 0.01, 0)
+
+
+def test_auto_fallback_says_why_in_the_log_and_in_provenance(tmp_path, monkeypatch, caplog):
+    from privrisk import provenance
+
+    monkeypatch.setattr(sources, "FALLBACKS", {})
+    block = {"source": "auto", "path": str(tmp_path / "none")}
+    assert sources.rule_inputs("mnist", block) == [] and sources.FALLBACKS == {}  # DAG building records nothing
+    assert provenance.make_record(paper="p", figure="f", caption="", scale="tiny", parameters={}).get(
+        "data_fallbacks") is None
+    with caplog.at_level("WARNING", logger="privrisk.data.sources"):
+        _, _, src = mnist.load_mnist(block)
+    missing = str(tmp_path / "none" / mnist.FILES["train_images"])
+    assert src == "bundled-real"
+    assert "mnist: source auto fell back to bundled-real" in caplog.text and missing in caplog.text
+    record = provenance.make_record(paper="p", figure="f", caption="", scale="tiny", parameters={},
+                                    data_sources={"MNIST": src})
+    assert missing in record["data_fallbacks"]["mnist"]
+    # a load that uses the real files (or an explicit fallback) records no reason
+    caplog.clear()
+    cifar10.load_cifar10({"source": "standin", "path": str(tmp_path), "standin_size": 100})
+    assert "cifar10" not in sources.FALLBACKS and "fell back" not in caplog.text

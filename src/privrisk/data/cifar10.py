@@ -20,7 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from .. import seeds
-from . import sources
+from . import images, sources
+from .tabular import DataFormatError
 
 BATCHES = [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
 FALLBACK = "standin"
@@ -36,15 +37,34 @@ def real_files(block) -> list[Path]:
 
 
 def read_batch(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
-    """One pickle batch → (uint8 images (N, 32, 32, 3), labels)."""
-    with open(path, "rb") as f:
-        d = pickle.load(f, encoding="bytes")
+    """One pickle batch → (uint8 images (N, 32, 32, 3), labels).
+
+    Raises:
+        DataFormatError: the file (named) is not an unpicklable dict with ``data`` (N × 3072
+            integers 0..255) and ``labels`` (N integers 0..9).
+    """
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            d = pickle.load(f, encoding="bytes")
+    except FileNotFoundError:
+        raise
+    # A truncated or foreign file raises any of these from inside pickle (not only UnpicklingError).
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError,
+            IndexError, KeyError, MemoryError, OSError) as err:
+        raise DataFormatError(f"{path}: not a readable pickle ({type(err).__name__}: {err})") from None
+    if not isinstance(d, dict):
+        raise DataFormatError(f"{path}: not a CIFAR-10 python batch (a {type(d).__name__}, not a dict)")
     data = d.get(b"data", d.get("data"))
     labels = d.get(b"labels", d.get("labels"))
     if data is None or labels is None:
-        raise ValueError(f"{path}: not a CIFAR-10 python batch (no data/labels)")
-    x = np.asarray(data, dtype=np.uint8).reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
-    return x, np.asarray(labels, dtype=np.int64)
+        raise DataFormatError(f"{path}: not a CIFAR-10 python batch (no data/labels)")
+    data = np.asarray(data)
+    if data.ndim != 2 or data.shape[1] != 3 * 32 * 32:
+        raise DataFormatError(f"{path}: data of shape {data.shape}, expected (N, 3072): one row of "
+                              "3×32×32 channel-first bytes per image")
+    x = images.check_pixels(data.reshape(-1, 3, 32, 32), path, shape=(3, 32, 32)).transpose(0, 2, 3, 1)
+    return x, images.check_labels(labels, path, n=len(x))
 
 
 def standin(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -89,6 +109,7 @@ def load_cifar10(block, seed: int = 0):
 
     Raises:
         DataUnavailable: ``source: real`` and a batch is missing.
+        DataFormatError: a batch is corrupt, truncated or not CIFAR-10-shaped (the message names it).
     """
     if sources.resolve("cifar10", block) == "real":
         parts = [read_batch(p) for p in real_files(block)]

@@ -27,6 +27,7 @@ from typing import Any
 from .. import seeds
 from . import sources
 from .census_names import census_names
+from .tabular import DataFormatError
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ def read_bodies(maildir: str | Path, limit: int | None = None):
         try:
             msg = email.message_from_bytes(path.read_bytes())
         except Exception as err:  # noqa: BLE001 - report which file is broken
-            raise ValueError(f"{path}: not a readable email ({err})") from err
+            raise DataFormatError(f"{path}: not a readable email ({err})") from err
         payload = msg.get_payload(decode=True) if not msg.is_multipart() else None
         if payload is None:
             continue
@@ -87,7 +88,13 @@ def find_names(text: str, first_names: set[str], last_names: set[str]) -> list[t
 
 
 def masked_name_sequences(maildir: str | Path, *, n: int = 500, seed: int = 0, mask: str = MASK):
-    """Up to n (masked sentence, true name) pairs from the corpus; raises if none are found."""
+    """Up to n (masked sentence, true name) pairs from the corpus.
+
+    Raises:
+        DataFormatError: no usable sentence under ``maildir``, or the sampled sentences name fewer
+            than two distinct people (a prior over one candidate is the certainty p = 1, which
+            every bound downstream refuses with an error that does not name the data).
+    """
     cn = census_names()
     firsts = set(cn["male"][0]) | set(cn["female"][0])
     lasts = set(cn["last"][0])
@@ -106,9 +113,13 @@ def masked_name_sequences(maildir: str | Path, *, n: int = 500, seed: int = 0, m
         if candidates:
             found.append(candidates[rng.integers(len(candidates))])
     if not found:
-        raise ValueError(f"no sentence with exactly one census name found under {maildir}")
+        raise DataFormatError(f"{maildir}: no sentence with exactly one census name found in any email")
     idx = rng.permutation(len(found))[:n]
     seqs, truths = zip(*[found[i] for i in sorted(idx)], strict=True)
+    if len(set(truths)) < 2:
+        raise DataFormatError(
+            f"{maildir}: all {len(truths)} sampled name sentences (from {len(found)} emails) name the same "
+            f"person, {truths[0]!r}; the PII prior needs at least two distinct names. Is this a real maildir?")
     return list(seqs), list(truths)
 
 

