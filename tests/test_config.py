@@ -103,3 +103,148 @@ def test_infinite_epsilon_is_allowed(cfg):
     ok = copy.deepcopy(cfg)
     ok["thudi2022"]["fig3"]["epsilons"] = [0.1, float("inf")]
     config.validate(ok)
+
+
+# --- issue 15: empty lists, cross-key consistency and upper limits, all before any job -----------
+
+def _set(*path_and_value):
+    *path, key, value = path_and_value
+
+    def mutate(c):
+        node = c
+        for p in path:
+            node = node[p]
+        node[key] = value
+    return mutate
+
+
+def _fig3_against_sigma(c):
+    fig3 = c["lowy2024"]["fig3"]
+    del fig3["dims"], fig3["sigma"]
+    fig3["sigmas"] = [0.5, 1.0]
+
+
+BAD_BEFORE_ANY_JOB = {
+    "pankova check_epsilons []": (_set("pankova2022", "fig_worst_case_prior", "check_epsilons", []),
+                                  "pankova2022.fig_worst_case_prior.check_epsilons: [] should be non-empty"),
+    "pankova table etas []": (_set("pankova2022", "table_eps_advantage", "etas", []),
+                              "pankova2022.table_eps_advantage.etas: [] should be non-empty"),
+    "both attack optimisers empty": (
+        lambda c: c["swanberg2025"]["marginals_attack"]["tuning"].update(adam_lr=[], sgd_lr=[]),
+        "swanberg2025.marginals_attack.tuning: adam_lr and sgd_lr are both empty"),
+    "lowy claim_sigma not in sigmas": (_set("lowy2024", "fig1", "claim_sigma", 0.3),
+                                       "lowy2024.fig1.claim_sigma: 0.3 is not a point of sigmas"),
+    "lowy claim_clip not in clips": (_set("lowy2024", "fig5", "claim_clip", 99),
+                                     "lowy2024.fig5.claim_clip: 99 is not a point of clips"),
+    "lowy claim_epsilon not in a dense grid": (
+        lambda c: c["lowy2024"]["fig4"].update(epsilons={"min": 1, "max": 9, "n_points": 5}, claim_epsilon=10),
+        "lowy2024.fig4.claim_epsilon: 10 is not a point of epsilons [1.0, 3.0, 5.0, 7.0, 9.0]"),
+    "lowy claim missing": (lambda c: c["lowy2024"]["fig2"].pop("claim_larger_n"),
+                           "lowy2024.fig2.claim_larger_n: required"),
+    "lowy figure swept along another axis": (_fig3_against_sigma,
+                                             "lowy2024.fig3: this figure plots against d; give its grid dims (not sigmas)"),
+    "lowy fixed parameter missing": (lambda c: c["lowy2024"]["fig6"].pop("epsilon"),
+                                     "lowy2024.fig6.epsilon: required (it is not the swept parameter)"),
+    "swanberg unknown column in a list": (_set("swanberg2025", "fig4b", "columns", ["ALS Unit", "Zip Code"]),
+                                          "swanberg2025.fig4b.columns[1]: 'Zip Code' is not a column of FIRE"),
+    "swanberg ACS column on the FIRE panel": (_set("swanberg2025", "fig7b", "column", "AGEP"),
+                                              "swanberg2025.fig7b.column: 'AGEP' is not a column of FIRE"),
+    "swanberg max_unknown too large": (_set("swanberg2025", "fig6a", "max_unknown", 14),
+                                       "swanberg2025.fig6a.max_unknown: 14 leaves fewer than 3 of the 16"),
+    "xu2022 fig6 ε not trained": (_set("xu2022", "fig6", "epsilons", [2, 3]),
+                                  "xu2022.fig6.epsilons: ε 3 not among the trained DP-cGANs"),
+    "thudi c_step > c_max": (_set("thudi2022", "fig7", "c_step", 300.0), "thudi2022.fig7.c_step: 300.0 > c_max 200"),
+    "trials 1e8": (_set("pankova2022", "fig_single_attribute", "trials", 10**8),
+                   "pankova2022.fig_single_attribute.trials: 100,000,000 is above the limit of 10,000,000"),
+    "n_points 1e10": (_set("thudi2022", "fig1", "n_points", 10**10),
+                      "thudi2022.fig1.n_points: 10,000,000,000 is above the limit of 1,000,000 for 'n_points' "
+                      "(set allow_large: true"),
+    "dense grid n_points 1e10": (lambda c: c["thudi2022"]["fig2"]["epsilons"].update(n_points=10**10),
+                                 "thudi2022.fig2.epsilons.n_points: 10,000,000,000 is above the limit"),
+    "an item of a list above its limit": (_set("lowy2024", "fig3", "dims", [1, 10, 10**6]),
+                                          "lowy2024.fig3.dims[2]: 1,000,000 is above the limit"),
+    "tiny c_step": (_set("thudi2022", "fig7_corrected", "c_step", 1e-5),
+                    "thudi2022.fig7_corrected.c_step: c_max / c_step = 20,000,000 grid points"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_BEFORE_ANY_JOB)
+def test_inconsistent_empty_or_huge_configs_are_refused(cfg, case):
+    mutate, needle = BAD_BEFORE_ANY_JOB[case]
+    bad = copy.deepcopy(cfg)
+    mutate(bad)
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(bad)
+    assert needle in str(err.value)
+
+
+def test_allow_large_lifts_the_limits_only(cfg):
+    big = copy.deepcopy(cfg)
+    big["pankova2022"]["fig_single_attribute"]["trials"] = 10**8
+    big["thudi2022"]["fig1"]["n_points"] = 10**10
+    with pytest.raises(config.ConfigError, match="allow_large"):
+        config.validate(big)
+    big["allow_large"] = True
+    config.validate(big)
+    big["lowy2024"]["fig1"]["claim_sigma"] = 0.3  # consistency is still checked
+    with pytest.raises(config.ConfigError, match="claim_sigma"):
+        config.validate(big)
+    big["allow_large"] = "yes"  # a boolean, not any truthy value
+    with pytest.raises(config.ConfigError, match="allow_large"):
+        config.validate(big)
+
+
+def test_limits_leave_the_shipped_configs_far_inside():
+    """Every limited key in config/paper-scale configs is at most 1/50 of its limit."""
+    from privrisk.config_checks import LIMITS, _walk
+
+    seen = set()
+    for files in (("config.yaml",), ("config.yaml", "paper.yaml"), ("config.yaml", "tiny.yaml")):
+        merged = config.load(*[REPO / "config" / f for f in files])
+        for path, key, value in _walk(merged):
+            if key in LIMITS:
+                values = value if isinstance(value, list) else [value]
+                assert all(v * 50 <= LIMITS[key] for v in values if isinstance(v, int)), (path, value)
+                seen.add(key)
+    assert {"trials", "n_points", "gen_iters", "epochs", "standin_size"} <= seen
+
+
+def test_one_optimiser_grid_may_be_empty(cfg):
+    ok = copy.deepcopy(cfg)
+    ok["swanberg2025"]["marginals_attack"]["tuning"]["sgd_lr"] = []
+    config.validate(ok)
+
+
+def test_every_schema_list_needs_an_item_unless_exempt():
+    """A list a figure iterates over must not be empty: every array in the schemas has
+    minItems >= 1, except the few privrisk.config_checks.EMPTY_OK (hidden widths, one optimiser)."""
+    from privrisk.config_checks import EMPTY_OK
+
+    lacking = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            if node.get("type") == "array" and node.get("minItems", 0) < 1 and path.split("/")[-1] not in EMPTY_OK:
+                lacking.append(path)
+            for k, v in node.items():
+                walk(v, f"{path}/{k}")
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{path}[{i}]")
+
+    walk(config.load_schema(), "")
+    assert not lacking
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["xu2022 fig6 ε not trained", "trials 1e8", "lowy claim_sigma not in sigmas"])
+def test_dry_run_refuses_before_any_job(tmp_path, case):
+    """`snakemake -n` stops at config validation: the key is named, no job is listed or run."""
+    mutate, needle = BAD_BEFORE_ANY_JOB[case]
+    bad = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    mutate(bad)
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(bad, allow_unicode=True))
+    proc = run_pipeline(tmp_path, configfiles=(str(tmp_path / "bad.yaml"),), extra_args=("-n",), check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and needle in out
+    assert "Job stats" not in out and "rule " not in out and not (tmp_path / "results").exists()

@@ -111,11 +111,24 @@ def _grid_errors(node: Any, path: str = "") -> list[str]:
 
 
 def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) -> None:
-    """Raise ConfigError listing every problem (each naming its key), or return None."""
+    """Raise ConfigError listing every problem (each naming its key), or return None.
+
+    Checks the schema, reversed dense grids, empty lists, the upper limits of
+    :data:`privrisk.config_checks.LIMITS` (unless ``allow_large: true``) and cross-key consistency.
+    """
     schema = load_schema() if schema is None else schema
     validator = _Validator(schema)
     errors = sorted(validator.iter_errors(dict(config)), key=lambda e: list(map(str, e.absolute_path)))
     messages = [_message(e, schema) for e in errors] + _grid_errors(config)
+    # Beyond the schema: empty lists, upper limits (allow_large overrides them) and, once every
+    # key has a valid type, the consistency between keys (privrisk.config_checks).
+    from . import config_checks
+
+    named = {m.split(":")[0] for m in messages}  # the schema's minItems may already name an empty list
+    messages += [m for m in config_checks.empty_list_errors(config) if m.split(":")[0] not in named]
+    messages += config_checks.limit_errors(config)
+    if not messages:
+        messages += config_checks.cross_key_errors(config)
     if messages:
         raise ConfigError("invalid config:\n  " + "\n  ".join(messages))
 
@@ -205,7 +218,17 @@ def _rows(schema: dict[str, Any], node: dict[str, Any], prefix: str) -> list[str
     return rows
 
 
-_GLOBAL = ("scale", "seed", "device")
+_GLOBAL = ("scale", "seed", "device", "allow_large")
+
+
+def _limits_section() -> list[str]:
+    from .config_checks import LIMITS, OVERRIDE
+
+    return ["", "## Upper limits", "",
+            "A key with one of these names is refused above its limit, wherever it appears (a list of",
+            f"integers item by item), unless the config sets `{OVERRIDE}: true` at the top level. The",
+            "limits are at least 50× the largest value a shipped config uses, so paper scale is far inside.",
+            "", "| key | limit |", "|---|---|", *[f"| `{k}` | {v:,} |" for k, v in LIMITS.items()]]
 
 
 def readme(schema: dict[str, Any] | None = None) -> str:
@@ -228,6 +251,7 @@ def readme(schema: dict[str, Any] | None = None) -> str:
     top = schema.get("properties", {})
     out += ["## Global keys", "", "| key | type | description |", "|---|---|---|"]
     out += [r for k in top if k in _GLOBAL for r in _rows(schema, {"properties": {k: top[k]}}, "")]
+    out += _limits_section()
     for key, sub in top.items():
         if key in _GLOBAL:
             continue
