@@ -113,6 +113,8 @@ def test_auto_fallback_says_why_in_the_log_and_in_provenance(tmp_path, monkeypat
         "data_fallbacks") is None
     with caplog.at_level("WARNING", logger="privrisk.data.sources"):
         _, _, src = mnist.load_mnist(block)
+        mnist.load_mnist(block)
+    assert caplog.text.count("fell back") == 1  # once per process, not per load
     missing = str(tmp_path / "none" / mnist.FILES["train_images"])
     assert src == "bundled-real"
     assert "mnist: source auto fell back to bundled-real" in caplog.text and missing in caplog.text

@@ -62,7 +62,7 @@ def resolve(name: str, block: Mapping[str, Any]) -> str:
         ValueError: an unknown source, or a fallback this dataset does not have.
     """
     used, why = _resolve(name, block)
-    if why:
+    if why and FALLBACKS.get(name) != why:  # once per process, however often a job loads the data
         log.warning("%s: %s", name, why)
         FALLBACKS[name] = why
     return used
