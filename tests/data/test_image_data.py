@@ -111,7 +111,7 @@ def test_auto_fallback_says_why_in_the_log_and_in_provenance(tmp_path, monkeypat
     assert sources.rule_inputs("mnist", block) == [] and sources.FALLBACKS == {}  # DAG building records nothing
     assert provenance.make_record(paper="p", figure="f", caption="", scale="tiny", parameters={}).get(
         "data_fallbacks") is None
-    with caplog.at_level("WARNING", logger="privrisk.data.sources"):
+    with caplog.at_level("INFO", logger="privrisk.data.sources"):
         _, _, src = mnist.load_mnist(block)
         mnist.load_mnist(block)
     assert caplog.text.count("fell back") == 1  # once per process, not per load

@@ -63,7 +63,7 @@ def resolve(name: str, block: Mapping[str, Any]) -> str:
     """
     used, why = _resolve(name, block)
     if why and FALLBACKS.get(name) != why:  # once per process, however often a job loads the data
-        log.warning("%s: %s", name, why)
+        log.info("%s: %s", name, why)  # the job log records INFO; a CLI listing stays quiet
         FALLBACKS[name] = why
     return used
 
