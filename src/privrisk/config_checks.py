@@ -152,6 +152,12 @@ def _lowy(sec) -> list[str]:
             out.append(f"{where}.trials: required here or in lowy2024.common")
         out += [f"{where}.{k}: required (the paper's quoted number is checked there)"
                 for k in _LOWY_CLAIMS.get(fig, ()) if k not in s]
+        n = s.get("n")
+        if _is_int(n) and _is_int(s.get("n_outliers")) and s["n_outliers"] > 2 * n:
+            out.append(f"{where}.n_outliers: {s['n_outliers']} outliers in a population of 2n = {2 * n}")
+        if _is_int(n) and _is_int(s.get("claim_larger_n")) and s["claim_larger_n"] <= n:
+            out.append(f"{where}.claim_larger_n: {s['claim_larger_n']} is not larger than n = {n} "
+                       "(the claim compares the ratios at a larger n)")
         for key, grid_key in _CLAIM_GRID.items():
             if key in s and grid_key in s:
                 values = grid(s[grid_key])
