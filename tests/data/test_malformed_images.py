@@ -126,3 +126,25 @@ def test_valid_cifar_batch_values_survive(tmp_path):
     x, y, src = cifar10.load_cifar10(write_cifar(tmp_path))
     assert src == "real" and x.shape == (12, 32, 32, 3) and y.tolist() == [1, 2] * 6
     np.testing.assert_allclose(x, 200 / 255)
+
+
+@pytest.mark.slow
+def test_pipeline_job_fails_naming_the_malformed_file(tmp_path):
+    """End to end: 32×32 images in place of MNIST's make the training job fail (no output labelled
+    `real`), and the job's log ends with the DataFormatError naming the file."""
+    import yaml
+
+    from tests.conftest import REPO, run_pipeline
+
+    raw = tmp_path / "mnist"
+    raw.mkdir()
+    write_mnist(raw, train_images=idx_bytes(np.zeros((3, 32, 32), np.uint8)))
+    cfg = yaml.safe_load((REPO / "config/tiny.yaml").read_text())
+    cfg["xu2022"]["data"]["mnist"] = {"source": "auto", "path": str(raw)}
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(cfg))
+    target = "results/xu2022/intermediate/mnist_wgangp_queries.npz"
+    proc = run_pipeline(tmp_path, target, configfiles=("config/config.yaml", str(tmp_path / "bad.yaml")),
+                        check=False)
+    assert proc.returncode != 0 and not (tmp_path / target).exists()
+    log = (tmp_path / "results/logs/xu2022/train_mnist_wgangp.log").read_text()
+    assert f"DataFormatError: {raw / mnist.FILES['train_images']}: images of shape (32, 32)" in log
