@@ -19,6 +19,8 @@ import jsonschema
 import numpy as np
 import yaml
 
+from . import config_checks
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_DIR = REPO_ROOT / "workflow" / "schemas"
 
@@ -122,8 +124,6 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
     messages = [_message(e, schema) for e in errors] + _grid_errors(config)
     # Beyond the schema: empty lists, upper limits (allow_large overrides them) and, once every
     # key has a valid type, the consistency between keys (privrisk.config_checks).
-    from . import config_checks
-
     named = {m.split(":")[0] for m in messages}  # the schema's minItems may already name an empty list
     messages += [m for m in config_checks.empty_list_errors(config) if m.split(":")[0] not in named]
     messages += config_checks.limit_errors(config)
@@ -222,13 +222,12 @@ _GLOBAL = ("scale", "seed", "device", "allow_large")
 
 
 def _limits_section() -> list[str]:
-    from .config_checks import LIMITS, OVERRIDE
-
+    limits = config_checks.LIMITS
     return ["", "## Upper limits", "",
             "A key with one of these names is refused above its limit, wherever it appears (a list of",
-            f"integers item by item), unless the config sets `{OVERRIDE}: true` at the top level. The",
+            f"integers item by item), unless the config sets `{config_checks.OVERRIDE}: true` at the top level. The",
             "limits are at least 50× the largest value a shipped config uses, so paper scale is far inside.",
-            "", "| key | limit |", "|---|---|", *[f"| `{k}` | {v:,} |" for k, v in LIMITS.items()]]
+            "", "| key | limit |", "|---|---|", *[f"| `{k}` | {v:,} |" for k, v in limits.items()]]
 
 
 def readme(schema: dict[str, Any] | None = None) -> str:

@@ -40,7 +40,7 @@ def read_batch(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     """One pickle batch → (uint8 images (N, 32, 32, 3), labels).
 
     Raises:
-        DataFormatError: the file (named) is not an unpicklable dict with ``data`` (N × 3072
+        DataFormatError: the file (named) is not a pickled dict with ``data`` (N × 3072
             integers 0..255) and ``labels`` (N integers 0..9).
     """
     path = Path(path)
