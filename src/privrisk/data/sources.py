@@ -74,6 +74,23 @@ def resolve(name: str, block: Mapping[str, Any]) -> str:
     return source
 
 
+def obtains(name: str, block: Mapping[str, Any]) -> bool:
+    """Whether the pipeline obtains the real data (its ``prepare_<name>`` rule downloads and converts
+    whatever is missing): ``source: real``, or ``auto`` with ``download: true``, for a dataset with
+    a download table (:mod:`privrisk.data.prepare`)."""
+    from .prepare import TABLES
+
+    source = block.get("source", "auto")
+    return name in TABLES and (source == "real" or (source == "auto" and bool(block.get("download", False))))
+
+
 def rule_inputs(name: str, block: Mapping[str, Any]) -> list[str]:
-    """The real files as rule inputs when they will be read, else nothing."""
+    """The real files as rule inputs when they will be read, else nothing.
+
+    When the pipeline obtains the data (:func:`obtains`), they are inputs even if missing: the
+    ``prepare_<name>`` rule makes them (or fails saying how to place them by hand)."""
+    if obtains(name, block):
+        from .prepare import extra_inputs
+
+        return [str(p) for p in real_files(name, block)] + extra_inputs(name, block)
     return [str(p) for p in real_files(name, block)] if resolve(name, block) == "real" else []
