@@ -119,6 +119,7 @@ def test_tables_pin_torchvision_and_medmnist_checksums():
     assert sums["t10k-labels-idx1-ubyte.gz"] == "md5:ec29112dd5afa0611ce80d1b7f02629c"
     assert sums["cifar-10-python.tar.gz"] == "md5:c58f30108f718f92721af3b95e74349a"
     assert sums["dermamnist_64.npz"] == "md5:b70a2f5635c6199aeaa28c31d7202e1f"
+    assert set(prepare.TABLES) == sources.DOWNLOADABLE
     assert sums["csv_pca.zip"] is None and sums["enron_mail_20150507.tar.gz"] is None  # not published
 
 

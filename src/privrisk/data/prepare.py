@@ -73,7 +73,7 @@ TABLES: dict[str, tuple[Remote, ...]] = {
 
 #: rows the FIRE conversion keeps when the block gives no ``prepare_rows``
 FIRE_PREPARE_ROWS = 2_000_000
-GPT2_MARKER = Path("data/prepared/gpt2.json")
+GPT2_MARKER = sources.GPT2_MARKER
 GPT2_DOC = "data/README.md (section GPT-2)"
 
 
@@ -184,11 +184,6 @@ def rule_specs(config: Mapping[str, Any]) -> list[RuleSpec]:
             seen[name] = outs
             specs.append(RuleSpec(name, f"{paper}.data.{name}", dict(block), outs, name == "enron"))
     return specs
-
-
-def extra_inputs(name: str, block: Mapping[str, Any]) -> list[str]:
-    """Inputs beyond the loader's files when the real data is obtained: GPT-2 for Enron."""
-    return [str(GPT2_MARKER)] if name == "enron" and block.get("gpt2", True) else []
 
 
 def main(argv: list[str] | None = None) -> int:
