@@ -168,13 +168,14 @@ def fire_files(rows: int = 300) -> dict[str, bytes]:
     return {"nuek-vuh3.csv": ("\n".join(lines) + "\n").encode()}
 
 
-ENRON_BODY = ("Subject: gas\n\nHi team. I spoke with John Smith about the California power contracts "
+ENRON_NAMES = ["John Smith", "Mary Johnson", "Robert Brown", "Linda Davis", "James Miller", "Susan Wilson"]
+ENRON_BODY = ("Subject: gas\n\nHi team. I spoke with {} about the California power contracts "
               "this morning. Please send the curves by Friday.\n")
 
 
 def enron_files(users: int = 3) -> dict[str, bytes]:
-    """The CMU tarball: ``maildir/<user>/<folder>/<n>.`` RFC 822 files."""
-    members = {f"maildir/user-{u}/inbox/{k}.": f"From: a@enron.com\n{ENRON_BODY}".encode()
+    """The CMU tarball: ``maildir/<user>/<folder>/<n>.`` RFC 822 files, one name per e-mail."""
+    members = {f"maildir/user-{u}/inbox/{k}.": f"From: a@enron.com\n{ENRON_BODY.format(ENRON_NAMES[2 * u + k - 1])}".encode()
                for u in range(users) for k in (1, 2)}
     return {"enron_mail_20150507.tar.gz": _tar(members)}
 

@@ -12,7 +12,7 @@ import pytest
 
 from privrisk.data import acs, cifar10, enron, fire, mnist, prepare, sources
 from privrisk.data.download import ChecksumMismatch, DownloadError, Remote, fetch
-from tests.data.fake_remote import BUILDERS, Server, md5, overrides
+from tests.data.fake_remote import BUILDERS, ENRON_NAMES, Server, md5, overrides
 
 PAYLOAD = bytes(range(256)) * 4000  # 1 MB: several chunks, so a half transfer is a real partial file
 
@@ -199,7 +199,7 @@ def test_prepare_enron_unpacks_the_maildir(tmp_path):
     _serve_and_prepare("enron", block, tmp_path)
     assert len(list((tmp_path / "enron" / "maildir").rglob("*."))) == 6
     seqs, names, src = enron.load(block, n=10)
-    assert src == "real" and set(names) == {"John Smith"} and all(enron.MASK in s for s in seqs)
+    assert src == "real" and sorted(names) == sorted(ENRON_NAMES) and all(enron.MASK in s for s in seqs)
 
 
 def test_obtains_and_rule_inputs(tmp_path):
@@ -219,3 +219,20 @@ def test_gpt2_prepare_fails_clearly_offline(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match=r"transformers: pip install|offline\?"):
         prepare.prepare_gpt2(tmp_path / "gpt2.json")
     assert not (tmp_path / "gpt2.json").exists()
+
+
+def test_rule_specs_one_rule_per_dataset_with_only_the_preparation_keys():
+    cfg = {"seed": 0,
+           "p1": {"data": {"train_fraction": 0.1,
+                           "mnist": {"source": "auto", "path": "m", "download": True},
+                           "enron": {"source": "real", "path": "e/maildir", "gpt2": False},
+                           "fire": {"source": "real", "path": "f.csv", "raw_rows": 100, "prepare_rows": 500}}},
+           "p2": {"data": {"mnist": {"source": "real", "path": "m"}}}}
+    specs = {s.dataset: s for s in prepare.rule_specs(cfg)}
+    assert set(specs) == {"mnist", "enron", "fire"}  # train_fraction is no dataset; p2's mnist is p1's
+    assert specs["fire"].block == {"path": "f.csv", "prepare_rows": 500}
+    assert specs["mnist"].outputs == tuple(f"m/{f}" for f in mnist.FILES.values())
+    assert specs["enron"].directory and specs["enron"].outputs == ("e/maildir",)
+    cfg["p2"]["data"]["mnist"]["path"] = "elsewhere"
+    with pytest.raises(ValueError, match="different paths in two papers"):
+        prepare.rule_specs(cfg)

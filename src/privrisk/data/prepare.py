@@ -74,6 +74,8 @@ TABLES: dict[str, tuple[Remote, ...]] = {
 #: rows the FIRE conversion keeps when the block gives no ``prepare_rows``
 FIRE_PREPARE_ROWS = 2_000_000
 GPT2_MARKER = sources.GPT2_MARKER
+#: the data-block keys a preparation reads
+PREPARE_KEYS = ("path", "urls", "checksums", "prepare_rows")
 GPT2_DOC = "data/README.md (section GPT-2)"
 
 
@@ -182,7 +184,10 @@ def rule_specs(config: Mapping[str, Any]) -> list[RuleSpec]:
                                      f"{seen[name]} vs {outs}")
                 continue
             seen[name] = outs
-            specs.append(RuleSpec(name, f"{paper}.data.{name}", dict(block), outs, name == "enron"))
+            # only the keys the preparation reads: Snakemake reruns a rule whose params change, and a
+            # loader option (raw_rows, standin_size) or the source must not re-extract gigabytes
+            keys = {k: block[k] for k in PREPARE_KEYS if k in block}
+            specs.append(RuleSpec(name, f"{paper}.data.{name}", keys, outs, name == "enron"))
     return specs
 
 
