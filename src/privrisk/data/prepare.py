@@ -202,6 +202,10 @@ def main(argv: list[str] | None = None) -> int:
             done = [prepare_gpt2()]
         else:
             done = prepare(args.dataset, json.loads(args.block))
+    except KeyError as err:
+        print(f"error: the block needs {err} (e.g. --block '{{\"path\": \"data/raw/{args.dataset}\"}}')",
+              file=sys.stderr)
+        return 1
     except (OSError, RuntimeError, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
