@@ -16,6 +16,7 @@ configfile: "config/config.yaml"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/registry.smk"
+include: "workflow/rules/data.smk"
 include: "workflow/rules/claims.smk"
 
 

@@ -34,6 +34,12 @@ SOURCES = ("auto", "real", "bundled-real", "standin")
 #: dataset -> why an ``auto`` load in this process used the fallback (goes to provenance)
 FALLBACKS: dict[str, str] = {}
 log = logging.getLogger(__name__)
+#: datasets with a download table in privrisk.data.prepare (not imported here: the rules' code
+#: inputs follow imports, and a download edit must not rerun every step that reads data)
+DOWNLOADABLE = frozenset({"mnist", "cifar10", "dermamnist", "acs", "fire", "enron"})
+#: written by the prepare_gpt2 rule once GPT-2 small is in the Hugging Face cache; an input of the
+#: Enron rules when the real corpus is obtained (the PII prior is scored by GPT-2, as in the paper)
+GPT2_MARKER = Path("data/prepared/gpt2.json")
 
 
 class DataUnavailable(FileNotFoundError):
@@ -94,7 +100,21 @@ def _resolve(name: str, block: Mapping[str, Any]) -> tuple[str, str]:
     return source, ""
 
 
+def obtains(name: str, block: Mapping[str, Any]) -> bool:
+    """Whether the pipeline obtains the real data (its ``prepare_<name>`` rule downloads and converts
+    whatever is missing): ``source: real``, or ``auto`` with ``download: true``, for a dataset with
+    a download table (:data:`DOWNLOADABLE`)."""
+    source = block.get("source", "auto")
+    return name in DOWNLOADABLE and (source == "real" or (source == "auto" and bool(block.get("download", False))))
+
+
 def rule_inputs(name: str, block: Mapping[str, Any]) -> list[str]:
-    """The real files as rule inputs when they will be read, else nothing."""
+    """The real files as rule inputs when they will be read, else nothing.
+
+    When the pipeline obtains the data (:func:`obtains`), they are inputs even if missing: the
+    ``prepare_<name>`` rule makes them (or fails saying how to place them by hand)."""
+    if obtains(name, block):
+        gpt2 = [str(GPT2_MARKER)] if name == "enron" and block.get("gpt2", True) else []
+        return [str(p) for p in real_files(name, block)] + gpt2
     # _resolve: deciding rule inputs is no load, so nothing is logged or recorded
     return [str(p) for p in real_files(name, block)] if _resolve(name, block)[0] == "real" else []

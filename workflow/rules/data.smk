@@ -1,0 +1,48 @@
+# Real data on demand: one prepare_<dataset> rule per configured data block, generated from
+# privrisk.data.prepare.rule_specs. Its outputs are the loader's real files, which are inputs of
+# a figure or step only when that data is wanted (source: real, or auto with download: true;
+# privrisk.data.sources.rule_inputs), so an offline default run never downloads anything.
+# The rule downloads once into data/raw (verified), then converts; data/README.md explains it.
+
+from privrisk.data import prepare as _prepare  # noqa: E402
+
+for _spec in _prepare.rule_specs(config):
+
+    rule:
+        name:
+            f"prepare_{_spec.dataset}"
+        output:
+            (directory(_spec.outputs[0]) if _spec.directory else [*_spec.outputs]),
+        log:
+            f"results/logs/data/prepare_{_spec.dataset}.log",
+        threads: 1
+        resources:
+            mem_mb=4000,
+            runtime=240,
+        params:
+            dataset=_spec.dataset,
+            where=_spec.where,
+            block=_spec.block,
+        run:
+            from privrisk.joblog import job_log
+
+            with job_log(log[0]):
+                _prepare.prepare(
+                    params.dataset, params.block, list(output), what=params.where
+                )
+
+
+rule prepare_gpt2:
+    output:
+        str(_prepare.GPT2_MARKER),
+    log:
+        "results/logs/data/prepare_gpt2.log",
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    run:
+        from privrisk.joblog import job_log
+
+        with job_log(log[0]):
+            _prepare.prepare_gpt2(output[0])
