@@ -95,7 +95,8 @@ def job_processes(snakemake_pid: int) -> list[psutil.Process]:
     jobs = []
     for p in children:
         try:
-            if any(".snakemake/scripts/" in a for a in p.cmdline()):
+            # the Python process itself, not the `bash -c "set -euo pipefail; python …"` around it
+            if "python" in p.name() and any(".snakemake/scripts/" in a for a in p.cmdline()):
                 jobs.append(p)
         except psutil.Error:
             continue
