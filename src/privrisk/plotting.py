@@ -44,7 +44,6 @@ RC = {
 }
 
 
-
 @contextmanager
 def style(rc: dict | None = None) -> Iterator[None]:
     """The project style for everything made inside the block; the caller's rcParams come back
