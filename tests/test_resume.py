@@ -24,6 +24,8 @@ import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psutil
@@ -72,12 +74,22 @@ def run(root: Path, workdir: Path, *extra: str, check: bool = True) -> subproces
     return proc
 
 
-def start(root: Path, workdir: Path) -> subprocess.Popen:
-    """The slice in the background, in its own session (its own process group, as a terminal's)."""
+@contextmanager
+def started(root: Path, workdir: Path) -> Iterator[subprocess.Popen]:
+    """The slice in the background, in its own session (its own process group, as a terminal's);
+    whatever of it still runs when the block ends (a failed assertion) is killed."""
     workdir.mkdir(parents=True, exist_ok=True)
-    out = open(workdir.parent / f"{workdir.name}.log", "w")  # noqa: SIM115 (closed with the process)
-    return subprocess.Popen(command(root, workdir), stdout=out, stderr=subprocess.STDOUT, cwd=root,
-                            env=_env(root), start_new_session=True)
+    with open(workdir.parent / f"{workdir.name}.log", "w") as out:
+        proc = subprocess.Popen(command(root, workdir), stdout=out, stderr=subprocess.STDOUT, cwd=root,
+                                env=_env(root), start_new_session=True)
+        try:
+            yield proc
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # the group outlives a killed Snakemake
+            except ProcessLookupError:
+                pass
+            proc.wait()
 
 
 def csv_hashes(workdir: Path) -> dict[str, str]:
@@ -147,10 +159,10 @@ def _interrupted(workdir: Path) -> None:
 
 def test_ctrl_c_then_rerun(root, reference, tmp_path):
     work = tmp_path / "ctrl_c"
-    proc = start(root, work)
-    wait_for_a_job(proc)
-    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal sends: Snakemake and its jobs
-    assert proc.wait(TIMEOUT) != 0
+    with started(root, work) as proc:
+        wait_for_a_job(proc)
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal sends: Snakemake and its jobs
+        assert proc.wait(TIMEOUT) != 0
     _interrupted(work)
     run(root, work)  # the same command; the default profile has rerun-incomplete
     assert csv_hashes(work) == reference
@@ -158,10 +170,10 @@ def test_ctrl_c_then_rerun(root, reference, tmp_path):
 
 def test_one_job_killed_then_rerun(root, reference, tmp_path):
     work = tmp_path / "job_killed"
-    proc = start(root, work)
-    job = wait_for_a_job(proc)[0]
-    job.kill()  # SIGKILL: no traceback, no clean-up inside the job
-    assert proc.wait(TIMEOUT) != 0  # Snakemake reports the failed job, ends the others, stops
+    with started(root, work) as proc:
+        job = wait_for_a_job(proc)[0]
+        job.kill()  # SIGKILL: no traceback, no clean-up inside the job
+        assert proc.wait(TIMEOUT) != 0  # Snakemake reports the failed job, ends the others, stops
     _interrupted(work)
     run(root, work)
     assert csv_hashes(work) == reference
@@ -169,14 +181,15 @@ def test_one_job_killed_then_rerun(root, reference, tmp_path):
 
 def test_snakemake_killed_then_unlock_and_rerun(root, reference, tmp_path):
     work = tmp_path / "snakemake_killed"
-    proc = start(root, work)
-    jobs = wait_for_a_job(proc)
-    os.kill(proc.pid, signal.SIGKILL)  # Snakemake only: its running jobs are orphaned
-    proc.wait(TIMEOUT)
-    psutil.wait_procs(jobs, timeout=TIMEOUT)  # let the orphans end before anything reruns
+    with started(root, work) as proc:
+        jobs = wait_for_a_job(proc)
+        os.kill(proc.pid, signal.SIGKILL)  # Snakemake only: its running jobs are orphaned
+        proc.wait(TIMEOUT)
+        psutil.wait_procs(jobs, timeout=TIMEOUT)  # let the orphans end before anything reruns
     _interrupted(work)
     refused = run(root, work, check=False)
-    assert refused.returncode != 0 and "lock" in (refused.stdout + refused.stderr).lower()
+    said = refused.stdout + refused.stderr
+    assert refused.returncode != 0 and ("LockException" in said or "cannot be locked" in said), said
     run(root, work, "--unlock")
     run(root, work)
     assert csv_hashes(work) == reference
