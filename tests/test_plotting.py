@@ -1,9 +1,16 @@
 """The figure rules of privrisk.plotting: no text outside the canvas, legends off the data,
-plain log tick labels; checked on every figure of the analytic papers."""
+plain log tick labels; checked on every figure of the analytic papers. And the style is a
+context: importing privrisk.plotting or making a figure leaves the user's matplotlib settings
+alone, while our figures still get our style."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import matplotlib
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 
@@ -33,6 +40,7 @@ def _figures(config, paper):
 
 
 @pytest.mark.parametrize("paper", ["thudi2022", "pankova2022", "lowy2024"])
+@plotting.style()  # as run_figure makes them in the pipeline
 def test_no_text_leaves_the_canvas_and_no_legend_covers_data(config, paper):
     for name, res in _figures(config, paper):
         if res.fig is None:
@@ -77,3 +85,56 @@ def test_plain_log_ticks():
     labels = [t.get_text() for t in ax.get_yticklabels(minor=True) + ax.get_yticklabels()]
     assert not any("times" in s or "×" in s or "^" in s for s in labels)
     assert "1" in labels or "2" in labels
+
+
+# A user's session: its own settings and backend, then privrisk.plotting is imported.
+_USER_SESSION = """
+import matplotlib
+matplotlib.use("pdf")
+matplotlib.rcParams["lines.linewidth"] = 3.3
+matplotlib.rcParams["font.size"] = 13.0
+before = matplotlib.rcParams.copy()
+import privrisk.plotting
+assert matplotlib.rcParams.copy() == before, sorted(
+    k for k in before if matplotlib.rcParams.copy()[k] != before[k])
+assert matplotlib.get_backend() == "pdf", matplotlib.get_backend()
+print("ok")
+"""
+
+
+def test_import_leaves_the_users_matplotlib_settings_alone():
+    proc = subprocess.run([sys.executable, "-c", _USER_SESSION], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+def _one_line_figure(params):
+    from privrisk.figure import FigureResult
+
+    fig, ax = plotting.subplots()
+    ax.plot([0, 1], [0, 1], label="a")
+    ax.set_title("t")
+    plotting.legend(ax)
+    return FigureResult(data=pd.DataFrame({"series": ["a", "a"], "x": [0, 1], "y": [0, 1]}),
+                        caption="c", fig=fig)
+
+
+def test_run_figure_styles_our_figure_and_restores_the_users_settings(tmp_path):
+    from privrisk.figure import run_figure
+
+    before = matplotlib.rcParams.copy()
+    assert before["lines.linewidth"] != plotting.RC["lines.linewidth"]  # else the test proves nothing
+    res = run_figure(_one_line_figure, paper="p", figure="f", params={}, prefix=tmp_path / "f",
+                     claims_path=tmp_path / "claims.csv")
+    assert matplotlib.rcParams.copy() == before
+    ax = res.fig.axes[0]
+    line = ax.get_lines()[0]
+    assert line.get_linewidth() == plotting.RC["lines.linewidth"]
+    assert matplotlib.colors.same_color(line.get_color(), plotting.PALETTE[0])
+    assert not ax.spines["top"].get_visible() and not ax.get_legend().get_frame_on()
+    assert ax.title.get_fontsize() == plotting.RC["axes.titlesize"]
+    assert (tmp_path / "f.png").stat().st_size > 0
+    # the same function outside run_figure gets matplotlib's defaults: the style is the context's
+    plain = _one_line_figure({}).fig.axes[0]
+    assert plain.get_lines()[0].get_linewidth() == before["lines.linewidth"]
+    assert plain.spines["top"].get_visible()
+    plotting.plt.close("all")

@@ -143,17 +143,19 @@ def run_figure(
     """Call a figure function (with ``inputs`` if it takes them) and write its outputs."""
     fn = resolve(func) if isinstance(func, str) else func
     t0 = time.perf_counter()
-    result = fn(params, inputs) if inputs is not None else fn(params)
-    write_outputs(
-        result,
-        paper=paper,
-        figure=figure,
-        prefix=prefix,
-        claims_path=claims_path,
-        params=params,
-        scale=scale,
-        wall_time_s=time.perf_counter() - t0,
-    )
+    # the project style for the figure's whole life (made, annotated, saved), restored afterwards
+    with plotting.style():
+        result = fn(params, inputs) if inputs is not None else fn(params)
+        write_outputs(
+            result,
+            paper=paper,
+            figure=figure,
+            prefix=prefix,
+            claims_path=claims_path,
+            params=params,
+            scale=scale,
+            wall_time_s=time.perf_counter() - t0,
+        )
     return result
 
 

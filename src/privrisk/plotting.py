@@ -2,18 +2,23 @@
 
 Colour-blind-safe Okabe–Ito palette, line styles that also separate series in greyscale,
 labelled axes, and a footnote naming stand-in data on the figure itself (design.md §3).
+
+Importing this module changes no global matplotlib setting (neither rcParams nor the backend):
+the style is applied by :func:`style`, a context manager that ``figure.run_figure`` holds around
+the whole figure function and the writing of its files, so a notebook that imports privrisk keeps
+its own settings.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import matplotlib
-
-matplotlib.use("Agg")  # no display on the build machines
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib import ticker  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib import ticker
+from matplotlib.figure import Figure
 
 # Okabe & Ito (2008), "Color Universal Design"; black last for baselines.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -39,9 +44,14 @@ RC = {
 }
 
 
-# Every figure process uses this style, so set it globally (rc_context would only cover the
-# calls made inside it, not legends or texts added later).
-matplotlib.rcParams.update(RC)
+@contextmanager
+def style(rc: dict | None = None) -> Iterator[None]:
+    """The project style for everything made inside the block; the caller's rcParams come back
+    afterwards. Most settings are read when an artist is created (line widths, font sizes, the
+    colour cycle of new axes), so the block must span the whole figure function, legends and
+    footnotes included, not only the saving."""
+    with matplotlib.rc_context(RC if rc is None else rc):
+        yield
 
 
 def color(i: int) -> str:
@@ -187,7 +197,7 @@ def clipped_texts(fig: Figure, *, tolerance_px: float = 1.0) -> list[str]:
 def save(fig: Figure, prefix: str, *, rc=RC) -> None:
     """Write ``prefix.pdf`` and ``prefix.png`` (200 dpi) with a tight bounding box, so no label,
     title or legend outside the axes is cut off at the canvas edge."""
-    with plt.rc_context(rc):
+    with style(rc):
         fig.savefig(f"{prefix}.pdf", bbox_inches="tight", pad_inches=0.05)
         fig.savefig(f"{prefix}.png", dpi=rc["savefig.dpi"], bbox_inches="tight", pad_inches=0.05)
     plt.close(fig)

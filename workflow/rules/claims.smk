@@ -36,6 +36,12 @@ rule gather_all_claims:
     output:
         csv="results/claims.csv",
         md="results/claims.md",
+        # the ledger as a table in the Snakemake report (snakemake --report results/report.html)
+        html=report(
+            "results/claims.html",
+            caption="../report/claims.rst",
+            category="Claims ledger",
+        ),
     log:
         "results/logs/gather_all_claims.log",
     benchmark:

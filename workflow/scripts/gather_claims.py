@@ -1,4 +1,5 @@
-"""Concatenate claims files; with an `md` output also write the ledger as Markdown."""
+"""Concatenate claims files; with `md` / `html` outputs also write the ledger as Markdown and as
+the HTML table the Snakemake report shows."""
 
 import sys
 from pathlib import Path
@@ -17,4 +18,9 @@ with job_log(sm.log[0]):
     df = gather(list(sm.input), csv)
     if hasattr(out, "md"):
         Path(out.md).write_text(to_markdown(df))
+    if hasattr(out, "html"):
+        counts = ", ".join(f"{k}: {v}" for k, v in sorted(df["status"].value_counts().items()))
+        table = df.to_html(index=False, border=0, na_rep="")
+        Path(out.html).write_text(f"<!doctype html><meta charset='utf-8'><title>Claims ledger</title>"
+                                  f"<h1>Claims ledger</h1><p>{len(df)} claims ({counts}).</p>{table}\n")
     print(f"{len(df)} claims -> {csv}")

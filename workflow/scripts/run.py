@@ -6,8 +6,13 @@ rule's outputs; a figure returns a FigureResult that run_figure writes as the ou
 Figure rules only read step artifacts, so changing a plot never reruns a step.
 """
 
+import os
 import sys
 from pathlib import Path
+
+# A job draws only to files: the non-interactive backend, whatever display the node has
+# (privrisk.plotting itself leaves the backend to the user).
+os.environ.setdefault("MPLBACKEND", "Agg")
 
 # Import this checkout's own library (src/ beside workflow/), whatever else is installed, so the
 # code that runs is the code whose commit goes into provenance.
