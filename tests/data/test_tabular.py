@@ -146,14 +146,34 @@ def test_standins_have_the_real_schema_and_are_deterministic(mod):
     assert not np.array_equal(a.codes, mod.standin(3000, seed=8).codes)
 
 
-def test_acs_standin_marginals_are_plausible():
+def test_published_marginals_are_turned_into_codes_as_documented():
+    deciles = acs._age_deciles(acs.CA_PUBLISHED["age_groups"])
+    # the 30s: half of 25-34 (14.13 %) and half of 35-44 (13.88 %); 0-9: 0-4 + 5-9
+    assert deciles[3] == pytest.approx(14.13 / 2 + 13.88 / 2)
+    assert deciles[0] == pytest.approx(5.30 + 5.57)
+    assert sum(deciles) == pytest.approx(sum(acs.CA_PUBLISHED["age_groups"].values()))
+    race = acs._race_codes(acs.CA_PUBLISHED["race"])
+    assert len(race) == 9 and sum(race[2:5]) == pytest.approx(1.64)
+    ct = fire._call_type_base()
+    assert len(ct) == 31 and sum(ct) == pytest.approx(100.0)
+    assert ct[2] / ct[3] == pytest.approx(5.9) and ct[2] + ct[3] == pytest.approx(10.3)
+
+
+def test_standin_root_columns_follow_the_published_marginals():
+    """Root columns are sampled from their base exactly: AGEP deciles, SEX and Call Type shares
+    within 4 binomial standard errors of the published numbers."""
     t = acs.standin(20000, seed=1)
     col = {c: t.codes[:, j] for j, c in enumerate(t.columns)}
-    assert abs(np.mean(col["SEX"] == 0) - 0.5) < 0.02  # about 50/50
+    se = 4 * np.sqrt(0.25 / t.n_rows)
     age = np.bincount(col["AGEP"], minlength=10) / t.n_rows
-    assert age[:3].sum() > 3 * age[7:].sum()  # skewed towards the young
+    want = np.asarray(acs._age_deciles(acs.CA_PUBLISHED["age_groups"]))
+    np.testing.assert_allclose(age, want / want.sum(), atol=se)
+    assert np.mean(col["SEX"] == 0) == pytest.approx(0.494, abs=se)
     schl = np.bincount(col["SCHL"], minlength=25) / t.n_rows
-    assert schl.max() > 3 / 25  # far from uniform
+    assert schl.max() > 3 / 25  # hand-shaped, far from uniform
+    f = fire.standin(20000, seed=1)
+    ct = np.bincount(f.codes[:, f.columns.index("Call Type")], minlength=31) / f.n_rows
+    assert ct[0] == pytest.approx(0.703, abs=se) and ct[1] == pytest.approx(0.117, abs=se)
 
 
 @pytest.mark.parametrize("mod, frame, name", [(acs, _pums_frame, "psam_p06.csv"), (fire, _fire_frame, "fire.csv")])

@@ -28,6 +28,7 @@ import numpy as np
 import torch
 
 from ..mechanisms.marginals import Layout
+from .rap_gram import gram_loss, gram_plan
 
 log = logging.getLogger(__name__)
 OPTIMISERS = ("adam", "sgd")
@@ -127,84 +128,6 @@ def relaxed_marginals(probs: Sequence[torch.Tensor], plan, n_cells: int) -> torc
     return q / n
 
 
-def _gram_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[int], lay: Layout,
-               noisy: np.ndarray):
-    """Precompute the batched objective ‖Q(X') − a‖² in Gram form (no scatter over cells).
-
-    With known columns fixed, record i's relaxed contribution to a marginal t is the outer product
-    of its rows of the unknown columns U_t ⊆ t, placed at the cells matching its known values. So
-
-        n²‖Q‖² = Σ_ij Σ_t [i, j agree on t's known columns] Π_{u∈U_t} <p_iu, p_ju>.
-
-    A triple with one unknown column has two known ones, a triple with two unknown columns one
-    known, and a triple of three unknown columns none; with h_ij the number of known columns on
-    which records i and j agree and G_u = P_u P_uᵀ this sums to
-    Σ_ij [C(h_ij, 2) e₁(G) + h_ij e₂(G) + e₃(G)] (e_k the elementary symmetric polynomials of the
-    G_u, pointwise). The cross term n<Q, a> = Σ_i Σ_t <⊗_{u∈U_t} p_iu, a_t at i's known values>
-    needs, per set of unknown columns, the noisy marginal gathered at each record's known values.
-
-    Returns (h, singles, pairs, triples, const): h (B, n, n); singles {j: (B, n, K)}, pairs
-    {(j, k): (B, n, K_j, K_k)} and triples {(j, k, l): (B, K_j, K_k, K_l)} summed over the
-    marginals with those unknown columns (j, k, l index ``unknown``); const = ‖a‖² (B,).
-    """
-    x = np.asarray(records, dtype=np.int64)
-    b, n, d = x.shape
-    pos = {int(u): j for j, u in enumerate(unknown)}
-    known = [c for c in range(d) if c not in pos]
-    h = (x[:, :, None, known] == x[:, None, :, known]).sum(axis=3).astype(float)
-    bidx = np.arange(b)[:, None]
-    singles: dict = {}
-    pairs: dict = {}
-    triples: dict = {}
-    for ti, t in enumerate(lay.triples):
-        kp = [j for j, c in enumerate(t) if c not in pos]
-        up = [j for j, c in enumerate(t) if c in pos]
-        if not up:
-            raise ValueError(f"marginal {t} has no unknown column; the attack needs none of those")
-        block = noisy[:, lay.offsets[ti]:lay.offsets[ti + 1]].reshape((b,) + tuple(domains[c] for c in t))
-        block = block.transpose([0] + [1 + j for j in kp] + [1 + j for j in up])
-        key = tuple(pos[t[j]] for j in up)
-        order = np.argsort(key)
-        key = tuple(np.asarray(key)[order])
-        if kp:
-            g = block[(bidx,) + tuple(x[:, :, t[j]] for j in kp)]  # (B, n, K_u...)
-            g = g.transpose([0, 1] + [2 + int(o) for o in order])
-        else:
-            g = block.transpose([0] + [1 + int(o) for o in order])
-        target = {1: singles, 2: pairs, 3: triples}[len(up)]
-        target[key] = target[key] + g if key in target else g.copy()
-    return h, singles, pairs, triples, (noisy ** 2).sum(axis=1)
-
-
-def gram_loss(probs: Sequence[torch.Tensor], plan) -> torch.Tensor:
-    """Per-element ‖Q(X') − a‖² (B,) from the relaxed rows (B, n, K_u) and :func:`_gram_plan`."""
-    h, singles, pairs, triples, const = plan
-    n = probs[0].shape[1]
-    grams = [torch.bmm(p, p.transpose(1, 2)) for p in probs]
-    e1 = sum(grams)
-    quad = (h * (h - 1) / 2 * e1).sum(dim=(1, 2))
-    if len(grams) > 1:
-        p2 = sum(g * g for g in grams)
-        quad = quad + (h * (e1 * e1 - p2) / 2).sum(dim=(1, 2))
-        if len(grams) > 2:
-            p3 = sum(g * g * g for g in grams)
-            quad = quad + ((e1 ** 3 - 3 * e1 * p2 + 2 * p3) / 6).sum(dim=(1, 2))
-    lin = sum((probs[j] * a).sum(dim=(1, 2)) for (j,), a in singles.items())
-    for (j, k), a in pairs.items():
-        # batched mat-vec: (a_i p_ik) · p_ij without materialising the outer product
-        av = torch.matmul(a, probs[k].unsqueeze(-1)).squeeze(-1)  # (B, n, K_j)
-        lin = lin + (av * probs[j]).sum(dim=(1, 2))
-    for (j, k, m), a in triples.items():
-        # a (B, K_j, K_k, K_m) contracted with p_m for every record: one GEMM per element,
-        # then two mat-vecs with p_k and p_j
-        bsz, kj, kk, km = a.shape
-        am = torch.bmm(a.reshape(bsz, kj * kk, km), probs[m].transpose(1, 2))  # (B, K_j K_k, n)
-        am = am.transpose(1, 2).reshape(bsz, n, kj, kk)
-        av = torch.matmul(am, probs[k].unsqueeze(-1)).squeeze(-1)  # (B, n, K_j)
-        lin = lin + (av * probs[j]).sum(dim=(1, 2))
-    return quad / n ** 2 - 2 * lin / n + const
-
-
 @dataclass
 class RapBatchResult:
     """Batched attack output at each checkpoint: ``guess`` (C, B, n, d') codes, ``probs`` per
@@ -271,10 +194,7 @@ def rap_attack_batch(
     sigma = _as_batch(noise_std, b, "noise_std").astype(float)
     tau2 = torch.as_tensor((sigma / n) ** 2, dtype=dtype)
     lam = torch.as_tensor(_as_batch(prior_weight, b, "prior_weight").astype(float), dtype=dtype)
-    h, singles, pairs, triples, const = _gram_plan(records, domains, unknown, lay, noisy)
-    as_t = lambda a: torch.as_tensor(a, dtype=dtype)  # noqa: E731
-    plan = (as_t(h), {k: as_t(v) for k, v in singles.items()}, {k: as_t(v) for k, v in pairs.items()},
-            {k: as_t(v) for k, v in triples.items()}, as_t(const))
+    plan = gram_plan(records, domains, unknown, lay, noisy, dtype)
     logits = [torch.log(torch.as_tensor(np.clip(p, 1e-6, None), dtype=dtype)).requires_grad_(True) for p in init]
     log_prior = [torch.log(torch.as_tensor(np.clip(p, 1e-12, None), dtype=dtype)) for p in init]
     m1 = [torch.zeros_like(z) for z in logits]

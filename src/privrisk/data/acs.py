@@ -10,8 +10,12 @@ reference preparation (``acs-domain.json``: 16 attributes).
 
 Stand-in (no internet): a Bayesian network with these exact columns and domains, a plausible
 structure (age drives marital status, relationship, schooling, military service; disability
-columns depend on each other and on age; race drives nativity and ancestry) and hand-shaped
-marginals (SEX about 50/50, skewed AGEP and SCHL).
+columns depend on each other and on age; race drives nativity and ancestry). The root columns
+AGEP, SEX and RAC1P follow published California marginals exactly (:data:`CA_PUBLISHED`, source
+next to each number); every other column is hand-shaped around a plausible base with no
+published source behind it (SCHL, MAR, RELP, ESP, CIT, MIG, ANC, MIL, NATIVITY, DIS, DEAR, DEYE,
+DREM), and a child column's marginal only follows its base approximately (its rows vary with
+the parents).
 """
 
 from __future__ import annotations
@@ -65,6 +69,44 @@ VALUES: dict[str, list[int]] = {
 COLUMNS = list(VALUES)
 DOMAINS = [len(v) for v in VALUES.values()]
 
+# Published California population shares (percent) behind the stand-in's root columns.
+# Source: kpfp.org "Summary Data for State: California" (demographic data page, read offline in
+# the stored-pages corpus; a 2020-2024 vintage — not the 2018 ACS the paper used, which was not
+# available here). Race there follows the 2020 census coding (large "Some Other Race" and
+# "2+ Races" shares), so RAC1P is less White-alone than the 2018 file would be.
+CA_PUBLISHED = {
+    "age_groups": {  # (first age, last age): percent
+        (0, 4): 5.30, (5, 9): 5.57, (10, 14): 6.18, (15, 17): 3.92, (18, 20): 4.29, (21, 24): 5.38,
+        (25, 34): 14.13, (35, 44): 13.88, (45, 54): 12.42, (55, 64): 12.19, (65, 74): 9.79,
+        (75, 84): 5.09, (85, 94): 1.85,  # published as "85+"; spread over 85-94 (no 90+ share known)
+    },
+    "sex": {"Male": 49.40, "Female": 50.60},
+    "race": {"White": 39.00, "Black/African American": 5.65, "American Indian/Alaskan Native": 1.64,
+             "Asian": 15.93, "Native Hawaiian/Pacific Islander": 0.40, "Some Other Race": 22.11,
+             "2+ Races": 15.25},
+}
+
+
+def _age_deciles(groups: dict) -> list[float]:
+    """AGEP // 10 shares from published age groups, each group spread evenly over its years
+    (the groups straddle decades: e.g. 25-34 gives half to the 20s and half to the 30s)."""
+    out = [0.0] * 10
+    for (lo, hi), pct in groups.items():
+        for age in range(lo, hi + 1):
+            out[min(age // 10, 9)] += pct / (hi - lo + 1)
+    return out
+
+
+def _race_codes(race: dict) -> list[float]:
+    """RAC1P codes 1-9 from the published groups. The AIAN share is split over codes 3/4/5
+    (American Indian alone / Alaska Native alone / AIAN tribes specified) in the former stand-in's
+    proportions 0.7 : 0.05 : 0.2 — no published split was available."""
+    aian = race["American Indian/Alaskan Native"]
+    return [race["White"], race["Black/African American"], aian * 0.7 / 0.95, aian * 0.05 / 0.95,
+            aian * 0.2 / 0.95, race["Asian"], race["Native Hawaiian/Pacific Islander"],
+            race["Some Other Race"], race["2+ Races"]]
+
+
 _SCHL = [3.5, 1.5, 1.5, 1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2, 1.3, 1.3, 1.4, 1.4, 1.5, 1.8,
          20.0, 3.0, 7.0, 9.0, 7.5, 16.0, 6.0, 2.0, 1.5]
 STANDIN = StandinSpec(
@@ -88,7 +130,7 @@ STANDIN = StandinSpec(
     },
     base={
         "MIG": [1, 86, 1, 12],
-        "RAC1P": [57, 6, 0.7, 0.05, 0.2, 15, 0.4, 15, 5],
+        "RAC1P": _race_codes(CA_PUBLISHED["race"]),
         "CIT": [60, 0.5, 1, 20, 18],
         "RELP": [35, 17, 25, 3, 1, 2, 2, 1.5, 1, 2, 2.5, 2, 1.5, 1, 0.5, 1, 1, 0.5],
         "ESP": [80, 6, 3, 4, 1, 2, 1, 2, 1],
@@ -97,12 +139,12 @@ STANDIN = StandinSpec(
         "DEYE": [2, 98],
         "MAR": [40, 5, 9, 2, 44],
         "ANC": [50, 10, 5, 30, 5],
-        "SEX": [50, 50],
+        "SEX": [CA_PUBLISHED["sex"]["Male"], CA_PUBLISHED["sex"]["Female"]],  # codes: SEX 1 = male, 2 = female
         "MIL": [20, 0.5, 4, 1, 74.5],
         "NATIVITY": [73, 27],
         "DREM": [5, 4, 91],
         "DEAR": [3, 97],
-        "AGEP": [12, 13, 14, 14, 13, 13, 11, 6, 3, 1],
+        "AGEP": _age_deciles(CA_PUBLISHED["age_groups"]),
     },
     # Small concentration = conditional rows far from the base = strong dependence on parents.
     concentration={c: 0.6 for c in COLUMNS} | {"MAR": 0.5, "RELP": 0.4, "SCHL": 0.5, "MIL": 1.5},

@@ -19,7 +19,6 @@ import numpy as np
 import pandas as pd
 
 from ... import config, seeds
-from ...attacks import rap
 from ...bounds.reconstruction import beta_multi, success_quantiles
 from ...data import acs, fire
 from ...mechanisms import marginals as mm
@@ -142,6 +141,8 @@ def run_settings(dr: Draws, settings, checkpoints, *, domains, chunk: int = 64):
     Returns (guess, probs): guess (C, S, R, n, d') and probs per unknown column (C, S, R, n, K)
     at each checkpoint (number of steps) C, for the S settings and R draws.
     """
+    from ...attacks import rap  # torch: imported by the attack steps only, not by the figures
+
     r = dr.records.shape[0]
     elems = [(si, ri) for si in range(len(settings)) for ri in range(r)]
     guesses, probs = [], [[] for _ in dr.unknown]
