@@ -240,10 +240,11 @@ def train_privgan(x: torch.Tensor, gens: Sequence[nn.Module], discs: Sequence[nn
 
 def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *, epsilon: float, delta: float,
                  epochs: int, batch_size: int, max_grad_norm: float = 1.0, lr_d: float = 0.05, lr_g: float = 1e-3,
-                 seed: int = 0) -> dict:
+                 d_optimizer: str = "sgd", seed: int = 0) -> dict:
     """Conditional GAN with a DP-SGD discriminator (Torkzadehmahani et al. 2019).
 
-    The real-data loss of D gets opacus per-sample gradients, clipped to ``max_grad_norm`` and
+    D's optimiser is SGD (the DP-CGAN repository) or Adam. The real-data loss of D gets opacus
+    per-sample gradients, clipped to ``max_grad_norm`` and
     noised with σ from the RDP accountant for (ε, δ) after ``epochs / q`` Poisson-sampled steps
     (q = batch_size / n). The fake-data loss touches no training point, so its gradient is added
     without noise, and G only sees D (post-processing). Returns the accounting record.
@@ -263,7 +264,12 @@ def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *
     private = math.isfinite(epsilon)
     sigma = accounting.dpsgd_noise_multiplier(epsilon=epsilon, delta=delta, sample_rate=q, steps=steps) if private else 0.0
     gd = GradSampleModule(d)
-    od = DPOptimizer(torch.optim.SGD(gd.parameters(), lr=lr_d), noise_multiplier=sigma,
+    if d_optimizer not in ("sgd", "adam"):
+        raise ValueError(f"d_optimizer must be sgd or adam, got {d_optimizer!r}")
+    # DP-Adam is as private as DP-SGD (Adam only post-processes the noised, clipped gradients)
+    base = (torch.optim.SGD(gd.parameters(), lr=lr_d) if d_optimizer == "sgd"
+            else torch.optim.Adam(gd.parameters(), lr=lr_d, betas=(0.5, 0.999)))
+    od = DPOptimizer(base, noise_multiplier=sigma,
                      max_grad_norm=max_grad_norm, expected_batch_size=batch_size)
     og = torch.optim.Adam(g.parameters(), lr=lr_g, betas=(0.5, 0.999))
     params = [p for p in gd.parameters() if p.requires_grad]
@@ -302,7 +308,7 @@ def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *
                      float(lr_loss), float(lg))
     spent = (accounting.dpsgd_epsilon(noise_multiplier=sigma, delta=delta, sample_rate=q, steps=steps) if private
              else math.inf)
-    return {"noise_multiplier": sigma, "sample_rate": q, "steps": steps, "epsilon_spent": spent,
+    return {"noise_multiplier": sigma, "sample_rate": q, "steps": steps, "epsilon_spent": spent, "d_optimizer": d_optimizer,
             "delta": delta, "max_grad_norm": max_grad_norm, "skipped_empty_batches": skipped}
 
 

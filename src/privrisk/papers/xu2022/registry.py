@@ -57,8 +57,8 @@ def models(section: Mapping[str, Any]) -> list[Model]:
     # only the new model instead of rerunning every DP-cGAN (params are part of a rule's state).
     dpcgan = {k: v for k, v in section["models"]["dpcgan"].items() if k not in ("epsilons", "control")}
     return [
-        Model("mnist_wgangp", "wgan_gp_step", "mnist", "mnist_wgangp", _SPLIT, {"network": "mlp"}),
-        Model("cifar10_wgangp", "wgan_gp_step", "cifar10", "cifar10_wgangp", _SPLIT, {"network": "conv"}),
+        Model("mnist_wgangp", "wgan_gp_step", "mnist", "mnist_wgangp", _SPLIT),
+        Model("cifar10_wgangp", "wgan_gp_step", "cifar10", "cifar10_wgangp", _SPLIT),
         Model("mnist_privgan", "privgan_step", "mnist", "mnist_privgan", _SPLIT),
         *(Model(dpcgan_name(e), "dpcgan_step", "mnist", "dpcgan", {"zero_six": "data.zero_six"},
                 {"epsilon": float(e), "model": dpcgan})

@@ -3,8 +3,9 @@
 Each function has the step signature ``f(params, inputs, outputs, threads)``. Its params
 (declared in :mod:`.registry`) are the global ``seed``, ``dataset`` (a key of :data:`LOADERS`),
 ``data`` (that dataset's data block), ``model`` (the model's config), and ``train_fraction``
-(WGAN-GP, privGAN), ``network`` (WGAN-GP: ``mlp`` or ``conv``) or ``epsilon`` and ``zero_six``
-(DP-cGAN). It writes
+(WGAN-GP, privGAN), ``model.network`` (WGAN-GP: ``mlp`` or ``conv``) or ``epsilon`` and ``zero_six``
+(DP-cGAN; ε = inf is the non-private control). Every model and tensor goes to
+``device.resolve(params["device"])``, torch uses the rule's ``threads``. It writes
 ``outputs["split"]`` (npz: train/hold-out indices and seed), ``outputs["model"]`` (state dicts),
 ``outputs["queries"]`` (npz: ``scores`` (N, d) for every point of the dataset, ``member`` mask)
 and ``outputs["record"]`` (json: data source, sizes, training settings, wall time).
@@ -73,10 +74,12 @@ def _load(params):
 
 
 def wgan_gp_step(params, inputs, outputs, threads):
-    """WGAN-GP, ``network`` mlp (MNIST, E.1) or conv (CIFAR-10, E.2); query = critic value D(z) (Eq. 3)."""
+    """WGAN-GP, ``model.network`` mlp (E.1 on flattened images) or conv (CIFAR-10, E.2); query =
+    critic value D(z) (Eq. 3)."""
     t0 = time.perf_counter()
     dev = _setup(params, threads)
-    seed, m, kind = params["seed"], params["model"], params["network"]
+    seed, m = params["seed"], params["model"]
+    kind = m["network"]
     x, _, source = _load(params)
     if kind == "conv":
         x = x.transpose(0, 3, 1, 2)  # NHWC -> NCHW
@@ -146,7 +149,7 @@ def dpcgan_step(params, inputs, outputs, threads):
     mt = torch.from_numpy(member).to(dev)
     acct = gan.train_dpcgan(xt[mt], yt[mt], g, d, epsilon=eps, delta=m["delta"], epochs=m["epochs"],
                             batch_size=m["batch_size"], max_grad_norm=m["max_grad_norm"], lr_d=m["lr_d"],
-                            lr_g=m["lr_g"], seed=seed)
+                            lr_g=m["lr_g"], d_optimizer=m.get("d_optimizer", "sgd"), seed=seed)
     s = 1 / (1 + np.exp(-gan.scores(d, xt, yt)))
     record = {"dataset": "mnist_zero_six", "data_source": source, "n": len(xt), "n_train": int(member.sum()),
               "n_zeros": int((y == 0).sum()), "n_sixes": int((y == 1).sum()), "subset_index": idx.tolist(),
