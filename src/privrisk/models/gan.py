@@ -254,6 +254,8 @@ def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *
 
     from .. import accounting
 
+    if d_optimizer not in ("sgd", "adam"):
+        raise ValueError(f"d_optimizer must be sgd or adam, got {d_optimizer!r}")
     torch.manual_seed(seed)
     dev = _device(g, d)
     gen = _rng(seed, dev)
@@ -264,8 +266,6 @@ def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *
     private = math.isfinite(epsilon)
     sigma = accounting.dpsgd_noise_multiplier(epsilon=epsilon, delta=delta, sample_rate=q, steps=steps) if private else 0.0
     gd = GradSampleModule(d)
-    if d_optimizer not in ("sgd", "adam"):
-        raise ValueError(f"d_optimizer must be sgd or adam, got {d_optimizer!r}")
     # DP-Adam is as private as DP-SGD (Adam only post-processes the noised, clipped gradients)
     base = (torch.optim.SGD(gd.parameters(), lr=lr_d) if d_optimizer == "sgd"
             else torch.optim.Adam(gd.parameters(), lr=lr_d, betas=(0.5, 0.999)))
