@@ -23,9 +23,10 @@ def load(path):
 
 
 def draws(s_in, s_out, p, rng, trials):
-    """``trials`` Experiment-2 samples (members, non-members), without replacement."""
+    """``trials`` Experiment-2 samples (members, non-members), without replacement, of at most
+    as many points as the hold-out set has, so that the null baseline can be drawn at the same N."""
     for _ in range(trials):
-        i, o = mace.experiment2(len(s_in), len(s_out), p, rng)
+        i, o = mace.experiment2(len(s_in), len(s_out), p, rng, n_max=len(s_out))
         yield s_in[i], s_out[o]
 
 
