@@ -72,3 +72,16 @@ def test_dpcgan_accounting_meets_target():
     assert rec["noise_multiplier"] == pytest.approx(accounting.dpsgd_noise_multiplier(
         epsilon=2.0, delta=1e-5, sample_rate=16 / 64, steps=rec["steps"]), rel=1e-6)
     assert any(not torch.equal(a, b) for a, b in zip(w0, d.parameters(), strict=True))
+
+
+def test_dpcgan_infinite_epsilon_is_the_noiseless_control():
+    torch.manual_seed(0)
+    x, y = torch.rand(64, 6), torch.randint(0, 2, (64,))
+    g = gan.MLPGenerator(3, [8], 6, n_classes=2, out_act="sigmoid")
+    d = gan.MLPCritic(6, [8], n_classes=2)
+    rec = gan.train_dpcgan(x, y, g, d, epsilon=float("inf"), delta=1e-5, epochs=1, batch_size=16,
+                           d_optimizer="adam", lr_d=1e-3, seed=0)
+    assert rec["noise_multiplier"] == 0.0 and rec["epsilon_spent"] == float("inf")
+    assert rec["d_optimizer"] == "adam"
+    with pytest.raises(ValueError, match="d_optimizer"):
+        gan.train_dpcgan(x, y, g, d, epsilon=1.0, delta=1e-5, epochs=1, batch_size=16, d_optimizer="rmsprop")

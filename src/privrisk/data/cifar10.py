@@ -7,9 +7,11 @@ images, concatenated as in spec xu2022 §7.1). When they are absent the fallback
 
 Stand-in (``standin``): 32×32 RGB images, one geometric pattern per class (disc, square, ring,
 horizontal/vertical/diagonal stripes, checkerboard, cross, triangle, gradient blob), each with a
-class hue, random position, size, colour jitter, textured background and pixel noise. It keeps
-what the MACE experiments need — a 10-class natural-looking image distribution a small GAN can
-learn and over-fit — but it is not CIFAR-10, and absolute advantages differ from the paper's.
+class hue, random position, size, colour jitter, textured background and pixel noise, blended
+half and half with an image-specific texture (random plane waves) so that every image has
+detail of its own to memorise. It keeps what the MACE experiments need — a 10-class image
+distribution a small GAN can learn and over-fit — but it is not CIFAR-10, and absolute
+advantages differ from the paper's.
 """
 
 from __future__ import annotations
@@ -96,7 +98,16 @@ def standin(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     fg = 0.5 + 0.45 * np.cos(phase) * rng.uniform(0.7, 1, (n, 1, 1, 1))
     bg = rng.uniform(0.1, 0.6, (n, 1, 1, 3)) + 0.1 * np.sin(
         2 * np.pi * rng.uniform(0.5, 2, (n, 1, 1, 1)) * (xx + 0.5 * yy)[None, :, :, None])
-    img = mask[..., None] * fg + (1 - mask[..., None]) * bg + rng.normal(0, 0.04, (n, 32, 32, 3))
+    img = np.clip(mask[..., None] * fg + (1 - mask[..., None]) * bg + rng.normal(0, 0.04, (n, 32, 32, 3)), 0, 1)
+    # Half of every pixel is an image-specific texture: six plane waves per channel with random
+    # frequency, orientation and phase. Like photographs, no two images then share their detail,
+    # so a model that memorises its training images can be told apart from one that has only
+    # learnt the ten classes (without it a WGAN-GP critic's membership AUC stays at 0.5).
+    field = np.zeros_like(img)
+    for _ in range(6):
+        f, th, ph = (rng.uniform(lo, hi, (n, 1, 1, 3)) for lo, hi in ((1, 6), (0, 2 * np.pi), (0, 2 * np.pi)))
+        field += np.sin(2 * np.pi * f * (np.cos(th) * xx[None, :, :, None] + np.sin(th) * yy[None, :, :, None]) + ph)
+    img = 0.5 * img + 0.5 * (0.5 + 0.15 * field)
     return np.clip(img, 0, 1).astype(np.float32), y.astype(np.int64)
 
 

@@ -124,9 +124,22 @@ def build(kind: str, cfg: dict, data_shape: tuple[int, ...], n_classes: int = 0)
 # ----------------------------------------------------------------------------- WGAN-GP
 
 
+def _device(*modules: nn.Module) -> torch.device:
+    """The one device of the modules' parameters; every tensor a training loop makes goes there."""
+    devs = {p.device for m in modules for p in m.parameters()}
+    if len(devs) != 1:
+        raise ValueError(f"modules must sit on one device, found {sorted(map(str, devs))}")
+    return devs.pop()
+
+
+def _rng(seed: int, dev: torch.device) -> torch.Generator:
+    # on the CPU this is the same stream as torch.Generator().manual_seed(seed)
+    return torch.Generator(device=dev).manual_seed(seed)
+
+
 def gradient_penalty(critic: nn.Module, real: torch.Tensor, fake: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     """E[(||∇_x̂ D(x̂)||₂ − 1)²] at random interpolates x̂ (Gulrajani et al. 2017, Alg. 1)."""
-    eps = torch.rand((real.shape[0],) + (1,) * (real.dim() - 1), generator=gen)
+    eps = torch.rand((real.shape[0],) + (1,) * (real.dim() - 1), generator=gen, device=real.device)
     xh = (eps * real + (1 - eps) * fake).requires_grad_(True)
     grad, = torch.autograd.grad(critic(xh).sum(), xh, create_graph=True)
     return ((grad.flatten(1).norm(dim=1) - 1) ** 2).mean()
@@ -135,22 +148,24 @@ def gradient_penalty(critic: nn.Module, real: torch.Tensor, fake: torch.Tensor, 
 def train_wgan_gp(x: torch.Tensor, g: nn.Module, d: nn.Module, *, gen_iters: int, batch_size: int = 64,
                   n_critic: int = 5, gp_weight: float = 10.0, lr: float = 1e-4,
                   betas: tuple[float, float] = (0.0, 0.9), seed: int = 0, log_every: int = 100):
-    """Train in place; x is the training set scaled to [−1, 1]. Returns a loss history."""
+    """Train in place; x is the training set scaled to [−1, 1], on the models' device. Returns a
+    loss history."""
     torch.manual_seed(seed)
-    gen = torch.Generator().manual_seed(seed)
+    dev = _device(g, d)
+    gen = _rng(seed, dev)
     og = torch.optim.Adam(g.parameters(), lr=lr, betas=betas)
     od = torch.optim.Adam(d.parameters(), lr=lr, betas=betas)
     n, hist = len(x), []
     bs = min(batch_size, n)
     for it in range(gen_iters):
         for _ in range(n_critic):
-            real = x[torch.randint(0, n, (bs,), generator=gen)]
-            fake = g(torch.randn(bs, g.z_dim, generator=gen)).view_as(real).detach()
+            real = x[torch.randint(0, n, (bs,), generator=gen, device=dev)]
+            fake = g(torch.randn(bs, g.z_dim, generator=gen, device=dev)).view_as(real).detach()
             loss_d = d(fake).mean() - d(real).mean() + gp_weight * gradient_penalty(d, real, fake, gen)
             od.zero_grad()
             loss_d.backward()
             od.step()
-        loss_g = -d(g(torch.randn(bs, g.z_dim, generator=gen)).view((bs,) + x.shape[1:])).mean()
+        loss_g = -d(g(torch.randn(bs, g.z_dim, generator=gen, device=dev)).view((bs,) + x.shape[1:])).mean()
         og.zero_grad()
         loss_g.backward()
         og.step()
@@ -173,9 +188,10 @@ def train_privgan(x: torch.Tensor, gens: Sequence[nn.Module], discs: Sequence[nn
     ``disc_epochs`` pre-train ``priv`` on the initial generators. Returns the part index of each
     training point."""
     torch.manual_seed(seed)
-    gen = torch.Generator().manual_seed(seed)
+    dev = _device(*gens, *discs, priv)
+    gen = _rng(seed, dev)
     r, n = len(gens), len(x)
-    part = torch.randperm(n, generator=gen) % r
+    part = torch.randperm(n, generator=gen, device=dev) % r
     parts = [x[part == i] for i in range(r)]
     adam = lambda ps: torch.optim.Adam(ps, lr=lr, betas=(beta1, 0.999))  # noqa: E731
     ogs, ods, op = [adam(m.parameters()) for m in gens], [adam(m.parameters()) for m in discs], adam(priv.parameters())
@@ -184,8 +200,8 @@ def train_privgan(x: torch.Tensor, gens: Sequence[nn.Module], discs: Sequence[nn
     z_dim = gens[0].z_dim
 
     def priv_step():
-        fakes = torch.cat([gens[i](torch.randn(bs, z_dim, generator=gen)).detach() for i in range(r)])
-        lab = torch.arange(r).repeat_interleave(bs)
+        fakes = torch.cat([gens[i](torch.randn(bs, z_dim, generator=gen, device=dev)).detach() for i in range(r)])
+        lab = torch.arange(r, device=dev).repeat_interleave(bs)
         loss = F.cross_entropy(priv(fakes), lab)
         op.zero_grad()
         loss.backward()
@@ -197,14 +213,14 @@ def train_privgan(x: torch.Tensor, gens: Sequence[nn.Module], discs: Sequence[nn
     for ep in range(epochs):
         for _ in range(steps):
             for i in range(r):
-                real = parts[i][torch.randint(0, len(parts[i]), (bs,), generator=gen)]
-                fake = gens[i](torch.randn(bs, z_dim, generator=gen))
-                ld = (F.binary_cross_entropy_with_logits(discs[i](real), torch.full((bs,), label_smoothing))
-                      + F.binary_cross_entropy_with_logits(discs[i](fake.detach()), torch.zeros(bs)))
+                real = parts[i][torch.randint(0, len(parts[i]), (bs,), generator=gen, device=dev)]
+                fake = gens[i](torch.randn(bs, z_dim, generator=gen, device=dev))
+                ld = (F.binary_cross_entropy_with_logits(discs[i](real), torch.full((bs,), label_smoothing, device=dev))
+                      + F.binary_cross_entropy_with_logits(discs[i](fake.detach()), torch.zeros(bs, device=dev)))
                 ods[i].zero_grad()
                 ld.backward()
                 ods[i].step()
-                lg = F.binary_cross_entropy_with_logits(discs[i](fake), torch.ones(bs))
+                lg = F.binary_cross_entropy_with_logits(discs[i](fake), torch.ones(bs, device=dev))
                 if ep >= dp_delay and privacy_weight > 0:
                     p_i = F.softmax(priv(fake), 1)[:, i]
                     lg = lg - privacy_weight * torch.log1p(-p_i.clamp(max=1 - 1e-6)).mean()
@@ -216,7 +232,7 @@ def train_privgan(x: torch.Tensor, gens: Sequence[nn.Module], discs: Sequence[nn
         if (ep + 1) % max(1, epochs // 10) == 0 or ep + 1 == epochs:
             log.info("privGAN epoch %d/%d: D loss %.4f, G loss %.4f, privacy D loss %s", ep + 1, epochs,
                      float(ld), float(lg), f"{lp:.4f}" if ep >= dp_delay and privacy_weight > 0 else "n/a")
-    return part.numpy()
+    return part.cpu().numpy()
 
 
 # ----------------------------------------------------------------------------- DP-cGAN
@@ -224,10 +240,11 @@ def train_privgan(x: torch.Tensor, gens: Sequence[nn.Module], discs: Sequence[nn
 
 def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *, epsilon: float, delta: float,
                  epochs: int, batch_size: int, max_grad_norm: float = 1.0, lr_d: float = 0.05, lr_g: float = 1e-3,
-                 seed: int = 0) -> dict:
+                 d_optimizer: str = "sgd", seed: int = 0) -> dict:
     """Conditional GAN with a DP-SGD discriminator (Torkzadehmahani et al. 2019).
 
-    The real-data loss of D gets opacus per-sample gradients, clipped to ``max_grad_norm`` and
+    D's optimiser is SGD (the DP-CGAN repository) or Adam. The real-data loss of D gets opacus
+    per-sample gradients, clipped to ``max_grad_norm`` and
     noised with σ from the RDP accountant for (ε, δ) after ``epochs / q`` Poisson-sampled steps
     (q = batch_size / n). The fake-data loss touches no training point, so its gradient is added
     without noise, and G only sees D (post-processing). Returns the accounting record.
@@ -237,33 +254,41 @@ def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *
 
     from .. import accounting
 
+    if d_optimizer not in ("sgd", "adam"):
+        raise ValueError(f"d_optimizer must be sgd or adam, got {d_optimizer!r}")
     torch.manual_seed(seed)
-    gen = torch.Generator().manual_seed(seed)
+    dev = _device(g, d)
+    gen = _rng(seed, dev)
     n = len(x)
     q = min(1.0, batch_size / n)
     steps = max(1, int(round(epochs / q)))
-    sigma = accounting.dpsgd_noise_multiplier(epsilon=epsilon, delta=delta, sample_rate=q, steps=steps)
+    # ε = ∞ is the non-private control: the same clipped SGD with no noise
+    private = math.isfinite(epsilon)
+    sigma = accounting.dpsgd_noise_multiplier(epsilon=epsilon, delta=delta, sample_rate=q, steps=steps) if private else 0.0
     gd = GradSampleModule(d)
-    od = DPOptimizer(torch.optim.SGD(gd.parameters(), lr=lr_d), noise_multiplier=sigma,
+    # DP-Adam is as private as DP-SGD (Adam only post-processes the noised, clipped gradients)
+    base = (torch.optim.SGD(gd.parameters(), lr=lr_d) if d_optimizer == "sgd"
+            else torch.optim.Adam(gd.parameters(), lr=lr_d, betas=(0.5, 0.999)))
+    od = DPOptimizer(base, noise_multiplier=sigma,
                      max_grad_norm=max_grad_norm, expected_batch_size=batch_size)
     og = torch.optim.Adam(g.parameters(), lr=lr_g, betas=(0.5, 0.999))
     params = [p for p in gd.parameters() if p.requires_grad]
     skipped = 0
     for step in range(steps):
-        mask = torch.rand(n, generator=gen) < q
+        mask = torch.rand(n, generator=gen, device=dev) < q
         if not mask.any():  # probability (1 − q)^n, negligible; nothing to clip
             skipped += 1
             continue
         xb, yb = x[mask], y[mask]
-        yf = torch.randint(0, g.n_classes, (batch_size,), generator=gen)
-        fake = g(torch.randn(batch_size, g.z_dim, generator=gen), yf)
+        yf = torch.randint(0, g.n_classes, (batch_size,), generator=gen, device=dev)
+        fake = g(torch.randn(batch_size, g.z_dim, generator=gen, device=dev), yf)
         gd.disable_hooks()
-        lf = F.binary_cross_entropy_with_logits(gd(fake.detach(), yf), torch.zeros(batch_size))
+        lf = F.binary_cross_entropy_with_logits(gd(fake.detach(), yf), torch.zeros(batch_size, device=dev))
         g_fake = torch.autograd.grad(lf, params)
         gd.enable_hooks()
         od.zero_grad()
         # sum-over-batch / expected batch size: the DP-SGD estimator of the mean real loss
-        lr_loss = F.binary_cross_entropy_with_logits(gd(xb, yb), torch.ones(len(xb)), reduction="mean")
+        lr_loss = F.binary_cross_entropy_with_logits(gd(xb, yb), torch.ones(len(xb), device=dev), reduction="mean")
         lr_loss.backward()
         od.pre_step()
         for p, gf in zip(params, g_fake, strict=True):
@@ -271,8 +296,8 @@ def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *
         od.original_optimizer.step()
         od.zero_grad()
         gd.disable_hooks()
-        lg = F.binary_cross_entropy_with_logits(gd(g(torch.randn(batch_size, g.z_dim, generator=gen), yf), yf),
-                                                torch.ones(batch_size))
+        lg = F.binary_cross_entropy_with_logits(
+            gd(g(torch.randn(batch_size, g.z_dim, generator=gen, device=dev), yf), yf), torch.ones(batch_size, device=dev))
         og.zero_grad()
         lg.backward()
         og.step()
@@ -281,8 +306,9 @@ def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *
         if (step + 1) % max(1, steps // 5) == 0:
             log.info("DP-cGAN ε=%g step %d/%d: D real loss %.4f, G loss %.4f", epsilon, step + 1, steps,
                      float(lr_loss), float(lg))
-    spent = accounting.dpsgd_epsilon(noise_multiplier=sigma, delta=delta, sample_rate=q, steps=steps)
-    return {"noise_multiplier": sigma, "sample_rate": q, "steps": steps, "epsilon_spent": spent,
+    spent = (accounting.dpsgd_epsilon(noise_multiplier=sigma, delta=delta, sample_rate=q, steps=steps) if private
+             else math.inf)
+    return {"noise_multiplier": sigma, "sample_rate": q, "steps": steps, "epsilon_spent": spent, "d_optimizer": d_optimizer,
             "delta": delta, "max_grad_norm": max_grad_norm, "skipped_empty_batches": skipped}
 
 
@@ -309,4 +335,4 @@ def scores(model: nn.Module, x: torch.Tensor, y: torch.Tensor | None = None, bat
     model.eval()
     out = [model(x[s:s + batch], None if y is None else y[s:s + batch]) for s in range(0, len(x), batch)]
     model.train()
-    return torch.cat(out).double().numpy()
+    return torch.cat(out).double().cpu().numpy()

@@ -25,3 +25,10 @@ def test_tiny_pipeline_xu2022(pipeline, tmp_path):
     assert q["scores"].shape == (5000, 1) and q["member"].sum() == 500
     rec = json.loads((tmp_path / "results/xu2022/intermediate/cifar10_wgangp_record.json").read_text())
     assert rec["data_source"] == "standin" and rec["n"] == 300
+    # every model's membership signal is on record, and reaches the figures' provenance
+    for m in ("mnist_wgangp", "cifar10_wgangp", "mnist_privgan", "dpcgan_eps2", "dpcgan_epsinf"):
+        r = json.loads((tmp_path / f"results/xu2022/intermediate/{m}_record.json").read_text())
+        assert 0 <= r["auc"]["d0"] <= 1 and r["device"] in ("cpu", "cuda")
+    assert "d0" in prov["auc"] and prov["model_record"]["auc"] == prov["auc"]
+    # tiny models do not leak: no claim about them may be qualitative-ok
+    assert not ledger[ledger.figure.isin(["fig1a", "fig2a", "fig3"]) & (ledger.status == "qualitative-ok")].shape[0]

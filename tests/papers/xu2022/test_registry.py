@@ -20,7 +20,7 @@ def cfg():
 def test_one_training_step_per_model(cfg):
     reg = workflow.load_registry("xu2022", cfg)
     eps = cfg["xu2022"]["models"]["dpcgan"]["epsilons"]
-    models = ["mnist_wgangp", "cifar10_wgangp", "mnist_privgan", *(f"dpcgan_eps{e:g}" for e in eps)]
+    models = ["mnist_wgangp", "cifar10_wgangp", "mnist_privgan", *(f"dpcgan_eps{e:g}" for e in eps), "dpcgan_epsinf"]
     assert [s.name for s in reg.steps] == [f"train_{m}" for m in models]
     for m in models:
         step = reg.step(f"train_{m}")
@@ -29,23 +29,27 @@ def test_one_training_step_per_model(cfg):
         assert step.resources_for("quick") == workflow.Resources(mem_mb=2000, runtime=10)
         assert step.resources_for("paper") == workflow.Resources(mem_mb=4000, runtime=240, gpu=1)
         assert step.data == ("cifar10",) if m.startswith("cifar10") else ("mnist",)
+        assert step.device and workflow.params(cfg, "xu2022", step)["device"] == cfg["device"]
     p = workflow.params(cfg, "xu2022", reg.step("train_dpcgan_eps2"))
     assert p["epsilon"] == 2.0 and p["data"] == cfg["xu2022"]["data"]["mnist"] and p["seed"] == cfg["seed"]
-    block = {k: v for k, v in cfg["xu2022"]["models"]["dpcgan"].items() if k != "epsilons"}
+    block = {k: v for k, v in cfg["xu2022"]["models"]["dpcgan"].items() if k not in ("epsilons", "control")}
     assert p["model"] == block and p["zero_six"] == cfg["xu2022"]["data"]["zero_six"]
     # adding an ε to the list leaves the other DP-cGANs' params (hence their rules) unchanged
     more = copy.deepcopy(cfg)
     more["xu2022"]["models"]["dpcgan"]["epsilons"] = [*cfg["xu2022"]["models"]["dpcgan"]["epsilons"], 6]
     assert workflow.params(more, "xu2022", workflow.load_registry("xu2022", more).step("train_dpcgan_eps2")) == p
     p = workflow.params(cfg, "xu2022", reg.step("train_cifar10_wgangp"))
-    assert (p["dataset"], p["network"], p["train_fraction"]) == ("cifar10", "conv", 0.03)
+    assert (p["dataset"], p["model"]["network"], p["train_fraction"]) == ("cifar10", "mlp", 0.03)
+    assert workflow.params(cfg, "xu2022", reg.step("train_dpcgan_epsinf"))["epsilon"] == float("inf")
 
 
 def test_steps_follow_the_epsilon_grid(cfg):
     section = copy.deepcopy(cfg["xu2022"])
     section["models"]["dpcgan"]["epsilons"] = [0.5, 2, 10]
     names = [s.name for s in registry.train_steps(section)]
-    assert names[3:] == ["train_dpcgan_eps0p5", "train_dpcgan_eps2", "train_dpcgan_eps10"]
+    assert names[3:] == ["train_dpcgan_eps0p5", "train_dpcgan_eps2", "train_dpcgan_eps10", "train_dpcgan_epsinf"]
+    section["models"]["dpcgan"]["control"] = False
+    assert registry.train_steps(section)[-1].name == "train_dpcgan_eps10"
 
 
 def test_figures_read_the_models_they_list(cfg):
@@ -56,8 +60,9 @@ def test_figures_read_the_models_they_list(cfg):
     assert ins["fig1a"] == {"queries": q("cifar10_wgangp")}
     assert ins["fig2a"] == {"queries": q("mnist_privgan")}
     assert ins["fig3"] == {"mnist": q("mnist_wgangp"), "cifar10": q("cifar10_wgangp")}
-    assert ins["fig5"] == {f"eps_{e:g}": q(f"dpcgan_eps{e:g}") for e in cfg["xu2022"]["models"]["dpcgan"]["epsilons"]}
-    assert ins["fig6"] == {"eps_2": q("dpcgan_eps2"), "eps_10": q("dpcgan_eps10")}
+    assert ins["fig5"] == {f"eps_{e:g}": q(f"dpcgan_eps{e:g}")
+                           for e in [*cfg["xu2022"]["models"]["dpcgan"]["epsilons"], float("inf")]}
+    assert ins["fig6"] == {"eps_2": q("dpcgan_eps2"), "eps_10": q("dpcgan_eps10"), "eps_inf": q("dpcgan_epsinf")}
 
 
 def test_figure_reading_an_untrained_model_is_a_registry_error(cfg):

@@ -20,6 +20,7 @@ from . import skin_registry
 PAPER = "xu2022"
 _STEPS = "privrisk.papers.xu2022.steps"
 _FIGS = "privrisk.papers.xu2022.figures"
+_DP_FIGS = "privrisk.papers.xu2022.dp_figures"
 _TRAIN = {"quick": Resources(mem_mb=2000, runtime=10), "paper": Resources(mem_mb=4000, runtime=240, gpu=1)}
 _FIGURE = {"quick": Resources(mem_mb=2000, runtime=10)}
 
@@ -54,15 +55,21 @@ def models(section: Mapping[str, Any]) -> list[Model]:
     """Every model the paper's section trains: the fixed ones and one DP-cGAN per ε."""
     # Each DP-cGAN gets the dpcgan block without the list of ε, so adding an ε to the list trains
     # only the new model instead of rerunning every DP-cGAN (params are part of a rule's state).
-    dpcgan = {k: v for k, v in section["models"]["dpcgan"].items() if k != "epsilons"}
+    dpcgan = {k: v for k, v in section["models"]["dpcgan"].items() if k not in ("epsilons", "control")}
     return [
-        Model("mnist_wgangp", "wgan_gp_step", "mnist", "mnist_wgangp", _SPLIT, {"network": "mlp"}),
-        Model("cifar10_wgangp", "wgan_gp_step", "cifar10", "cifar10_wgangp", _SPLIT, {"network": "conv"}),
+        Model("mnist_wgangp", "wgan_gp_step", "mnist", "mnist_wgangp", _SPLIT),
+        Model("cifar10_wgangp", "wgan_gp_step", "cifar10", "cifar10_wgangp", _SPLIT),
         Model("mnist_privgan", "privgan_step", "mnist", "mnist_privgan", _SPLIT),
         *(Model(dpcgan_name(e), "dpcgan_step", "mnist", "dpcgan", {"zero_six": "data.zero_six"},
                 {"epsilon": float(e), "model": dpcgan})
-          for e in grid(section["models"]["dpcgan"]["epsilons"])),
+          for e in dpcgan_epsilons(section)),
     ]
+
+
+def dpcgan_epsilons(section: Mapping[str, Any]) -> list[float]:
+    """The ε grid of the DP-cGANs, plus ε = ∞ (the non-private control) when ``control`` is on."""
+    block = section["models"]["dpcgan"]
+    return [*grid(block["epsilons"]), *([float("inf")] if block.get("control", False) else [])]
 
 
 def _train(m: Model) -> Step:
@@ -76,6 +83,7 @@ def _train(m: Model) -> Step:
         outputs={"split": f"{m.name}_split.npz", "model": f"{m.name}.pt",
                  "queries": f"{m.name}_queries.npz", "record": f"{m.name}_record.json"},
         resources=_TRAIN,
+        device=True,
     )
 
 
@@ -88,8 +96,10 @@ def _figure_param(section: Mapping[str, Any], fig: str, key: str):
     return {**section.get("common", {}), **(section.get(fig) or {})}[key]
 
 
-def _by_eps(epsilons) -> dict[str, str]:
-    return {f"eps_{eps_tag(e)}": dpcgan_name(e) for e in grid(epsilons)}
+def _by_eps(epsilons, section) -> dict[str, str]:
+    """Inputs of a DP figure: one per ε, and the ε = ∞ control when it is trained."""
+    control = [float("inf")] if section["models"]["dpcgan"].get("control", False) else []
+    return {f"eps_{eps_tag(e)}": dpcgan_name(e) for e in [*grid(epsilons), *control]}
 
 
 def figure_reads(section: Mapping[str, Any]) -> dict[str, dict[str, str]]:
@@ -98,14 +108,14 @@ def figure_reads(section: Mapping[str, Any]) -> dict[str, dict[str, str]]:
         "fig1a": {"queries": "cifar10_wgangp"},
         "fig2a": {"queries": "mnist_privgan"},
         "fig3": {"mnist": "mnist_wgangp", "cifar10": "cifar10_wgangp"},
-        "fig5": _by_eps(section["models"]["dpcgan"]["epsilons"]),
-        "fig6": _by_eps(_figure_param(section, "fig6", "epsilons")),
+        "fig5": _by_eps(section["models"]["dpcgan"]["epsilons"], section),
+        "fig6": _by_eps(_figure_param(section, "fig6", "epsilons"), section),
     }
 
 
 def figure_decls(section: Mapping[str, Any]) -> list[Figure]:
     return [
-        Figure(name=fig, func=f"{_FIGS}:{fig}", resources=_FIGURE,
+        Figure(name=fig, func=f"{_DP_FIGS if fig in ('fig5', 'fig6') else _FIGS}:{fig}", resources=_FIGURE,
                inputs={k: Out(f"train_{model}", "queries") for k, model in reads.items()})
         for fig, reads in figure_reads(section).items()
     ]

@@ -1,0 +1,125 @@
+"""xu2022 GANs at paper width: CPU time and FLOPs per training iteration, and the GPU time
+per model they imply (prints a table).
+
+    python benchmarks/bench_gan_iteration.py [--iters 3] [--threads 2] [--gpu-tflops 10]
+
+One "iteration" is one generator step with its critic steps (WGAN-GP: n_critic = 5 critic steps
+with the gradient penalty), one epoch-step over both pairs (privGAN) or one DP-SGD step
+(DP-cGAN), at config/paper.yaml's widths and batch sizes. Forward FLOPs per sample of each
+network are counted by torch.utils.flop_counter (it cannot trace the penalty's double backward);
+an iteration's FLOPs then count a backward pass as 2 forwards and the gradient penalty's double
+backward as 2 more forwards of the critic on the interpolates. The GPU estimate divides the paper-scale FLOPs by an
+*assumed* effective throughput (default 10 TFLOP/s: the spec's 10–20 for an H100 on these small,
+overhead-bound models) — a planning number, not a measurement. On a shared machine the CPU
+times are inflated; the FLOP counts are exact.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import torch
+from torch.utils.flop_counter import FlopCounterMode
+
+from privrisk import config
+from privrisk.models import gan
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _fwd(model, *inputs) -> float:
+    """Forward FLOPs per sample (matmuls and convolutions)."""
+    with torch.no_grad(), FlopCounterMode(display=False) as fc:
+        model(*inputs)
+    return fc.get_total_flops() / len(inputs[0])
+
+
+def _wgan(m, shape, n):
+    kind = m["network"]
+    g, d = gan.build(kind, m, shape)
+    x = torch.rand(n, *shape) * 2 - 1
+    fg, fd, bs = _fwd(g, torch.randn(4, m["z_dim"])), _fwd(d, x[:4]), m["batch_size"]
+    # critic step: G forward; D forward+backward on real and fake; D on interpolates with the
+    # penalty's double backward (~5 forwards); generator step: forward+backward through G and D
+    flops = m["n_critic"] * bs * (fg + 2 * 3 * fd + 5 * fd) + bs * 3 * (fg + fd)
+
+    def run(k, seed):
+        gan.train_wgan_gp(x, g, d, gen_iters=k, batch_size=m["batch_size"], n_critic=m["n_critic"],
+                          gp_weight=m["gp_weight"], lr=m["lr"], betas=tuple(m["betas"]), seed=seed, log_every=10**9)
+    return run, m["gen_iters"], flops
+
+
+def _privgan(m, n):
+    gens = [gan.MLPGenerator(m["z_dim"], m["g_hidden"], 784) for _ in range(m["r"])]
+    discs = [gan.MLPCritic(784, m["d_hidden"]) for _ in range(m["r"])]
+    priv = gan.mlp([784, *m["d_hidden"], m["r"]])
+    x = torch.rand(n, 784) * 2 - 1
+    bs = m["batch_size"]
+    steps_per_epoch = math.ceil(n / m["r"] / bs)
+    fg, fd, fp = _fwd(gens[0], torch.randn(4, m["z_dim"])), _fwd(discs[0], x[:4]), _fwd(priv, x[:4])
+    # per pair: D step on real + fake, G step through D and the privacy D; one privacy-D step
+    flops = m["r"] * bs * (fg + 2 * 3 * fd + 3 * (fg + fd + fp)) + m["r"] * bs * (fg + 3 * fp)
+
+    def run(k, seed):
+        # one epoch over parts of r·bs points = one step of every pair
+        gan.train_privgan(x[: m["r"] * bs * k], gens, discs, priv, epochs=1, batch_size=bs, lr=m["lr"],
+                          beta1=m["beta1"], privacy_weight=m["privacy_weight"], seed=seed)
+    return run, (m["epochs"] + m["disc_epochs"]) * steps_per_epoch, flops
+
+
+def _dpcgan(m, n):
+    g = gan.MLPGenerator(m["z_dim"], m["hidden"], 784, n_classes=2, out_act="sigmoid")
+    d = gan.MLPCritic(784, m["hidden"], n_classes=2)
+    bs = m["batch_size"]
+    yy = torch.randint(0, 2, (4,))
+    fg, fd = _fwd(g, torch.randn(4, m["z_dim"]), yy), _fwd(d, torch.rand(4, 784), yy)
+    # D: per-sample-gradient step on real, plain step on fake; G step through D
+    flops = bs * (3 * fd + fg + 3 * fd) + bs * 3 * (fg + fd)
+
+    def run(k, seed):
+        x, y = torch.rand(bs * 4, 784), torch.randint(0, 2, (bs * 4,))
+        # fresh networks: opacus hooks a discriminator once
+        gg = gan.MLPGenerator(m["z_dim"], m["hidden"], 784, n_classes=2, out_act="sigmoid")
+        gan.train_dpcgan(x, y, gg, gan.MLPCritic(784, m["hidden"], n_classes=2), epsilon=10.0, delta=m["delta"], epochs=max(1, k // 4), batch_size=bs,
+                         max_grad_norm=m["max_grad_norm"], lr_d=m["lr_d"], lr_g=m["lr_g"], seed=seed)
+    return run, int(round(m["epochs"] * n / bs)), flops
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--iters", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--gpu-tflops", type=float, default=10.0)
+    ap.add_argument("--only", default="", help="run only the models whose name contains this")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    cfg = config.load(ROOT / "config/config.yaml", ROOT / "config/paper.yaml")["xu2022"]
+    models, frac = cfg["models"], cfg["data"]["train_fraction"]
+    n_mnist, n_cifar = int(70_000 * frac), int(60_000 * frac)
+    n_zs = int((cfg["data"]["zero_six"]["n_zeros"] + cfg["data"]["zero_six"]["n_sixes"])
+               * cfg["data"]["zero_six"]["train_fraction"])
+    cases = {
+        "WGAN-GP MNIST (E.1)": _wgan(models["mnist_wgangp"], (784,), n_mnist),
+        "WGAN-GP CIFAR-10 (E.2)": _wgan(models["cifar10_wgangp"], (3, 32, 32), n_cifar),
+        "privGAN MNIST (r = 2, E.1)": _privgan(models["mnist_privgan"], n_mnist),
+        "DP-cGAN MNIST 0/6 (one ε)": _dpcgan(models["dpcgan"], n_zs),
+    }
+    print(f"{'model':30s} {'s/iter (CPU)':>12s} {'GFLOP/iter':>11s} {'CPU GFLOP/s':>11s} {'paper iters':>11s} "
+          f"{'CPU total':>10s} {'GPU est.':>9s}")
+    for name, (run, paper_iters, flops) in cases.items():
+        if args.only not in name:
+            continue
+        run(1, 0)  # warm-up: allocations, opacus hooks
+        t0 = time.perf_counter()
+        run(args.iters, 2)
+        per = (time.perf_counter() - t0) / args.iters
+        gpu = paper_iters * flops / (args.gpu_tflops * 1e12)
+        print(f"{name:30s} {per:12.3f} {flops / 1e9:11.2f} {flops / 1e9 / per:11.1f} {paper_iters:11d} "
+              f"{paper_iters * per / 3600:9.2f}h {gpu / 60:8.1f}m")
+
+
+if __name__ == "__main__":
+    main()
