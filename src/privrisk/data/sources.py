@@ -28,6 +28,7 @@ DATASETS = {
     "acs": "privrisk.data.acs",
     "fire": "privrisk.data.fire",
     "enron": "privrisk.data.enron",
+    "dermamnist": "privrisk.data.dermamnist",
 }
 SOURCES = ("auto", "real", "bundled-real", "standin")
 
