@@ -167,7 +167,7 @@ def train_wgangp(x: torch.Tensor, g: Generator, d: Discriminator, *, epochs: int
                 og.zero_grad()
                 lg.backward()
                 og.step()
-        hist.append(float(ld))
+        hist.append(ld.item())
     return hist
 
 
@@ -183,7 +183,7 @@ def train_classifier(x: torch.Tensor, y: torch.Tensor, model: Classifier, *, epo
             opt.zero_grad()
             loss.backward()
             opt.step()
-        hist.append(float(loss))
+        hist.append(loss.item())
     return hist
 
 
