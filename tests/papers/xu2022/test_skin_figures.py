@@ -110,6 +110,12 @@ def test_fig4_corrupted_vs_clean(tmp_path):
     assert status(res, "fig4b_corrupted_gt_clean") == "qualitative-ok"
     grid = sr.fig4a({"seed": 0, "est": EST, "examples": 3}, write(tmp_path, **q))
     assert list(grid.data.series) == ["corrupted"] * 3 + ["clean"] * 3 and grid.claims == []
+    axes = grid.fig.axes
+    assert [bool(a.images) for a in axes] == [True] * 6
+    # fewer corrupted images than asked for: the clean row still starts in the first column
+    few = dict(q, corrupted=q["corrupted"] & (np.arange(len(q["d"])) < 2))
+    grid2 = sr.fig4a({"seed": 0, "est": EST, "examples": 3}, write(tmp_path, **few))
+    assert [bool(a.images) for a in grid2.fig.axes] == [True, True, False, True, True, True]
     # corrupted images where members and hold-out balance, clean ones far out: the claim must fail
     q2 = corrupted_queries(rng, lambda n: rng.normal(1.5, 0.2, n), lambda n: rng.normal(3, 1, n))
     assert status(sr.fig4b({"seed": 0, "est": EST}, write(tmp_path, **q2)), "fig4b_corrupted_gt_clean") == "qualitative-fails"

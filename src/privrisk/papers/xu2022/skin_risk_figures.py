@@ -66,8 +66,10 @@ def fig4a(params, inputs) -> FigureResult:
     rows = []
     for ax in axes.flat:
         ax.axis("off")
-    for n, (group, j) in enumerate(picks):
-        ax = axes[0 if group == "corrupted" else 1, n % k if group == "clean" else n]
+    col = {"corrupted": 0, "clean": 0}
+    for group, j in picks:
+        ax = axes[0 if group == "corrupted" else 1, col[group]]
+        col[group] += 1
         ax.imshow(arrays["train_images"][j], interpolation="nearest")
         ax.set_title(f"AdvI {r['advi'][j]:.2f}\n[{r['lo'][j]:.2f}, {r['hi'][j]:.2f}]", fontsize=8)
         rows.append({"series": group, "x": int(idx[j]), "y": float(r["advi"][j]), "lo": float(r["lo"][j]),
