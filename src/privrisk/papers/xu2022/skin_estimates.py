@@ -82,7 +82,7 @@ def heldout(q_in, q_out, est: dict, rng: np.random.Generator, *, heuristic: str)
 
 def clip01(y: float, half: float, lower: float = 0.0) -> tuple[float, float]:
     """Error-bar ends y ± half clipped to [lower, 1] (Adv_p cannot leave [0, 1]; a held-out
-    2·ACC − 1 can be negative, down to −1, so it passes ``lower`` = min(y, 0))."""
+    2·ACC − 1 can be negative, down to −1, so it passes ``lower`` = −1)."""
     return max(lower, y - half), min(1.0, y + half)
 
 
