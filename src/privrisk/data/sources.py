@@ -29,6 +29,7 @@ DATASETS = {
     "acs": "privrisk.data.acs",
     "fire": "privrisk.data.fire",
     "enron": "privrisk.data.enron",
+    "dermamnist": "privrisk.data.dermamnist",
 }
 SOURCES = ("auto", "real", "bundled-real", "standin")
 #: dataset -> why an ``auto`` load in this process used the fallback (goes to provenance)
