@@ -14,6 +14,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import importlib.util
+
 import pytest
 import yaml
 
@@ -31,6 +33,13 @@ exit 1
 """
 # the plugin asks these about partitions, accounts and job states; they know nothing
 QUERY_TOOLS = ("sinfo", "squeue", "sacct", "sacctmgr", "scontrol", "sshare")
+
+
+# the plugin is the `cluster` extra (.ci/run installs it); without it there is no sbatch call to check
+needs_plugin = pytest.mark.skipif(
+    importlib.util.find_spec("snakemake_executor_plugin_slurm") is None,
+    reason="snakemake-executor-plugin-slurm not installed (pip install -e '.[cluster]')",
+)
 
 
 def test_profile_retries_and_recovers():
@@ -72,6 +81,7 @@ def _option(call: str, flag: str) -> str | None:
 
 
 @pytest.mark.slow
+@needs_plugin
 @pytest.mark.parametrize("scale", ["paper", "quick"])
 def test_sbatch_gets_the_registrys_resources_and_a_retry(tmp_path, scale):
     configfiles = PAPER if scale == "paper" else QUICK
