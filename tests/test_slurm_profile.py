@@ -9,12 +9,11 @@ cluster path (jobs that run and outputs equal to a local run) is workflow/profil
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
 from pathlib import Path
-
-import importlib.util
 
 import pytest
 import yaml
