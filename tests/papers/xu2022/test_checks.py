@@ -29,6 +29,9 @@ def test_greater():
     # the raw estimates would say otherwise: bias alone does not win
     biased = E(0.90, 0.85, 0.15)
     assert biased.value > LEAKS.value and checks.greater(biased, LEAKS)["holds"] is False
+    # both leak, but their excesses differ by less than the half-width: undecided, either order
+    close = E(0.62, 0.20, 0.15)
+    assert checks.greater(LEAKS, close)["holds"] is None and checks.greater(close, LEAKS)["holds"] is None
 
 
 def test_optimal_ge_heuristic():

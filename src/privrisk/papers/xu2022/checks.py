@@ -57,12 +57,15 @@ def greater(big: Estimate, small: Estimate, *, gate: str = "", big_name: str = "
             small_name: str = "second") -> dict:
     """"``big`` > ``small``" compared on their excesses over their nulls (bias-aware).
 
-    Undecided unless the model leaks and at least one estimate stands out of its null.
+    Undecided unless the model leaks, at least one estimate stands out of its null, and the two
+    excesses differ by more than the larger half-width (a smaller difference is noise either way).
     """
     numbers = f"{big.text(big_name)}; {small.text(small_name)}"
     reasons = [gate] if gate else []
     if not (big.informative or small.informative):
         reasons.append("neither estimate stands out of its null baseline")
+    elif abs(big.excess - small.excess) <= max(big.half, small.half):
+        reasons.append(f"the excesses differ by {big.excess - small.excess:+.3f}, within the half-width")
     if reasons:
         return _undecided(reasons, numbers)
     holds = big.excess > small.excess
