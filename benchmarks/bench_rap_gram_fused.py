@@ -36,26 +36,11 @@ def loop_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[int
     pos = {int(u): j for j, u in enumerate(unknown)}
     known = [c for c in range(d) if c not in pos]
     h = (x[:, :, None, known] == x[:, None, :, known]).sum(axis=3).astype(float)
-    bidx = np.arange(b)[:, None]
     singles: dict = {}
     pairs: dict = {}
     triples: dict = {}
-    for ti, t in enumerate(lay.triples):
-        kp = [j for j, c in enumerate(t) if c not in pos]
-        up = [j for j, c in enumerate(t) if c in pos]
-        if not up:
-            raise ValueError(f"marginal {t} has no unknown column; the attack needs none of those")
-        block = noisy[:, lay.offsets[ti]:lay.offsets[ti + 1]].reshape((b,) + tuple(domains[c] for c in t))
-        block = block.transpose([0] + [1 + j for j in kp] + [1 + j for j in up])
-        key = tuple(pos[t[j]] for j in up)
-        order = np.argsort(key)
-        key = tuple(np.asarray(key)[order])
-        if kp:
-            g = block[(bidx,) + tuple(x[:, :, t[j]] for j in kp)]  # (B, n, K_u...)
-            g = g.transpose([0, 1] + [2 + int(o) for o in order])
-        else:
-            g = block.transpose([0] + [1 + int(o) for o in order])
-        target = {1: singles, 2: pairs, 3: triples}[len(up)]
+    for key, g in rap_gram.marginal_coefficients(x, domains, pos, lay, noisy):
+        target = {1: singles, 2: pairs, 3: triples}[len(key)]
         target[key] = target[key] + g if key in target else g.copy()
     return h, singles, pairs, triples, (noisy ** 2).sum(axis=1)
 
@@ -64,15 +49,7 @@ def loop_loss(probs: Sequence[torch.Tensor], plan) -> torch.Tensor:
     """The former per-marginal-key form (one small op per key)."""
     h, singles, pairs, triples, const = plan
     n = probs[0].shape[1]
-    grams = [torch.bmm(p, p.transpose(1, 2)) for p in probs]
-    e1 = sum(grams)
-    quad = (h * (h - 1) / 2 * e1).sum(dim=(1, 2))
-    if len(grams) > 1:
-        p2 = sum(g * g for g in grams)
-        quad = quad + (h * (e1 * e1 - p2) / 2).sum(dim=(1, 2))
-        if len(grams) > 2:
-            p3 = sum(g * g * g for g in grams)
-            quad = quad + ((e1 ** 3 - 3 * e1 * p2 + 2 * p3) / 6).sum(dim=(1, 2))
+    quad = rap_gram.quadratic(probs, h)  # the quadratic term is the same in both forms
     lin = sum((probs[j] * a).sum(dim=(1, 2)) for (j,), a in singles.items())
     for (j, k), a in pairs.items():
         # batched mat-vec: (a_i p_ik) · p_ij without materialising the outer product

@@ -37,6 +37,44 @@ import torch
 from ..mechanisms.marginals import Layout
 
 
+def marginal_coefficients(x: np.ndarray, domains: Sequence[int], pos: dict[int, int], lay: Layout,
+                          noisy: np.ndarray):
+    """Per marginal, its noisy cells as coefficients of the unknown columns' relaxed rows: yields
+    (key, g) with ``key`` the sorted positions (in ``unknown``) of its unknown columns and ``g``
+    (B, n, K_u…) the cells at each record's known values, or (B, K_u…) when all are unknown."""
+    b = x.shape[0]
+    bidx = np.arange(b)[:, None]
+    for ti, t in enumerate(lay.triples):
+        kp = [j for j, c in enumerate(t) if c not in pos]
+        up = [j for j, c in enumerate(t) if c in pos]
+        if not up:
+            raise ValueError(f"marginal {t} has no unknown column; the attack needs none of those")
+        block = noisy[:, lay.offsets[ti]:lay.offsets[ti + 1]].reshape((b,) + tuple(domains[c] for c in t))
+        block = block.transpose([0] + [1 + j for j in kp] + [1 + j for j in up])
+        key = [pos[t[j]] for j in up]
+        order = np.argsort(key)
+        key = tuple(key[o] for o in order)
+        if kp:
+            g = block[(bidx,) + tuple(x[:, :, t[j]] for j in kp)]  # (B, n, K_u...)
+            yield key, g.transpose([0, 1] + [2 + int(o) for o in order])
+        else:
+            yield key, block.transpose([0] + [1 + int(o) for o in order])
+
+
+def quadratic(probs: Sequence[torch.Tensor], h: torch.Tensor) -> torch.Tensor:
+    """n² × the quadratic term ‖Q(X')‖² (B,) from the records' agreeing known columns ``h``."""
+    grams = [torch.bmm(p, p.transpose(1, 2)) for p in probs]
+    e1 = sum(grams)
+    quad = (h * (h - 1) / 2 * e1).sum(dim=(1, 2))
+    if len(grams) > 1:
+        p2 = sum(g * g for g in grams)
+        quad = quad + (h * (e1 * e1 - p2) / 2).sum(dim=(1, 2))
+        if len(grams) > 2:
+            p3 = sum(g * g * g for g in grams)
+            quad = quad + ((e1 ** 3 - 3 * e1 * p2 + 2 * p3) / 6).sum(dim=(1, 2))
+    return quad
+
+
 @dataclass
 class GramPlan:
     """Constants of the objective for B batch elements (tensors, batch first).
@@ -72,22 +110,7 @@ def gram_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[int
     W = {k: np.zeros((b, n, starts[k] * sizes[k])) for k in groups} if known else {}
     A = {k: np.zeros((b, starts[k] * sizes[k], starts[-1] - starts[k + 1])) for k in groups
          if k + 1 < len(unknown)}
-    bidx = np.arange(b)[:, None]
-    for ti, t in enumerate(lay.triples):
-        kp = [j for j, c in enumerate(t) if c not in pos]
-        up = [j for j, c in enumerate(t) if c in pos]
-        if not up:
-            raise ValueError(f"marginal {t} has no unknown column; the attack needs none of those")
-        block = noisy[:, lay.offsets[ti]:lay.offsets[ti + 1]].reshape((b,) + tuple(domains[c] for c in t))
-        block = block.transpose([0] + [1 + j for j in kp] + [1 + j for j in up])
-        key = [pos[t[j]] for j in up]
-        order = np.argsort(key)
-        key = [key[o] for o in order]
-        if kp:
-            g = block[(bidx,) + tuple(x[:, :, t[j]] for j in kp)]  # (B, n, K_u...)
-            g = g.transpose([0, 1] + [2 + int(o) for o in order])
-        else:
-            g = block.transpose([0] + [1 + int(o) for o in order])
+    for key, g in marginal_coefficients(x, domains, pos, lay, noisy):
         if len(key) == 1:
             (j,) = key
             S[:, :, starts[j]:starts[j + 1]] += g
@@ -107,16 +130,7 @@ def gram_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[int
 def gram_loss(probs: Sequence[torch.Tensor], plan: GramPlan) -> torch.Tensor:
     """Per-element ‖Q(X') − a‖² (B,) from the relaxed rows (B, n, K_u) of the unknown columns."""
     n = probs[0].shape[1]
-    grams = [torch.bmm(p, p.transpose(1, 2)) for p in probs]
-    e1 = sum(grams)
-    h = plan.h
-    quad = (h * (h - 1) / 2 * e1).sum(dim=(1, 2))
-    if len(grams) > 1:
-        p2 = sum(g * g for g in grams)
-        quad = quad + (h * (e1 * e1 - p2) / 2).sum(dim=(1, 2))
-        if len(grams) > 2:
-            p3 = sum(g * g * g for g in grams)
-            quad = quad + ((e1 ** 3 - 3 * e1 * p2 + 2 * p3) / 6).sum(dim=(1, 2))
+    quad = quadratic(probs, plan.h)
     rows = torch.cat(list(probs), dim=2) if len(probs) > 1 else probs[0]
     lin = (plan.S * rows).sum(dim=(1, 2))
     bsz = rows.shape[0]
