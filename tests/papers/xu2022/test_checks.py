@@ -35,12 +35,26 @@ def test_greater():
 
 
 def test_optimal_ge_heuristic():
-    est = {"d": LEAKS, "c": LEAKS}
-    assert checks.optimal_ge_heuristic(est, {"d": 0.5, "c": 0.5}, {"d": 0.4, "c": 0.5})["holds"] is True
-    bad = checks.optimal_ge_heuristic(est, {"d": 0.5, "c": 0.5}, {"d": 0.6, "c": 0.4})
+    est, half = {"d": LEAKS, "c": LEAKS}, {"d": 0.05, "c": 0.05}
+    assert checks.optimal_ge_heuristic(est, {"d": 0.5, "c": 0.5}, {"d": 0.4, "c": 0.4}, half)["holds"] is True
+    bad = checks.optimal_ge_heuristic(est, {"d": 0.5, "c": 0.5}, {"d": 0.6, "c": 0.4}, half)
     assert bad["holds"] is False and "for d" in bad["note"]
     assert checks.optimal_ge_heuristic({"d": LEAKS, "c": FLAT}, {"d": 0.5, "c": 0.5},
-                                       {"d": 0.4, "c": 0.4})["holds"] is None
+                                       {"d": 0.4, "c": 0.4}, half)["holds"] is None
+    # a held-out gap within the half-width decides nothing, either way (the Fig. 1a 0.933 vs 0.978)
+    for heur in (0.48, 0.52):
+        tie = checks.optimal_ge_heuristic(est, {"d": 0.5, "c": 0.5}, {"d": heur, "c": 0.4}, half)
+        assert tie["holds"] is None and "within the half-width for d" in tie["note"]
+    assert checks.optimal_ge_heuristic(est, {"d": 0.933, "c": 0.5}, {"d": 0.978, "c": 0.4},
+                                       {"d": 0.06, "c": 0.05})["holds"] is None
+    assert checks.optimal_ge_heuristic(est, {"d": 0.933, "c": 0.5}, {"d": 0.978, "c": 0.4},
+                                       {"d": 0.04, "c": 0.05})["holds"] is False
+
+
+def test_heldout_order():
+    assert checks.heldout_order(0.5, 0.3, 0.1) is True
+    assert checks.heldout_order(0.3, 0.5, 0.1) is False
+    assert checks.heldout_order(0.5, 0.45, 0.1) is None and checks.heldout_order(0.45, 0.5, 0.1) is None
 
 
 def test_comparable_uses_a_fixed_tolerance_not_the_interval():

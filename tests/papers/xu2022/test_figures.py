@@ -39,7 +39,10 @@ def test_fig1a_recovers_gaussian_tv(tmp_path):
     assert res.data_sources == {"CIFAR-10": "standin"}  # no record file → named as stand-in
     assert res.extra["auc"]["d0"] == pytest.approx(0.921, abs=0.01)  # Φ(2/√2)
     assert ((res.data.lo >= 0) & (res.data.hi <= 1) & (res.data.lo <= res.data.y) & (res.data.y <= res.data.hi)).all()
-    assert statuses(res)["fig1a_optimal_gt_heuristic"] in ("qualitative-ok", "qualitative-fails")
+    # a monotone likelihood ratio: both held-out adversaries are Bayes-optimal, so their gap is
+    # noise and the "optimal > heuristic" claim is undecided rather than ok or fails
+    c = {c.claim_id: c for c in res.claims}["fig1a_optimal_gt_heuristic"]
+    assert c.status == "uninformative" and "within the half-width" in c.note
 
 
 def test_fig1a_null_only_queries_are_uninformative(tmp_path):
