@@ -77,6 +77,19 @@ def test_standin_is_deterministic_and_about_a_fifth_malignant(tmp_path):
     assert not np.array_equal(dermamnist.load_dermamnist(b, seed=2)[0], x)
 
 
+def test_standin_texture_is_per_image_detail_on_its_own_stream(tmp_path):
+    b = {"source": "standin", "path": str(tmp_path), "standin_size": 300, "image_size": 16}
+    smooth, y, _ = dermamnist.load_dermamnist(b, seed=3)
+    rough, y2, _ = dermamnist.load_dermamnist(b | {"standin_texture": 0.2}, seed=3)
+    assert np.array_equal(y, y2)  # same lesions and labels: only the shading differs
+    assert np.array_equal(dermamnist.load_dermamnist(b | {"standin_texture": 0.0}, seed=3)[0], smooth)
+    diff = rough - smooth
+    # a multiplicative field of s.d. ≈ 0.2 on pixels of ≈ 0.5: a few hundredths on average,
+    # different in every image (not a fixed pattern added to all)
+    assert 0.02 < np.abs(diff).mean() < 0.15
+    assert np.abs(diff - diff.mean(0)).mean() > 0.5 * np.abs(diff).mean()
+
+
 def test_corruption_boxes_only_chosen_members():
     x = np.zeros((50, 16, 16, 3), np.float32)
     members = np.arange(0, 50, 2)

@@ -9,7 +9,8 @@ resize the paper does not state, and its 10,015 files would each become a rule i
 
 Stand-in (``standin``): 64×64 (or ``image_size``) RGB images of an irregular pigmented blob on a
 shaded skin tone. About a fifth are "malignant-like" (HAM10000: 19.5 % akiec + bcc + mel): a more
-irregular border and several colours (dark brown, black, blue-grey, red). It keeps what the MACE
+irregular border and several colours (dark brown, black, blue-grey, red). ``standin_texture``
+adds each image's own shading field, so that images differ in detail as photographs do. It keeps what the MACE
 skin experiments need — a natural-looking image distribution with a binary label that a small
 GAN or classifier can over-fit — but it is not HAM10000; absolute advantages differ.
 """
@@ -82,8 +83,14 @@ def downsample(x: np.ndarray, size: int) -> np.ndarray:
     return x.reshape(len(x), size, f, size, f, x.shape[-1]).mean(axis=(2, 4), dtype=np.float32)
 
 
-def standin(n: int, seed: int, size: int = _SIZE) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` procedural lesion images (float32 in [0, 1], (n, size, size, 3)) and malignant labels."""
+def standin(n: int, seed: int, size: int = _SIZE, texture: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` procedural lesion images (float32 in [0, 1], (n, size, size, 3)) and malignant labels.
+
+    ``texture``: amplitude of a per-image multiplicative shading field (8 random plane waves of
+    0.5–4 cycles per image: skin texture, uneven illumination), which gives each image
+    individual detail beyond its ~25 shape and colour parameters, as real photographs have.
+    It has its own random stream, so ``texture`` 0 gives the same images as before it existed.
+    """
     rng = seeds.rng(seed, "dermamnist-standin")
     mal = (rng.random(n) < MALIGNANT_FRACTION).astype(np.int64)
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / (size - 1) * 2 - 1  # [-1, 1]
@@ -117,6 +124,12 @@ def standin(n: int, seed: int, size: int = _SIZE) -> tuple[np.ndarray, np.ndarra
         w = (on * blob * inside)[..., None] * 0.85
         lesion = lesion * (1 - w) + colours[c] * w
     img = skin * (1 - inside[..., None]) + lesion * inside[..., None]
+    if texture > 0:
+        trng = seeds.rng(seed, "dermamnist-standin-texture")
+        f, ang, ph = (trng.uniform(lo, hi, (n, 8, 1, 1)).astype(np.float32)
+                      for lo, hi in ((0.5, 4.0), (0, 2 * np.pi), (0, 2 * np.pi)))
+        u = np.pi * f * (xx[None, None] * np.cos(ang) + yy[None, None] * np.sin(ang)) + ph
+        img = img * (1 + texture * np.cos(u).sum(1) / np.sqrt(8))[..., None]
     img = img + rng.normal(0, 0.025, img.shape).astype(np.float32)
     return np.clip(img, 0, 1).astype(np.float32), mal
 
@@ -127,7 +140,8 @@ def load_dermamnist(block, seed: int = 0):
     Args:
         block: ``{source: auto | real | standin, path, standin_size, image_size, n_images}``;
             ``image_size`` (64 by default) downsamples the real images by averaging and sets the
-            stand-in's size; ``n_images`` keeps a seeded random subset of the real images.
+            stand-in's size; ``n_images`` keeps a seeded random subset of the real images;
+            ``standin_texture`` is :func:`standin`'s ``texture``.
         seed: seed of the stand-in and of the subset.
 
     Raises:
@@ -144,7 +158,7 @@ def load_dermamnist(block, seed: int = 0):
             x, y = x[idx], y[idx]
         x = downsample(x.astype(np.float32) / 255.0, size)
         return x.astype(np.float32), np.isin(y, MALIGNANT).astype(np.int64), "real"
-    x, y = standin(int(block.get("standin_size", STANDIN_SIZE)), seed, size)
+    x, y = standin(int(block.get("standin_size", STANDIN_SIZE)), seed, size, float(block.get("standin_texture", 0.0)))
     return x, y, "standin"
 
 
