@@ -4,8 +4,9 @@ per model they imply (prints a table).
     python benchmarks/bench_gan_iteration.py [--iters 3] [--threads 2] [--gpu-tflops 10]
 
 One "iteration" is one generator step with its critic steps (WGAN-GP: n_critic = 5 critic steps
-with the gradient penalty), one epoch-step over both pairs (privGAN) or one DP-SGD step
-(DP-cGAN), at config/paper.yaml's widths and batch sizes. Forward FLOPs per sample of each
+with the gradient penalty), one epoch-step over both pairs (privGAN), one DP-SGD step
+(DP-cGAN), or one batch of the skin-lesion models (JS-GAN, WGAN-GP critic step, classifier), at
+config/paper.yaml's widths and batch sizes. Forward FLOPs per sample of each
 network are counted by torch.utils.flop_counter (it cannot trace the penalty's double backward);
 an iteration's FLOPs then count a backward pass as 2 forwards and the gradient penalty's double
 backward as 2 more forwards of the critic on the interpolates. The GPU estimate divides the paper-scale FLOPs by an
@@ -25,7 +26,7 @@ import torch
 from torch.utils.flop_counter import FlopCounterMode
 
 from privrisk import config
-from privrisk.models import gan
+from privrisk.models import gan, skin
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -88,6 +89,38 @@ def _dpcgan(m, n):
     return run, int(round(m["epochs"] * n / bs)), flops
 
 
+def _skin_gan(m, size, n, kind):
+    """The E.3 pair at 64×64; one iteration = one batch (a JS-GAN D and G step; a WGAN-GP critic
+    step, with a generator step every n_critic batches)."""
+    g, d = skin.build_gan(m, size, torch.device("cpu"))
+    bs = m["batch_size"]
+    fg, fd = _fwd(g, torch.randn(4, m["z_dim"])), _fwd(d, torch.rand(4, 3, size, size))
+    if kind == "jsgan":  # D on real and fake (forward + backward), G through D
+        flops = bs * (fg + 2 * 3 * fd) + bs * 3 * (fg + fd)
+    else:  # as _wgan, per critic step
+        flops = bs * (fg + 2 * 3 * fd + 5 * fd) + bs * 3 * (fg + fd) / m["n_critic"]
+
+    def run(k, seed):
+        x = torch.rand(bs * k, 3, size, size) * 2 - 1
+        if kind == "jsgan":
+            skin.train_jsgan(x, g, d, epochs=1, batch_size=bs, lr=m["lr"], beta1=m["beta1"], seed=seed)
+        else:
+            skin.train_wgangp(x, g, d, epochs=1, batch_size=bs, lr=m["lr"], n_critic=m["n_critic"],
+                              gp_weight=m["gp_weight"], seed=seed)
+    return run, m["epochs"] * math.ceil(n / bs), flops
+
+
+def _skin_classifier(m, size, n):
+    model = skin.Classifier(m["channels"], size)
+    bs = m["batch_size"]
+    flops = 3 * bs * _fwd(model, torch.rand(4, 3, size, size))
+
+    def run(k, seed):
+        x, y = torch.rand(bs * k, 3, size, size) * 2 - 1, torch.randint(0, 2, (bs * k,))
+        skin.train_classifier(x, y, model, epochs=1, batch_size=bs, lr=m["lr"], seed=seed)
+    return run, m["epochs"] * math.ceil(n / bs), flops
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--iters", type=int, default=3)
@@ -106,6 +139,13 @@ def main(argv=None):
         "WGAN-GP CIFAR-10 (E.2)": _wgan(models["cifar10_wgangp"], (3, 32, 32), n_cifar),
         "privGAN MNIST (r = 2, E.1)": _privgan(models["mnist_privgan"], n_mnist),
         "DP-cGAN MNIST 0/6 (one ε)": _dpcgan(models["dpcgan"], n_zs),
+    }
+    sk, size = cfg["skin"], cfg["data"]["dermamnist"]["image_size"]
+    n_skin = int(10_015 * sk["data"]["train_fraction"])
+    cases |= {
+        "JS-GAN skin 64×64 (E.3)": _skin_gan(sk["models"]["jsgan"], size, n_skin, "jsgan"),
+        "WGAN-GP skin 64×64 (Fig. 2b)": _skin_gan(sk["models"]["wgangp"], size, n_skin, "wgangp"),
+        "classifier skin (E.3.3)": _skin_classifier(sk["models"]["classifier"], size, n_skin),
     }
     print(f"{'model':30s} {'s/iter (CPU)':>12s} {'GFLOP/iter':>11s} {'CPU GFLOP/s':>11s} {'paper iters':>11s} "
           f"{'CPU total':>10s} {'GPU est.':>9s}")

@@ -41,7 +41,12 @@ def test_verdict_rule():
     assert se.verdict(0.1, 0.5, 0.1, signal=True) is False
     assert se.verdict(0.05, 0.02, 0.1, signal=True) is None  # both within the half-width of their null
     assert se.verdict(0.5, 0.1, 0.1, signal=False) is None  # no membership signal in the model
-    assert se.verdict(0.5, 0.45, 0.1, signal=True, margin=0.1) is False  # "a lot larger" needs the margin
+    # a gap within the half-width decides nothing, either way
+    assert se.verdict(0.5, 0.45, 0.1, signal=True) is None and se.verdict(0.45, 0.5, 0.1, signal=True) is None
+    # "a lot larger" (margin = half-width): holds beyond margin + half, fails below margin − half
+    assert se.verdict(0.5, 0.25, 0.1, signal=True, margin=0.1) is True
+    assert se.verdict(0.5, 0.45, 0.1, signal=True, margin=0.1) is None
+    assert se.verdict(0.5, 0.52, 0.1, signal=True, margin=0.1) is False
     assert se.clip01(0.95, 0.1) == (0.85, 1.0) and se.clip01(0.02, 0.1) == (0.0, pytest.approx(0.12))
 
 

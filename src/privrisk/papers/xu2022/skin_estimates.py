@@ -94,12 +94,20 @@ def gate(record: dict, min_auc: float) -> tuple[bool, float]:
 
 
 def verdict(larger: float, smaller: float, half: float, *, signal: bool, margin: float = 0.0) -> bool | None:
-    """Status of "``larger`` > ``smaller``" for two excesses over their null baselines.
+    """Status of "``larger`` exceeds ``smaller`` by more than ``margin``" for two excesses over
+    their null baselines (``margin`` 0: "larger than"; the half-width: "a lot larger").
 
-    None (uninformative) when the model has no membership signal or neither excess exceeds the
-    half-width (both estimates are within their interval of the null); else True when
-    ``larger − smaller > margin`` and ``larger`` itself is beyond the half-width, False otherwise.
+    None (uninformative) when the model has no membership signal, when neither excess exceeds the
+    half-width (both estimates are within their interval of the null), or when the gap is within
+    the half-width of the margin — noise either way, as in :func:`.checks.greater`. Else True
+    when the gap is above ``margin`` + half (and ``larger`` stands out of its null), False when
+    it is below ``margin`` − half.
     """
     if not signal or max(larger, smaller) <= half:
         return None
-    return bool(larger - smaller > margin and larger > half)
+    gap = larger - smaller
+    if gap - margin > half and larger > half:
+        return True
+    if margin - gap > half:
+        return False
+    return None
