@@ -51,10 +51,14 @@ def test_optimal_ge_heuristic():
                                        {"d": 0.04, "c": 0.05})["holds"] is False
 
 
-def test_heldout_order():
-    assert checks.heldout_order(0.5, 0.3, 0.1) is True
-    assert checks.heldout_order(0.3, 0.5, 0.1) is False
-    assert checks.heldout_order(0.5, 0.45, 0.1) is None and checks.heldout_order(0.45, 0.5, 0.1) is None
+def test_order():
+    assert checks.order(0.2, 0.1) is True
+    assert checks.order(-0.2, 0.1) is False
+    assert checks.order(0.05, 0.1) is None and checks.order(-0.05, 0.1) is None
+    # with a margin ("a lot larger"): decided only beyond margin ± half
+    assert checks.order(0.25, 0.1, margin=0.1) is True
+    assert checks.order(0.15, 0.1, margin=0.1) is None
+    assert checks.order(-0.02, 0.1, margin=0.1) is False
 
 
 def test_comparable_uses_a_fixed_tolerance_not_the_interval():

@@ -72,18 +72,22 @@ def greater(big: Estimate, small: Estimate, *, gate: str = "", big_name: str = "
     return {"holds": holds, "note": "" if holds else f"{small_name} is larger beyond its null [{numbers}]"}
 
 
-def heldout_order(optimal: float, heuristic: float, half: float) -> bool | None:
-    """"The optimal adversary beats the heuristic" on held-out scores: True when ahead by more
-    than ``half`` (the half-width of the held-out intervals), False when behind by more, None
-    (undecided) when the gap is within it — held-out halves are noisy both ways."""
-    gap = optimal - heuristic
-    return None if abs(gap) <= half else bool(gap > 0)
+def order(gap: float, half: float, margin: float = 0.0) -> bool | None:
+    """"``gap`` > ``margin``" decided against noise of half-width ``half``: True when
+    gap − margin > half, False when margin − gap > half, None (undecided) in between — the one
+    rule behind every "larger than" of xu2022 (optimal vs heuristic on held-out halves, the skin
+    figures' comparisons of excesses)."""
+    if gap - margin > half:
+        return True
+    if margin - gap > half:
+        return False
+    return None
 
 
 def optimal_ge_heuristic(estimates: dict[str, Estimate], optimal: dict[str, float], heuristic: dict[str, float],
                          half: dict[str, float], *, gate: str = "") -> dict:
     """"The optimal adversary beats the heuristic" for every query type, both *scored on held-out
-    data* (:func:`heldout_order` with the held-out half-width ``half[k]``); undecided when the
+    data* (:func:`order` of their gap with the held-out half-width ``half[k]``); undecided when the
     model does not leak, an estimate is within its null interval, or a gap is within its half-width."""
     numbers = "; ".join(f"{k}: held-out optimal {optimal[k]:.3f} vs heuristic {heuristic[k]:.3f} "
                         f"(half-width {half[k]:.3f}), {estimates[k].text('W')}" for k in estimates)
@@ -91,12 +95,12 @@ def optimal_ge_heuristic(estimates: dict[str, Estimate], optimal: dict[str, floa
     flat = [k for k, e in estimates.items() if not e.informative]
     if flat:
         reasons.append(f"estimate within its interval of the null for {', '.join(flat)}")
-    order = {k: heldout_order(optimal[k], heuristic[k], half[k]) for k in estimates}
-    worse = [k for k, o in order.items() if o is False]
+    decided = {k: order(optimal[k] - heuristic[k], half[k]) for k in estimates}
+    worse = [k for k, o in decided.items() if o is False]
     if worse and not gate:
         return {"holds": False, "note": f"heuristic better on held-out data beyond the half-width for "
                                         f"{', '.join(worse)} [{numbers}]"}
-    tied = [k for k, o in order.items() if o is None]
+    tied = [k for k, o in decided.items() if o is None]
     if tied:
         reasons.append(f"held-out gap within the half-width for {', '.join(tied)}")
     if reasons:

@@ -17,6 +17,7 @@ import numpy as np
 from ...attacks import membership as mia
 from ...estimators import mace
 from ...estimators.intervals import mcdiarmid_halfwidth
+from . import checks
 
 
 def bins_for(n: int, dim: int, points_per_bin: float, max_bins: int) -> int:
@@ -97,17 +98,10 @@ def verdict(larger: float, smaller: float, half: float, *, signal: bool, margin:
     """Status of "``larger`` exceeds ``smaller`` by more than ``margin``" for two excesses over
     their null baselines (``margin`` 0: "larger than"; the half-width: "a lot larger").
 
-    None (uninformative) when the model has no membership signal, when neither excess exceeds the
-    half-width (both estimates are within their interval of the null), or when the gap is within
-    the half-width of the margin — noise either way, as in :func:`.checks.greater`. Else True
-    when the gap is above ``margin`` + half (and ``larger`` stands out of its null), False when
-    it is below ``margin`` − half.
+    None (uninformative) when the model has no membership signal or neither excess exceeds the
+    half-width (both estimates are within their interval of the null); else :func:`.checks.order`
+    of the gap: True above ``margin`` + half, False below ``margin`` − half, None in between.
     """
     if not signal or max(larger, smaller) <= half:
         return None
-    gap = larger - smaller
-    if gap - margin > half and larger > half:
-        return True
-    if margin - gap > half:
-        return False
-    return None
+    return checks.order(larger - smaller, half, margin)

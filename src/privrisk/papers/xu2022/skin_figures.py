@@ -154,9 +154,9 @@ def fig1c(params, inputs) -> FigureResult:
             rows.append({"series": series, "x": x, "y": r[k], "lo": lo, "hi": hi, "N_eval": r["N_eval"], "bins": r["bins"]})
         best = max(r["optimal"], r["heuristic"])
         # decided only when the model leaks, an adversary stands out of 0 and the held-out gap
-        # exceeds the half-width (checks.heldout_order): a smaller gap is noise either way
+        # exceeds the half-width (checks.order): a smaller gap is noise either way
         holds = None if not signal or best <= r["halfwidth"] else \
-            checks.heldout_order(r["optimal"], r["heuristic"], r["halfwidth"])
+            checks.order(r["optimal"] - r["heuristic"], r["halfwidth"])
         note = ("" if signal else f"model AUC {auc:.3f} < {est['min_auc']:g}; ") + \
             f"held-out advantages {r['optimal']:.3f} / {r['heuristic']:.3f} (gap {r['optimal'] - r['heuristic']:+.3f}) " \
             f"vs half-width {r['halfwidth']:.3f}: decided only beyond it"
