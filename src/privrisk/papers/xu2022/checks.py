@@ -62,21 +62,21 @@ def greater(big: Estimate, small: Estimate, *, gate: str = "", big_name: str = "
     """
     numbers = f"{big.text(big_name)}; {small.text(small_name)}"
     reasons = [gate] if gate else []
+    holds = order(big.excess - small.excess, max(big.half, small.half))
     if not (big.informative or small.informative):
         reasons.append("neither estimate stands out of its null baseline")
-    elif abs(big.excess - small.excess) <= max(big.half, small.half):
+    elif holds is None:
         reasons.append(f"the excesses differ by {big.excess - small.excess:+.3f}, within the half-width")
     if reasons:
         return _undecided(reasons, numbers)
-    holds = big.excess > small.excess
     return {"holds": holds, "note": "" if holds else f"{small_name} is larger beyond its null [{numbers}]"}
 
 
 def order(gap: float, half: float, margin: float = 0.0) -> bool | None:
     """"``gap`` > ``margin``" decided against noise of half-width ``half``: True when
     gap − margin > half, False when margin − gap > half, None (undecided) in between — the one
-    rule behind every "larger than" of xu2022 (optimal vs heuristic on held-out halves, the skin
-    figures' comparisons of excesses)."""
+    rule behind every "larger than" of xu2022 (:func:`greater`, optimal vs heuristic on held-out
+    halves, the skin figures' comparisons of excesses)."""
     if gap - margin > half:
         return True
     if margin - gap > half:
