@@ -48,8 +48,20 @@ def _wgan(m, shape, n):
     flops = m["n_critic"] * bs * (fg + 2 * 3 * fd + 5 * fd) + bs * 3 * (fg + fd)
 
     def run(k, seed):
-        gan.train_wgan_gp(x, g, d, gen_iters=k, batch_size=m["batch_size"], n_critic=m["n_critic"],
-                          gp_weight=m["gp_weight"], lr=m["lr"], betas=tuple(m["betas"]), seed=seed, log_every=10**9)
+        gan.train_wgan_gp(
+            x,
+            g,
+            d,
+            gen_iters=k,
+            batch_size=m["batch_size"],
+            n_critic=m["n_critic"],
+            gp_weight=m["gp_weight"],
+            lr=m["lr"],
+            betas=tuple(m["betas"]),
+            seed=seed,
+            log_every=10**9,
+        )
+
     return run, m["gen_iters"], flops
 
 
@@ -66,8 +78,19 @@ def _privgan(m, n):
 
     def run(k, seed):
         # one epoch over parts of r·bs points = one step of every pair
-        gan.train_privgan(x[: m["r"] * bs * k], gens, discs, priv, epochs=1, batch_size=bs, lr=m["lr"],
-                          beta1=m["beta1"], privacy_weight=m["privacy_weight"], seed=seed)
+        gan.train_privgan(
+            x[: m["r"] * bs * k],
+            gens,
+            discs,
+            priv,
+            epochs=1,
+            batch_size=bs,
+            lr=m["lr"],
+            beta1=m["beta1"],
+            privacy_weight=m["privacy_weight"],
+            seed=seed,
+        )
+
     return run, (m["epochs"] + m["disc_epochs"]) * steps_per_epoch, flops
 
 
@@ -84,8 +107,21 @@ def _dpcgan(m, n):
         x, y = torch.rand(bs * 4, 784), torch.randint(0, 2, (bs * 4,))
         # fresh networks: opacus hooks a discriminator once
         gg = gan.MLPGenerator(m["z_dim"], m["hidden"], 784, n_classes=2, out_act="sigmoid")
-        gan.train_dpcgan(x, y, gg, gan.MLPCritic(784, m["hidden"], n_classes=2), epsilon=10.0, delta=m["delta"], epochs=max(1, k // 4), batch_size=bs,
-                         max_grad_norm=m["max_grad_norm"], lr_d=m["lr_d"], lr_g=m["lr_g"], seed=seed)
+        gan.train_dpcgan(
+            x,
+            y,
+            gg,
+            gan.MLPCritic(784, m["hidden"], n_classes=2),
+            epsilon=10.0,
+            delta=m["delta"],
+            epochs=max(1, k // 4),
+            batch_size=bs,
+            max_grad_norm=m["max_grad_norm"],
+            lr_d=m["lr_d"],
+            lr_g=m["lr_g"],
+            seed=seed,
+        )
+
     return run, int(round(m["epochs"] * n / bs)), flops
 
 
@@ -103,10 +139,22 @@ def _skin_gan(m, size, n, kind):
     def run(k, seed):
         x = torch.rand(bs * k, 3, size, size) * 2 - 1
         if kind == "jsgan":
-            skin.train_jsgan(x, g, d, epochs=1, batch_size=bs, lr=m["lr"], beta1=m["beta1"], seed=seed)
+            skin.train_jsgan(
+                x, g, d, epochs=1, batch_size=bs, lr=m["lr"], beta1=m["beta1"], seed=seed
+            )
         else:
-            skin.train_wgangp(x, g, d, epochs=1, batch_size=bs, lr=m["lr"], n_critic=m["n_critic"],
-                              gp_weight=m["gp_weight"], seed=seed)
+            skin.train_wgangp(
+                x,
+                g,
+                d,
+                epochs=1,
+                batch_size=bs,
+                lr=m["lr"],
+                n_critic=m["n_critic"],
+                gp_weight=m["gp_weight"],
+                seed=seed,
+            )
+
     return run, m["epochs"] * math.ceil(n / bs), flops
 
 
@@ -118,6 +166,7 @@ def _skin_classifier(m, size, n):
     def run(k, seed):
         x, y = torch.rand(bs * k, 3, size, size) * 2 - 1, torch.randint(0, 2, (bs * k,))
         skin.train_classifier(x, y, model, epochs=1, batch_size=bs, lr=m["lr"], seed=seed)
+
     return run, m["epochs"] * math.ceil(n / bs), flops
 
 
@@ -132,8 +181,10 @@ def main(argv=None):
     cfg = config.load(ROOT / "config/config.yaml", ROOT / "config/paper.yaml")["xu2022"]
     models, frac = cfg["models"], cfg["data"]["train_fraction"]
     n_mnist, n_cifar = int(70_000 * frac), int(60_000 * frac)
-    n_zs = int((cfg["data"]["zero_six"]["n_zeros"] + cfg["data"]["zero_six"]["n_sixes"])
-               * cfg["data"]["zero_six"]["train_fraction"])
+    n_zs = int(
+        (cfg["data"]["zero_six"]["n_zeros"] + cfg["data"]["zero_six"]["n_sixes"])
+        * cfg["data"]["zero_six"]["train_fraction"]
+    )
     cases = {
         "WGAN-GP MNIST (E.1)": _wgan(models["mnist_wgangp"], (784,), n_mnist),
         "WGAN-GP CIFAR-10 (E.2)": _wgan(models["cifar10_wgangp"], (3, 32, 32), n_cifar),
@@ -147,8 +198,10 @@ def main(argv=None):
         "WGAN-GP skin 64×64 (Fig. 2b)": _skin_gan(sk["models"]["wgangp"], size, n_skin, "wgangp"),
         "classifier skin (E.3.3)": _skin_classifier(sk["models"]["classifier"], size, n_skin),
     }
-    print(f"{'model':30s} {'s/iter (CPU)':>12s} {'GFLOP/iter':>11s} {'CPU GFLOP/s':>11s} {'paper iters':>11s} "
-          f"{'CPU total':>10s} {'GPU est.':>9s}")
+    print(
+        f"{'model':30s} {'s/iter (CPU)':>12s} {'GFLOP/iter':>11s} {'CPU GFLOP/s':>11s} {'paper iters':>11s} "
+        f"{'CPU total':>10s} {'GPU est.':>9s}"
+    )
     for name, (run, paper_iters, flops) in cases.items():
         if args.only not in name:
             continue
@@ -157,8 +210,10 @@ def main(argv=None):
         run(args.iters, 2)
         per = (time.perf_counter() - t0) / args.iters
         gpu = paper_iters * flops / (args.gpu_tflops * 1e12)
-        print(f"{name:30s} {per:12.3f} {flops / 1e9:11.2f} {flops / 1e9 / per:11.1f} {paper_iters:11d} "
-              f"{paper_iters * per / 3600:9.2f}h {gpu / 60:8.1f}m")
+        print(
+            f"{name:30s} {per:12.3f} {flops / 1e9:11.2f} {flops / 1e9 / per:11.1f} {paper_iters:11d} "
+            f"{paper_iters * per / 3600:9.2f}h {gpu / 60:8.1f}m"
+        )
 
 
 if __name__ == "__main__":

@@ -42,8 +42,10 @@ def main() -> None:
         "global eps=10": np.full(t, 2 * 50 / n / accounting.gdp_mu(10.0, delta)),
         "eps(X)=10": gm.pairwise_distances(x).max(axis=(1, 2)) / n / accounting.gdp_mu(10.0, delta),
     }
-    print(f"population 2n = {2 * n}, d = {args.d}, δ = {delta}; vectorised over {t} trials, "
-          f"loop over {args.loop_trials} (times per trial)")
+    print(
+        f"population 2n = {2 * n}, d = {args.d}, δ = {delta}; vectorised over {t} trials, "
+        f"loop over {args.loop_trials} (times per trial)"
+    )
     for name, s in cases.items():
         t0 = time.perf_counter()
         vec = gm.eps_tilde(x, n, s, delta)
@@ -53,8 +55,10 @@ def main() -> None:
         ref = gm.eps_tilde_loop(x[:k], n, s[:k], delta)
         tl = (time.perf_counter() - t0) / k
         err = float(np.max(np.abs(vec[:k] - ref)))
-        print(f"{name:>14}: vectorised {tv * 1e3:8.1f} ms/trial, loop {tl * 1e3:8.1f} ms/trial, "
-              f"ratio {tl / tv:6.1f}x, max |Δε̃| = {err:.1e}")
+        print(
+            f"{name:>14}: vectorised {tv * 1e3:8.1f} ms/trial, loop {tl * 1e3:8.1f} ms/trial, "
+            f"ratio {tl / tv:6.1f}x, max |Δε̃| = {err:.1e}"
+        )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,15 @@ def batched(m, steps, clip, lr, sigma, seed=0):
     targets = torch.as_tensor(seeds.rng(seed).integers(0, 10, m))
     h, init = ngram.lazy_setup(prior, PREFIX, hidden=32, seed=seed)
     t0 = time.perf_counter()
-    out = dpsgd.batched_dpsgd(init, lambda p: ngram.lazy_loss(p, h, targets), steps=steps, lr=lr, clip=clip,
-                              noise_multiplier=sigma, generator=torch.Generator().manual_seed(seed))
+    out = dpsgd.batched_dpsgd(
+        init,
+        lambda p: ngram.lazy_loss(p, h, targets),
+        steps=steps,
+        lr=lr,
+        clip=clip,
+        noise_multiplier=sigma,
+        generator=torch.Generator().manual_seed(seed),
+    )
     guesses = ngram.lazy_logits(out, h).argmax(1)
     return time.perf_counter() - t0, guesses
 
@@ -49,8 +56,16 @@ def opacus_loop(m, steps, clip, lr, sigma, seed=0):
         with torch.no_grad():
             lin.weight.copy_(init["weight"][i])
             lin.bias.copy_(init["bias"][i])
-        trained = dpsgd.opacus_reference_train(lin, h[None], targets[i:i + 1], steps=steps, lr=lr, clip=clip,
-                                               noise_multiplier=sigma, seed=seed + i)
+        trained = dpsgd.opacus_reference_train(
+            lin,
+            h[None],
+            targets[i : i + 1],
+            steps=steps,
+            lr=lr,
+            clip=clip,
+            noise_multiplier=sigma,
+            seed=seed + i,
+        )
         with torch.no_grad():
             guesses.append(int(trained(h[None]).argmax()))
     return time.perf_counter() - t0, torch.tensor(guesses)
@@ -75,7 +90,9 @@ def main():
     print(f"  batched          : {tb:.4f} s  ({tb / a.models * 1e3:.4f} ms/model)")
     print(f"  batched, {big} : {tbb:.3f} s  ({tbb / big * 1e3:.4f} ms/model)")
     print(f"  speed ratio per model (same {a.models} models): {tl / tb:.0f}x")
-    print(f"  speed ratio per model (batched at {big} models): {(tl / a.models) / (tbb / big):.0f}x")
+    print(
+        f"  speed ratio per model (batched at {big} models): {(tl / a.models) / (tbb / big):.0f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -29,9 +29,11 @@ def naive_loss(probs_all, lay, target):
     """Per-marginal loop over full relaxed rows (known columns as fixed one-hot rows)."""
     loss = 0.0
     for ti, t in enumerate(lay.triples):
-        q = torch.einsum("ia,ib,ic->abc", probs_all[t[0]], probs_all[t[1]], probs_all[t[2]]).reshape(-1)
+        q = torch.einsum(
+            "ia,ib,ic->abc", probs_all[t[0]], probs_all[t[1]], probs_all[t[2]]
+        ).reshape(-1)
         q = q / probs_all[0].shape[0]
-        loss = loss + ((q - target[lay.offsets[ti]:lay.offsets[ti + 1]]) ** 2).sum()
+        loss = loss + ((q - target[lay.offsets[ti] : lay.offsets[ti + 1]]) ** 2).sum()
     return loss
 
 
@@ -44,37 +46,55 @@ def main() -> None:
     table = acs.standin(20000, seed=1)
     bn = baynet.fit_greedy(table.codes, table.domains, rng=seeds.rng(0))
     records = bn.sample(100, seeds.rng(1))
-    print(f"{'d_unknown':>9} {'m':>4} {'cells':>7} {'vectorised s/step':>18} {'naive s/step':>13} {'ratio':>6}")
+    print(
+        f"{'d_unknown':>9} {'m':>4} {'cells':>7} {'vectorised s/step':>18} {'naive s/step':>13} {'ratio':>6}"
+    )
     for k in (1, 2, 4, 7, 10, 13):
         unknown = bn.order[-k:]
-        lay, noisy, sigma = mm.release(records, bn.domains, unknown, epsilon=3.0, delta=1e-5,
-                                       rng=seeds.rng(2))
+        lay, noisy, sigma = mm.release(
+            records, bn.domains, unknown, epsilon=3.0, delta=1e-5, rng=seeds.rng(2)
+        )
         init = [baynet.conditional_marginal(bn, records, unknown, u) for u in unknown]
         rap.rap_attack(records, bn.domains, unknown, lay, noisy, init, steps=2)  # warm-up
         t0 = time.perf_counter()
-        rap.rap_attack(records, bn.domains, unknown, lay, noisy, init, steps=args.steps, noise_std=sigma)
+        rap.rap_attack(
+            records, bn.domains, unknown, lay, noisy, init, steps=args.steps, noise_std=sigma
+        )
         vec = (time.perf_counter() - t0) / args.steps
         target = torch.as_tensor(noisy, dtype=torch.float32)
-        logits = {u: torch.log(torch.as_tensor(p, dtype=torch.float32)).requires_grad_(True)
-                  for u, p in zip(unknown, init, strict=True)}
-        onehot = {v: torch.nn.functional.one_hot(torch.from_numpy(records[:, v]), bn.domains[v]).float()
-                  for v in range(bn.d) if v not in unknown}
+        logits = {
+            u: torch.log(torch.as_tensor(p, dtype=torch.float32)).requires_grad_(True)
+            for u, p in zip(unknown, init, strict=True)
+        }
+        onehot = {
+            v: torch.nn.functional.one_hot(torch.from_numpy(records[:, v]), bn.domains[v]).float()
+            for v in range(bn.d)
+            if v not in unknown
+        }
         opt = torch.optim.Adam(list(logits.values()), lr=0.1)
         n_naive = max(2, args.steps // 4)
         t0 = time.perf_counter()
         for _ in range(n_naive):
             opt.zero_grad()
-            probs_all = [torch.softmax(logits[v], 1) if v in logits else onehot[v] for v in range(bn.d)]
+            probs_all = [
+                torch.softmax(logits[v], 1) if v in logits else onehot[v] for v in range(bn.d)
+            ]
             naive_loss(probs_all, lay, target).backward()
             opt.step()
         naive = (time.perf_counter() - t0) / n_naive
-        print(f"{k:>9} {len(lay.triples):>4} {lay.n_cells:>7} {vec:>18.4f} {naive:>13.4f} {naive / vec:>6.1f}")
+        print(
+            f"{k:>9} {len(lay.triples):>4} {lay.n_cells:>7} {vec:>18.4f} {naive:>13.4f} {naive / vec:>6.1f}"
+        )
     j = table.columns.index("SEX")
-    lay, noisy, sigma = mm.release(records, bn.domains, [j], epsilon=1.0, delta=1e-5, rng=seeds.rng(3))
+    lay, noisy, sigma = mm.release(
+        records, bn.domains, [j], epsilon=1.0, delta=1e-5, rng=seeds.rng(3)
+    )
     init = [baynet.conditional_marginal(bn, records, [j], j)]
     t0 = time.perf_counter()
     rap.rap_attack(records, bn.domains, [j], lay, noisy, init, steps=150, noise_std=sigma)
-    print(f"one single-column ACS attack (SEX, m = {len(lay.triples)}, 150 steps): {time.perf_counter() - t0:.2f} s")
+    print(
+        f"one single-column ACS attack (SEX, m = {len(lay.triples)}, 150 steps): {time.perf_counter() - t0:.2f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -28,8 +28,13 @@ from privrisk.mechanisms.marginals import Layout
 from privrisk.models import baynet
 
 
-def loop_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[int], lay: Layout,
-               noisy: np.ndarray):
+def loop_plan(
+    records: np.ndarray,
+    domains: Sequence[int],
+    unknown: Sequence[int],
+    lay: Layout,
+    noisy: np.ndarray,
+):
     """The former per-marginal-key form (one small op per key)."""
     x = np.asarray(records, dtype=np.int64)
     b, n, d = x.shape
@@ -42,7 +47,7 @@ def loop_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[int
     for key, g in rap_gram.marginal_coefficients(x, domains, pos, lay, noisy):
         target = {1: singles, 2: pairs, 3: triples}[len(key)]
         target[key] = target[key] + g if key in target else g.copy()
-    return h, singles, pairs, triples, (noisy ** 2).sum(axis=1)
+    return h, singles, pairs, triples, (noisy**2).sum(axis=1)
 
 
 def loop_loss(probs: Sequence[torch.Tensor], plan) -> torch.Tensor:
@@ -63,7 +68,7 @@ def loop_loss(probs: Sequence[torch.Tensor], plan) -> torch.Tensor:
         am = am.transpose(1, 2).reshape(bsz, n, kj, kk)
         av = torch.matmul(am, probs[k].unsqueeze(-1)).squeeze(-1)  # (B, n, K_j)
         lin = lin + (av * probs[j]).sum(dim=(1, 2))
-    return quad / n ** 2 - 2 * lin / n + const
+    return quad / n**2 - 2 * lin / n + const
 
 
 def _time(loss_fn, plan, logits, steps):
@@ -82,7 +87,9 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
-    print(f"{'data':>5} {'d_unknown':>9} {'m':>4} {'loop s/step':>12} {'fused s/step':>13} {'ratio':>6} {'max rel diff':>13}")
+    print(
+        f"{'data':>5} {'d_unknown':>9} {'m':>4} {'loop s/step':>12} {'fused s/step':>13} {'ratio':>6} {'max rel diff':>13}"
+    )
     for mod, ks in ((acs, (1, 5, 9, 13)), (fire, (1, 4, 7))):
         table = mod.standin(20000, seed=1)
         bn = baynet.fit_greedy(table.codes, table.domains, rng=seeds.rng(0))
@@ -91,24 +98,40 @@ def main() -> None:
             recs, noisy = [], []
             for r in range(args.batch):
                 x = bn.sample(100, seeds.rng(1, r))
-                lay, nz, _ = mm.release(x, bn.domains, unknown, epsilon=3.0, delta=1e-5, rng=seeds.rng(2, r))
+                lay, nz, _ = mm.release(
+                    x, bn.domains, unknown, epsilon=3.0, delta=1e-5, rng=seeds.rng(2, r)
+                )
                 recs.append(x)
                 noisy.append(nz)
             recs, noisy = np.stack(recs), np.stack(noisy)
             flat = recs.reshape(-1, recs.shape[2])
-            init = [baynet.conditional_marginal(bn, flat, unknown, u).reshape(args.batch, 100, -1) for u in unknown]
-            logits = [torch.log(torch.as_tensor(np.clip(p, 1e-6, None), dtype=torch.float32)).requires_grad_(True)
-                      for p in init]
+            init = [
+                baynet.conditional_marginal(bn, flat, unknown, u).reshape(args.batch, 100, -1)
+                for u in unknown
+            ]
+            logits = [
+                torch.log(
+                    torch.as_tensor(np.clip(p, 1e-6, None), dtype=torch.float32)
+                ).requires_grad_(True)
+                for p in init
+            ]
             f32 = lambda a: torch.as_tensor(a, dtype=torch.float32)  # noqa: E731
             h, s1, s2, s3, c = loop_plan(recs, bn.domains, unknown, lay, noisy)
-            lplan = (f32(h), {q: f32(v) for q, v in s1.items()}, {q: f32(v) for q, v in s2.items()},
-                     {q: f32(v) for q, v in s3.items()}, f32(c))
+            lplan = (
+                f32(h),
+                {q: f32(v) for q, v in s1.items()},
+                {q: f32(v) for q, v in s2.items()},
+                {q: f32(v) for q, v in s3.items()},
+                f32(c),
+            )
             fplan = rap_gram.gram_plan(recs, bn.domains, unknown, lay, noisy, torch.float32)
             t_loop, v_loop = _time(loop_loss, lplan, logits, args.steps)
             t_fused, v_fused = _time(rap_gram.gram_loss, fplan, logits, args.steps)
             rel = float(((v_loop - v_fused).abs() / v_loop.abs()).max())
-            print(f"{mod.NAME:>5} {k:>9} {len(lay.triples):>4} {t_loop:>12.4f} {t_fused:>13.4f} "
-                  f"{t_loop / t_fused:>6.1f} {rel:>13.1e}")
+            print(
+                f"{mod.NAME:>5} {k:>9} {len(lay.triples):>4} {t_loop:>12.4f} {t_fused:>13.4f} "
+                f"{t_loop / t_fused:>6.1f} {rel:>13.1e}"
+            )
 
 
 if __name__ == "__main__":

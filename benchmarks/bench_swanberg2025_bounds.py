@@ -27,5 +27,7 @@ vec = rb.mmc_fdp(eps, 1e-5, K)
 t1 = time.perf_counter()
 loop = np.array([[mmc_loop(float(e), 1e-5, int(k)) for k in K[0]] for e in eps[:, 0]])
 t2 = time.perf_counter()
-print(f"grid {vec.size} points: vectorised {t1 - t0:.4f} s, loop {t2 - t1:.4f} s, "
-      f"ratio loop/vectorised = {(t2 - t1) / (t1 - t0):.1f}, max |diff| = {np.max(np.abs(vec - loop)):.2e}")
+print(
+    f"grid {vec.size} points: vectorised {t1 - t0:.4f} s, loop {t2 - t1:.4f} s, "
+    f"ratio loop/vectorised = {(t2 - t1) / (t1 - t0):.1f}, max |diff| = {np.max(np.abs(vec - loop)):.2e}"
+)

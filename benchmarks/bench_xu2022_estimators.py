@@ -37,8 +37,10 @@ def main():
 
     t_ref, w_ref = timed(ref_wn)
     t_ours, w_ours = timed(lambda: mace.discrete_advantage(a, b, 0.5, bins=100))
-    print(f"W_N 2-d, 7,000 per class: ours {t_ours * 1e3:.1f} ms, histogram2d {t_ref * 1e3:.1f} ms, "
-          f"ratio {t_ref / t_ours:.2f}x, |diff| = {abs(w_ref - w_ours):.2e}")
+    print(
+        f"W_N 2-d, 7,000 per class: ours {t_ours * 1e3:.1f} ms, histogram2d {t_ref * 1e3:.1f} ms, "
+        f"ratio {t_ref / t_ours:.2f}x, |diff| = {abs(w_ref - w_ours):.2e}"
+    )
 
     x, y = a[:2000, 0], b[:2000, 0]
     h = mace.scott_bandwidth(np.r_[x, y])
@@ -51,8 +53,10 @@ def main():
 
     t_ref, u_ref = timed(ref_un, reps=1)
     t_ours, u_ours = timed(lambda: mace.kde_advantage(x, y, 0.5, bandwidth=h), reps=1)
-    print(f"U_N 1-d, 2,000 per class: ours {t_ours * 1e3:.1f} ms, scipy gaussian_kde {t_ref * 1e3:.1f} ms, "
-          f"ratio {t_ref / t_ours:.2f}x, |diff| = {abs(u_ref - u_ours):.2e}")
+    print(
+        f"U_N 1-d, 2,000 per class: ours {t_ours * 1e3:.1f} ms, scipy gaussian_kde {t_ref * 1e3:.1f} ms, "
+        f"ratio {t_ref / t_ours:.2f}x, |diff| = {abs(u_ref - u_ours):.2e}"
+    )
 
 
 if __name__ == "__main__":

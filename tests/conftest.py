@@ -21,18 +21,30 @@ TINY = ("config/config.yaml", "config/tiny.yaml")
 
 
 def snakemake_exe() -> list[str]:
-    exe = shutil.which("snakemake", path=os.path.dirname(sys.executable)) or shutil.which("snakemake")
+    exe = shutil.which("snakemake", path=os.path.dirname(sys.executable)) or shutil.which(
+        "snakemake"
+    )
     if exe is None:
         pytest.skip("snakemake is not installed")
     return [exe]
 
 
-def run_pipeline(workdir: Path, *targets: str, configfiles=TINY, extra_args=(), check=True,
-                 config_overrides=()) -> subprocess.CompletedProcess:
+def run_pipeline(
+    workdir: Path, *targets: str, configfiles=TINY, extra_args=(), check=True, config_overrides=()
+) -> subprocess.CompletedProcess:
     """Run the real Snakefile with ``workdir`` as working directory (results land there)."""
     cmd = [
-        *snakemake_exe(), *targets, "-s", str(REPO / "Snakefile"), "-d", str(workdir),
-        "--cores", "2", *extra_args, "--configfile", *[str(REPO / c) for c in configfiles],
+        *snakemake_exe(),
+        *targets,
+        "-s",
+        str(REPO / "Snakefile"),
+        "-d",
+        str(workdir),
+        "--cores",
+        "2",
+        *extra_args,
+        "--configfile",
+        *[str(REPO / c) for c in configfiles],
     ]
     if config_overrides:
         cmd += ["--config", *config_overrides]

@@ -94,7 +94,9 @@ def test_calibration_round_trip(eps, delta):
 def test_calibration_edges():
     # ε = 0 has the closed form μ = 2 Φ⁻¹((1 + δ)/2), also for δ far below the solver's bracket.
     for delta in (1e-2, 1e-10):
-        assert acc.gdp_mu(0.0, delta) == pytest.approx(2 * stats.norm.ppf((1 + delta) / 2), rel=1e-8)
+        assert acc.gdp_mu(0.0, delta) == pytest.approx(
+            2 * stats.norm.ppf((1 + delta) / 2), rel=1e-8
+        )
         assert math.isfinite(acc.gaussian_sigma(0.0, delta))
     assert acc.gdp_mu(math.inf, 1e-5) == math.inf
     assert acc.gaussian_sigma(math.inf, 1e-5) == 0.0

@@ -19,7 +19,9 @@ def test_numeric_statuses():
     assert _num(ours=0.5004).status == "reproduced"
     bad = _num(paper_value=0.95, ours=0.93, note_if_differs="erratum")
     assert bad.status == "differs" and "erratum" in bad.note
-    st = _num(paper_value=0.65, ours=0.6, tolerance=0.05, data="standin", standin_note="stand-in ACS")
+    st = _num(
+        paper_value=0.65, ours=0.6, tolerance=0.05, data="standin", standin_note="stand-in ACS"
+    )
     assert st.status == "standin" and st.data == "standin" and "stand-in ACS" in st.note
     der = _num(derived=True, ours=12130.85, paper_value=12130.85)
     assert der.status == "derived" and der.note
@@ -48,9 +50,19 @@ def test_status_decided_on_the_stored_rounded_number():
 def test_qualitative_and_uninformative():
     ok = L.qualitative(figure="f", claim_id="q", claim="c", holds=True, ours="yes")
     fails = L.qualitative(figure="f", claim_id="r", claim="c", holds=False, ours="no")
-    un = L.qualitative(figure="f", claim_id="s", claim="c", holds=None, ours="0.63",
-                       note="estimate 0.628, null 0.639, half-width 0.05")
-    assert (ok.status, fails.status, un.status) == ("qualitative-ok", "qualitative-fails", "uninformative")
+    un = L.qualitative(
+        figure="f",
+        claim_id="s",
+        claim="c",
+        holds=None,
+        ours="0.63",
+        note="estimate 0.628, null 0.639, half-width 0.05",
+    )
+    assert (ok.status, fails.status, un.status) == (
+        "qualitative-ok",
+        "qualitative-fails",
+        "uninformative",
+    )
     assert fails.note
     with pytest.raises(ValueError, match="needs a note"):
         L.qualitative(figure="f", claim_id="t", claim="c", holds=None, ours="?")
@@ -68,37 +80,65 @@ def test_claim_validation():
 
 
 def _row(**kw):
-    base = dict(paper="p", figure="f", claim_id="c", claim="x", paper_value="0.5", ours="0.5", tolerance="0.01",
-                status="reproduced", data="analytic", note="")
+    base = dict(
+        paper="p",
+        figure="f",
+        claim_id="c",
+        claim="x",
+        paper_value="0.5",
+        ours="0.5",
+        tolerance="0.01",
+        status="reproduced",
+        data="analytic",
+        note="",
+    )
     return base | kw
 
 
-@pytest.mark.parametrize("row,needle", [
-    (_row(ours="0.6"), "status reproduced but"),
-    (_row(status="differs", note="n"), "status differs but"),
-    (_row(status="differs"), "without a note"),
-    (_row(status="uninformative", paper_value="stated", ours="?", tolerance=""), "without a note"),
-    (_row(data="standin"), "stand-in"),
-    (_row(status="great"), "unknown status"),
-    (_row(data="web"), "unknown data"),
-    (_row(ours="n/a"), "numeric"),
-])
+@pytest.mark.parametrize(
+    "row,needle",
+    [
+        (_row(ours="0.6"), "status reproduced but"),
+        (_row(status="differs", note="n"), "status differs but"),
+        (_row(status="differs"), "without a note"),
+        (
+            _row(status="uninformative", paper_value="stated", ours="?", tolerance=""),
+            "without a note",
+        ),
+        (_row(data="standin"), "stand-in"),
+        (_row(status="great"), "unknown status"),
+        (_row(data="web"), "unknown data"),
+        (_row(ours="n/a"), "numeric"),
+    ],
+)
 def test_check_finds_inconsistent_rows(row, needle):
     problems = claims.check(pd.DataFrame([row], columns=claims.COLUMNS))
     assert problems and needle in problems[0]
 
 
 def test_check_passes_consistent_rows_and_flags_duplicate_ids():
-    rows = [_row(), _row(claim_id="d", status="qualitative-ok", paper_value="stated", ours="yes", tolerance="")]
+    rows = [
+        _row(),
+        _row(claim_id="d", status="qualitative-ok", paper_value="stated", ours="yes", tolerance=""),
+    ]
     assert claims.check(pd.DataFrame(rows, columns=claims.COLUMNS)) == []
-    assert "more than once" in claims.check(pd.DataFrame([_row(), _row()], columns=claims.COLUMNS))[0]
+    assert (
+        "more than once" in claims.check(pd.DataFrame([_row(), _row()], columns=claims.COLUMNS))[0]
+    )
 
 
 def test_gather_markdown_and_cli(tmp_path, capsys):
-    claims.write_claims([L.qualitative(figure="f", claim_id="q", claim="c", holds=False, ours="no")], tmp_path / "a.csv")
+    claims.write_claims(
+        [L.qualitative(figure="f", claim_id="q", claim="c", holds=False, ours="no")],
+        tmp_path / "a.csv",
+    )
     claims.write_claims([], tmp_path / "b.csv")
     df = claims.gather([tmp_path / "a.csv", tmp_path / "b.csv"], tmp_path / "all.csv")
-    assert len(df) == 1 and df.status.item() == "qualitative-fails" and list(df.columns) == claims.COLUMNS
+    assert (
+        len(df) == 1
+        and df.status.item() == "qualitative-fails"
+        and list(df.columns) == claims.COLUMNS
+    )
     md = claims.to_markdown(df)
     assert "qualitative-fails: 1" in md
     assert claims.main([str(tmp_path / "all.csv"), "--markdown", str(tmp_path / "c.md")]) == 0

@@ -20,7 +20,9 @@ def _name(req: str) -> str:
 
 def _pins() -> dict[str, str]:
     lines = (REPO / "constraints.txt").read_text().splitlines()
-    return {_name(x): x.split("==", 1)[1].strip() for x in lines if "==" in x and not x.startswith("#")}
+    return {
+        _name(x): x.split("==", 1)[1].strip() for x in lines if "==" in x and not x.startswith("#")
+    }
 
 
 def _env():
@@ -34,14 +36,21 @@ def test_every_pip_requirement_is_pinned_to_constraints():
     _, _, pip = _env()
     pins = _pins()
     for req in pip:
-        assert re.fullmatch(r"[A-Za-z0-9_.\-]+==[0-9][A-Za-z0-9.+\-]*", req), f"not an exact pin: {req!r}"
+        assert re.fullmatch(r"[A-Za-z0-9_.\-]+==[0-9][A-Za-z0-9.+\-]*", req), (
+            f"not an exact pin: {req!r}"
+        )
         name, version = req.split("==")
-        assert pins.get(_name(name)) == version, f"{req} but constraints.txt has {pins.get(_name(name))}"
+        assert pins.get(_name(name)) == version, (
+            f"{req} but constraints.txt has {pins.get(_name(name))}"
+        )
 
 
 def test_every_runtime_dependency_is_there_and_nothing_is_a_path():
     env, conda, pip = _env()
-    runtime = {_name(r) for r in tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]}
+    runtime = {
+        _name(r)
+        for r in tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    }
     # snakemake is the host running the jobs; its scripts find it through Snakemake's search path
     assert runtime - {"snakemake"} <= {_name(r) for r in pip}
     assert not any(r.startswith("-") or "/" in r or r.startswith(".") for r in pip)

@@ -23,16 +23,33 @@ def test_shipped_configs_validate():
 @pytest.mark.parametrize(
     "mutate,needle",
     [
-        (lambda c: c["thudi2022"]["fig2"].__setitem__("epsilon_maxx", 3), "thudi2022.fig2.epsilon_maxx"),
-        (lambda c: c["thudi2022"]["fig2"]["epsilons"].__setitem__("min", -1), "thudi2022.fig2.epsilons"),
-        (lambda c: c["thudi2022"]["fig2"]["epsilons"].__setitem__("n_points", 2.5), "thudi2022.fig2.epsilons"),
-        (lambda c: c["thudi2022"]["fig3"]["epsilons"].__setitem__(1, -0.5), "thudi2022.fig3.epsilons[1]"),
+        (
+            lambda c: c["thudi2022"]["fig2"].__setitem__("epsilon_maxx", 3),
+            "thudi2022.fig2.epsilon_maxx",
+        ),
+        (
+            lambda c: c["thudi2022"]["fig2"]["epsilons"].__setitem__("min", -1),
+            "thudi2022.fig2.epsilons",
+        ),
+        (
+            lambda c: c["thudi2022"]["fig2"]["epsilons"].__setitem__("n_points", 2.5),
+            "thudi2022.fig2.epsilons",
+        ),
+        (
+            lambda c: c["thudi2022"]["fig3"]["epsilons"].__setitem__(1, -0.5),
+            "thudi2022.fig3.epsilons[1]",
+        ),
         (lambda c: c["thudi2022"]["fig7"].__setitem__("b", 1.5), "thudi2022.fig7.b"),
-        (lambda c: c["thudi2022"]["fig4a"].__setitem__("n_points", "many"), "thudi2022.fig4a.n_points"),
+        (
+            lambda c: c["thudi2022"]["fig4a"].__setitem__("n_points", "many"),
+            "thudi2022.fig4a.n_points",
+        ),
         (lambda c: c.__setitem__("scale", "huge"), "scale"),
         (lambda c: c.__setitem__("thudi2O22", {}), "thudi2O22"),
-        (lambda c: c["pankova2022"]["fig_eps_vs_advantage"]["prior_probs"].append(1.2),
-         "pankova2022.fig_eps_vs_advantage.prior_probs[6]"),
+        (
+            lambda c: c["pankova2022"]["fig_eps_vs_advantage"]["prior_probs"].append(1.2),
+            "pankova2022.fig_eps_vs_advantage.prior_probs[6]",
+        ),
     ],
 )
 def test_bad_values_name_the_key(cfg, mutate, needle):
@@ -54,7 +71,9 @@ def test_pipeline_refuses_typo_before_any_job(tmp_path):
     bad = yaml.safe_load((REPO / "config/config.yaml").read_text())
     bad["thudi2022"]["fig2"]["epsilon_maxx"] = 3
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump(bad, allow_unicode=True))
-    proc = run_pipeline(tmp_path, "thudi2022", configfiles=(str(tmp_path / "bad.yaml"),), check=False)
+    proc = run_pipeline(
+        tmp_path, "thudi2022", configfiles=(str(tmp_path / "bad.yaml"),), check=False
+    )
     assert proc.returncode != 0
     assert "thudi2022.fig2.epsilon_maxx" in proc.stdout + proc.stderr
     assert not (tmp_path / "results").exists()
@@ -69,28 +88,48 @@ def test_config_readme_is_current():
 def test_grid_specs():
     np = pytest.importorskip("numpy")
     assert config.grid([0.5, 1, float("inf")]).tolist() == [0.5, 1.0, float("inf")]
-    np.testing.assert_array_equal(config.grid({"min": 0, "max": 5, "n_points": 501}), np.linspace(0, 5, 501))
-    np.testing.assert_array_equal(config.grid({"min": 1e-3, "max": 1, "n_points": 4, "spacing": "log"}),
-                                  np.geomspace(1e-3, 1, 4))
+    np.testing.assert_array_equal(
+        config.grid({"min": 0, "max": 5, "n_points": 501}), np.linspace(0, 5, 501)
+    )
+    np.testing.assert_array_equal(
+        config.grid({"min": 1e-3, "max": 1, "n_points": 4, "spacing": "log"}),
+        np.geomspace(1e-3, 1, 4),
+    )
     with pytest.raises(config.ConfigError, match="min > max"):
         config.grid({"min": 2, "max": 1, "n_points": 3})
 
 
 def test_renamed_key_names_the_new_one():
-    schema = {"type": "object", "additionalProperties": False, "properties": {"trials": {"type": "integer"}},
-              "x-renamed": {"repeats": "trials"}}
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"trials": {"type": "integer"}},
+        "x-renamed": {"repeats": "trials"},
+    }
     with pytest.raises(config.ConfigError, match="config key repeats was renamed to 'trials'"):
         config.validate({"repeats": 3}, schema)
     with pytest.raises(config.ConfigError, match="unknown config key"):
         config.validate({"repeatz": 3}, schema)
 
 
-@pytest.mark.parametrize("mutate,needle", [
-    (lambda c: c.__setitem__("seed", 3.0), "seed: 3.0 is not of type 'integer'"),
-    (lambda c: c["thudi2022"]["fig4a"].__setitem__("n_points", 51.0), "thudi2022.fig4a.n_points"),
-    (lambda c: c["thudi2022"]["fig2"]["epsilons"].__setitem__("max", float("nan")), "thudi2022.fig2.epsilons"),
-    (lambda c: c["thudi2022"]["fig2"]["epsilons"].update(min=5.0, max=1.0), "thudi2022.fig2.epsilons: min 5.0 > max 1.0"),
-])
+@pytest.mark.parametrize(
+    "mutate,needle",
+    [
+        (lambda c: c.__setitem__("seed", 3.0), "seed: 3.0 is not of type 'integer'"),
+        (
+            lambda c: c["thudi2022"]["fig4a"].__setitem__("n_points", 51.0),
+            "thudi2022.fig4a.n_points",
+        ),
+        (
+            lambda c: c["thudi2022"]["fig2"]["epsilons"].__setitem__("max", float("nan")),
+            "thudi2022.fig2.epsilons",
+        ),
+        (
+            lambda c: c["thudi2022"]["fig2"]["epsilons"].update(min=5.0, max=1.0),
+            "thudi2022.fig2.epsilons: min 5.0 > max 1.0",
+        ),
+    ],
+)
 def test_floats_for_integers_nan_and_reversed_grids_are_refused(cfg, mutate, needle):
     bad = copy.deepcopy(cfg)
     mutate(bad)
@@ -107,6 +146,7 @@ def test_infinite_epsilon_is_allowed(cfg):
 
 # --- issue 15: empty lists, cross-key consistency and upper limits, all before any job -----------
 
+
 def _set(*path_and_value):
     *path, key, value = path_and_value
 
@@ -115,6 +155,7 @@ def _set(*path_and_value):
         for p in path:
             node = node[p]
         node[key] = value
+
     return mutate
 
 
@@ -125,50 +166,93 @@ def _fig3_against_sigma(c):
 
 
 BAD_BEFORE_ANY_JOB = {
-    "pankova check_epsilons []": (_set("pankova2022", "fig_worst_case_prior", "check_epsilons", []),
-                                  "pankova2022.fig_worst_case_prior.check_epsilons: [] should be non-empty"),
-    "pankova table etas []": (_set("pankova2022", "table_eps_advantage", "etas", []),
-                              "pankova2022.table_eps_advantage.etas: [] should be non-empty"),
+    "pankova check_epsilons []": (
+        _set("pankova2022", "fig_worst_case_prior", "check_epsilons", []),
+        "pankova2022.fig_worst_case_prior.check_epsilons: [] should be non-empty",
+    ),
+    "pankova table etas []": (
+        _set("pankova2022", "table_eps_advantage", "etas", []),
+        "pankova2022.table_eps_advantage.etas: [] should be non-empty",
+    ),
     "both attack optimisers empty": (
         lambda c: c["swanberg2025"]["marginals_attack"]["tuning"].update(adam_lr=[], sgd_lr=[]),
-        "swanberg2025.marginals_attack.tuning: adam_lr and sgd_lr are both empty"),
-    "lowy claim_sigma not in sigmas": (_set("lowy2024", "fig1", "claim_sigma", 0.3),
-                                       "lowy2024.fig1.claim_sigma: 0.3 is not a point of sigmas"),
-    "lowy claim_clip not in clips": (_set("lowy2024", "fig5", "claim_clip", 99),
-                                     "lowy2024.fig5.claim_clip: 99 is not a point of clips"),
+        "swanberg2025.marginals_attack.tuning: adam_lr and sgd_lr are both empty",
+    ),
+    "lowy claim_sigma not in sigmas": (
+        _set("lowy2024", "fig1", "claim_sigma", 0.3),
+        "lowy2024.fig1.claim_sigma: 0.3 is not a point of sigmas",
+    ),
+    "lowy claim_clip not in clips": (
+        _set("lowy2024", "fig5", "claim_clip", 99),
+        "lowy2024.fig5.claim_clip: 99 is not a point of clips",
+    ),
     "lowy claim_epsilon not in a dense grid": (
-        lambda c: c["lowy2024"]["fig4"].update(epsilons={"min": 1, "max": 9, "n_points": 5}, claim_epsilon=10),
-        "lowy2024.fig4.claim_epsilon: 10 is not a point of epsilons [1.0, 3.0, 5.0, 7.0, 9.0]"),
-    "lowy claim missing": (lambda c: c["lowy2024"]["fig2"].pop("claim_larger_n"),
-                           "lowy2024.fig2.claim_larger_n: required"),
-    "lowy figure swept along another axis": (_fig3_against_sigma,
-                                             "lowy2024.fig3: this figure plots against d; give its grid dims (not sigmas)"),
-    "lowy fixed parameter missing": (lambda c: c["lowy2024"]["fig6"].pop("epsilon"),
-                                     "lowy2024.fig6.epsilon: required (it is not the swept parameter)"),
-    "lowy more outliers than points": (_set("lowy2024", "fig5", "n_outliers", 201),
-                                       "lowy2024.fig5.n_outliers: 201 outliers in a population of 2n = 200"),
-    "lowy claim_larger_n not larger": (_set("lowy2024", "fig2", "claim_larger_n", 6),
-                                       "lowy2024.fig2.claim_larger_n: 6 is not larger than n = 6"),
-    "swanberg unknown column in a list": (_set("swanberg2025", "fig4b", "columns", ["ALS Unit", "Zip Code"]),
-                                          "swanberg2025.fig4b.columns[1]: 'Zip Code' is not a column of FIRE"),
-    "swanberg ACS column on the FIRE panel": (_set("swanberg2025", "fig7b", "column", "AGEP"),
-                                              "swanberg2025.fig7b.column: 'AGEP' is not a column of FIRE"),
-    "swanberg max_unknown too large": (_set("swanberg2025", "fig6a", "max_unknown", 14),
-                                       "swanberg2025.fig6a.max_unknown: 14 leaves fewer than 3 of the 16"),
-    "xu2022 fig6 ε not trained": (_set("xu2022", "fig6", "epsilons", [2, 3]),
-                                  "xu2022.fig6.epsilons: ε 3 not among the trained DP-cGANs"),
-    "thudi c_step > c_max": (_set("thudi2022", "fig7", "c_step", 300.0), "thudi2022.fig7.c_step: 300.0 > c_max 200"),
-    "trials 1e8": (_set("pankova2022", "fig_single_attribute", "trials", 10**8),
-                   "pankova2022.fig_single_attribute.trials: 100,000,000 is above the limit of 10,000,000"),
-    "n_points 1e10": (_set("thudi2022", "fig1", "n_points", 10**10),
-                      "thudi2022.fig1.n_points: 10,000,000,000 is above the limit of 1,000,000 for 'n_points' "
-                      "(set allow_large: true"),
-    "dense grid n_points 1e10": (lambda c: c["thudi2022"]["fig2"]["epsilons"].update(n_points=10**10),
-                                 "thudi2022.fig2.epsilons.n_points: 10,000,000,000 is above the limit"),
-    "an item of a list above its limit": (_set("lowy2024", "fig3", "dims", [1, 10, 10**6]),
-                                          "lowy2024.fig3.dims[2]: 1,000,000 is above the limit"),
-    "tiny c_step": (_set("thudi2022", "fig7_corrected", "c_step", 1e-5),
-                    "thudi2022.fig7_corrected.c_step: c_max / c_step = 20,000,000 grid points"),
+        lambda c: c["lowy2024"]["fig4"].update(
+            epsilons={"min": 1, "max": 9, "n_points": 5}, claim_epsilon=10
+        ),
+        "lowy2024.fig4.claim_epsilon: 10 is not a point of epsilons [1.0, 3.0, 5.0, 7.0, 9.0]",
+    ),
+    "lowy claim missing": (
+        lambda c: c["lowy2024"]["fig2"].pop("claim_larger_n"),
+        "lowy2024.fig2.claim_larger_n: required",
+    ),
+    "lowy figure swept along another axis": (
+        _fig3_against_sigma,
+        "lowy2024.fig3: this figure plots against d; give its grid dims (not sigmas)",
+    ),
+    "lowy fixed parameter missing": (
+        lambda c: c["lowy2024"]["fig6"].pop("epsilon"),
+        "lowy2024.fig6.epsilon: required (it is not the swept parameter)",
+    ),
+    "lowy more outliers than points": (
+        _set("lowy2024", "fig5", "n_outliers", 201),
+        "lowy2024.fig5.n_outliers: 201 outliers in a population of 2n = 200",
+    ),
+    "lowy claim_larger_n not larger": (
+        _set("lowy2024", "fig2", "claim_larger_n", 6),
+        "lowy2024.fig2.claim_larger_n: 6 is not larger than n = 6",
+    ),
+    "swanberg unknown column in a list": (
+        _set("swanberg2025", "fig4b", "columns", ["ALS Unit", "Zip Code"]),
+        "swanberg2025.fig4b.columns[1]: 'Zip Code' is not a column of FIRE",
+    ),
+    "swanberg ACS column on the FIRE panel": (
+        _set("swanberg2025", "fig7b", "column", "AGEP"),
+        "swanberg2025.fig7b.column: 'AGEP' is not a column of FIRE",
+    ),
+    "swanberg max_unknown too large": (
+        _set("swanberg2025", "fig6a", "max_unknown", 14),
+        "swanberg2025.fig6a.max_unknown: 14 leaves fewer than 3 of the 16",
+    ),
+    "xu2022 fig6 ε not trained": (
+        _set("xu2022", "fig6", "epsilons", [2, 3]),
+        "xu2022.fig6.epsilons: ε 3 not among the trained DP-cGANs",
+    ),
+    "thudi c_step > c_max": (
+        _set("thudi2022", "fig7", "c_step", 300.0),
+        "thudi2022.fig7.c_step: 300.0 > c_max 200",
+    ),
+    "trials 1e8": (
+        _set("pankova2022", "fig_single_attribute", "trials", 10**8),
+        "pankova2022.fig_single_attribute.trials: 100,000,000 is above the limit of 10,000,000",
+    ),
+    "n_points 1e10": (
+        _set("thudi2022", "fig1", "n_points", 10**10),
+        "thudi2022.fig1.n_points: 10,000,000,000 is above the limit of 1,000,000 for 'n_points' "
+        "(set allow_large: true",
+    ),
+    "dense grid n_points 1e10": (
+        lambda c: c["thudi2022"]["fig2"]["epsilons"].update(n_points=10**10),
+        "thudi2022.fig2.epsilons.n_points: 10,000,000,000 is above the limit",
+    ),
+    "an item of a list above its limit": (
+        _set("lowy2024", "fig3", "dims", [1, 10, 10**6]),
+        "lowy2024.fig3.dims[2]: 1,000,000 is above the limit",
+    ),
+    "tiny c_step": (
+        _set("thudi2022", "fig7_corrected", "c_step", 1e-5),
+        "thudi2022.fig7_corrected.c_step: c_max / c_step = 20,000,000 grid points",
+    ),
 }
 
 
@@ -208,7 +292,10 @@ def test_limits_leave_the_shipped_configs_far_inside():
         for path, key, value in _walk(merged):
             if key in LIMITS:
                 values = value if isinstance(value, list) else [value]
-                assert all(v * 50 <= LIMITS[key] for v in values if isinstance(v, int)), (path, value)
+                assert all(v * 50 <= LIMITS[key] for v in values if isinstance(v, int)), (
+                    path,
+                    value,
+                )
                 seen.add(key)
     assert {"trials", "n_points", "gen_iters", "epochs", "standin_size"} <= seen
 
@@ -228,7 +315,11 @@ def test_every_schema_list_needs_an_item_unless_exempt():
 
     def walk(node, path):
         if isinstance(node, dict):
-            if node.get("type") == "array" and node.get("minItems", 0) < 1 and path.split("/")[-1] not in EMPTY_OK:
+            if (
+                node.get("type") == "array"
+                and node.get("minItems", 0) < 1
+                and path.split("/")[-1] not in EMPTY_OK
+            ):
                 lacking.append(path)
             for k, v in node.items():
                 walk(v, f"{path}/{k}")
@@ -241,14 +332,18 @@ def test_every_schema_list_needs_an_item_unless_exempt():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", ["xu2022 fig6 ε not trained", "trials 1e8", "lowy claim_sigma not in sigmas"])
+@pytest.mark.parametrize(
+    "case", ["xu2022 fig6 ε not trained", "trials 1e8", "lowy claim_sigma not in sigmas"]
+)
 def test_dry_run_refuses_before_any_job(tmp_path, case):
     """`snakemake -n` stops at config validation: the key is named, no job is listed or run."""
     mutate, needle = BAD_BEFORE_ANY_JOB[case]
     bad = yaml.safe_load((REPO / "config/config.yaml").read_text())
     mutate(bad)
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump(bad, allow_unicode=True))
-    proc = run_pipeline(tmp_path, configfiles=(str(tmp_path / "bad.yaml"),), extra_args=("-n",), check=False)
+    proc = run_pipeline(
+        tmp_path, configfiles=(str(tmp_path / "bad.yaml"),), extra_args=("-n",), check=False
+    )
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0 and needle in out
     assert "Job stats" not in out and "rule " not in out and not (tmp_path / "results").exists()

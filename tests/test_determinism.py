@@ -38,6 +38,10 @@ def test_seed_changes_the_experiment_and_not_the_analytic_figures(root, referenc
     # tiny.yaml does not set seed, so this overrides config.yaml's global seed (0)
     run(root, work, "--config", "seed=7")
     reseeded = csv_hashes(work)
-    assert reseeded[STOCHASTIC] != reference[STOCHASTIC], "the seed did not reach the DP-SGD experiment"
+    assert reseeded[STOCHASTIC] != reference[STOCHASTIC], (
+        "the seed did not reach the DP-SGD experiment"
+    )
     for target in ANALYTIC:
-        assert reseeded[target] == reference[target], f"{target} is analytic and must not depend on the seed"
+        assert reseeded[target] == reference[target], (
+            f"{target} is analytic and must not depend on the seed"
+        )

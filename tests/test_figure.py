@@ -13,17 +13,31 @@ def _result(with_fig=True):
     fig, ax = plotting.subplots()
     ax.plot([0, 1], [0, 1])
     return figure.FigureResult(
-        data=pd.DataFrame({"series": "s", "x": [0, 1], "y": [0.0, 1.0]}), caption="c",
-        fig=fig if with_fig else None, table_md=None if with_fig else "| a |",
-        claims=[claims.Ledger("p").numeric(figure="f", claim_id="c1", claim="x", paper_value=1.0, ours=1.0,
-                                           tolerance=0.0)],
-        data_sources={"mnist": "standin"}, seeds={"train": 3})
+        data=pd.DataFrame({"series": "s", "x": [0, 1], "y": [0.0, 1.0]}),
+        caption="c",
+        fig=fig if with_fig else None,
+        table_md=None if with_fig else "| a |",
+        claims=[
+            claims.Ledger("p").numeric(
+                figure="f", claim_id="c1", claim="x", paper_value=1.0, ours=1.0, tolerance=0.0
+            )
+        ],
+        data_sources={"mnist": "standin"},
+        seeds={"train": 3},
+    )
 
 
 def test_write_outputs_contract(tmp_path):
-    written = figure.write_outputs(_result(), paper="p", figure="f", prefix=tmp_path / "f",
-                                   claims_path=tmp_path / "claims" / "f.csv", params={"a": np.int64(2)},
-                                   scale="tiny", wall_time_s=0.1)
+    written = figure.write_outputs(
+        _result(),
+        paper="p",
+        figure="f",
+        prefix=tmp_path / "f",
+        claims_path=tmp_path / "claims" / "f.csv",
+        params={"a": np.int64(2)},
+        scale="tiny",
+        wall_time_s=0.1,
+    )
     names = sorted(p.name for p in written)
     assert names == ["f.csv", "f.csv", "f.json", "f.pdf", "f.png"]
     prov = json.loads((tmp_path / "f.json").read_text())
@@ -35,8 +49,16 @@ def test_write_outputs_contract(tmp_path):
 
 
 def test_table_outputs(tmp_path):
-    written = figure.write_outputs(_result(with_fig=False), paper="p", figure="t", prefix=tmp_path / "t",
-                                   claims_path=tmp_path / "c.csv", params={}, scale="tiny", wall_time_s=0.0)
+    written = figure.write_outputs(
+        _result(with_fig=False),
+        paper="p",
+        figure="t",
+        prefix=tmp_path / "t",
+        claims_path=tmp_path / "c.csv",
+        params={},
+        scale="tiny",
+        wall_time_s=0.0,
+    )
     assert sorted(p.suffix for p in written) == [".csv", ".csv", ".json", ".md"]
 
 
@@ -45,8 +67,14 @@ def test_failed_figure_writes_nothing(tmp_path):
         raise RuntimeError("boom")
 
     with pytest.raises(RuntimeError):
-        figure.run_figure(broken, paper="p", figure="f", params={}, prefix=tmp_path / "f",
-                          claims_path=tmp_path / "c.csv")
+        figure.run_figure(
+            broken,
+            paper="p",
+            figure="f",
+            params={},
+            prefix=tmp_path / "f",
+            claims_path=tmp_path / "c.csv",
+        )
     assert list(tmp_path.iterdir()) == []
 
 

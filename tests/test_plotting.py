@@ -46,7 +46,11 @@ def test_no_text_leaves_the_canvas_and_no_legend_covers_data(config, paper):
         if res.fig is None:
             continue
         assert plotting.clipped_texts(res.fig) == [], f"{paper}/{name}: text outside the figure"
-        covered = [i for i, ax in enumerate(res.fig.axes) if ax.get_legend() and plotting.legend_covers_data(ax)]
+        covered = [
+            i
+            for i, ax in enumerate(res.fig.axes)
+            if ax.get_legend() and plotting.legend_covers_data(ax)
+        ]
         assert not covered, f"{paper}/{name}: the legend of axes {covered} covers data"
         plotting.plt.close(res.fig)
 
@@ -114,17 +118,26 @@ def _one_line_figure(params):
     ax.plot([0, 1], [0, 1], label="a")
     ax.set_title("t")
     plotting.legend(ax)
-    return FigureResult(data=pd.DataFrame({"series": ["a", "a"], "x": [0, 1], "y": [0, 1]}),
-                        caption="c", fig=fig)
+    return FigureResult(
+        data=pd.DataFrame({"series": ["a", "a"], "x": [0, 1], "y": [0, 1]}), caption="c", fig=fig
+    )
 
 
 def test_run_figure_styles_our_figure_and_restores_the_users_settings(tmp_path):
     from privrisk.figure import run_figure
 
     before = matplotlib.rcParams.copy()
-    assert before["lines.linewidth"] != plotting.RC["lines.linewidth"]  # else the test proves nothing
-    res = run_figure(_one_line_figure, paper="p", figure="f", params={}, prefix=tmp_path / "f",
-                     claims_path=tmp_path / "claims.csv")
+    assert (
+        before["lines.linewidth"] != plotting.RC["lines.linewidth"]
+    )  # else the test proves nothing
+    res = run_figure(
+        _one_line_figure,
+        paper="p",
+        figure="f",
+        params={},
+        prefix=tmp_path / "f",
+        claims_path=tmp_path / "claims.csv",
+    )
     assert matplotlib.rcParams.copy() == before
     ax = res.fig.axes[0]
     line = ax.get_lines()[0]

@@ -22,8 +22,13 @@ from tests.data.fake_remote import BUILDERS, Server, md5, overrides
 
 pytestmark = pytest.mark.slow
 
-PAPER = {"mnist": "xu2022", "cifar10": "xu2022", "acs": "swanberg2025", "fire": "swanberg2025",
-         "enron": "swanberg2025"}
+PAPER = {
+    "mnist": "xu2022",
+    "cifar10": "xu2022",
+    "acs": "swanberg2025",
+    "fire": "swanberg2025",
+    "enron": "swanberg2025",
+}
 
 
 @pytest.fixture
@@ -38,15 +43,30 @@ def repo(tmp_path):
 def _smk(root: Path, *args: str, blocks: dict | None = None, configfile: Path | None = None):
     """Run Snakemake in ``root``; ``blocks`` ({dataset: data block keys}) go through ``--config``."""
     cfgs = [str(root / c) for c in TINY] + ([str(configfile)] if configfile else [])
-    cmd = [*snakemake_exe(), "-s", str(root / "Snakefile"), "-d", str(root), "--cores", "1", *args,
-           "--configfile", *cfgs]
+    cmd = [
+        *snakemake_exe(),
+        "-s",
+        str(root / "Snakefile"),
+        "-d",
+        str(root),
+        "--cores",
+        "1",
+        *args,
+        "--configfile",
+        *cfgs,
+    ]
     if blocks:
         by_paper: dict = {}
         for name, block in blocks.items():
             by_paper.setdefault(PAPER[name], {}).setdefault("data", {})[name] = block
         cmd += ["--config", *[f"{p}={json.dumps(v)}" for p, v in by_paper.items()]]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=root,
-                          env=dict(os.environ, PYTHONPATH=str(root / "src")))
+    proc = subprocess.run(
+        cmd,
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=dict(os.environ, PYTHONPATH=str(root / "src")),
+    )
     return proc.returncode, proc.stdout + proc.stderr
 
 
@@ -73,25 +93,38 @@ def _dead_url() -> str:
 
 def test_download_prepare_and_use_every_dataset(repo, tmp_path_factory):
     names = ["mnist", "cifar10", "acs", "fire", "enron"]
-    srv, files = _serve(names, drop_first={"/mnist/train-images-idx3-ubyte.gz"})  # one interrupted transfer
+    srv, files = _serve(
+        names, drop_first={"/mnist/train-images-idx3-ubyte.gz"}
+    )  # one interrupted transfer
     blocks = {n: _real(files, srv, n) for n in names}
     # no hub here (prepare_gpt2's offline error is tested in tests/data); a boolean cannot go through
     # --config (its values are read as strings), so it goes in a config file
     no_gpt2 = tmp_path_factory.mktemp("cfg") / "no_gpt2.yaml"
     no_gpt2.write_text("swanberg2025: {data: {enron: {gpt2: false}}}\n")
-    targets = ["swanberg2025_marginals_dataset_acs", "swanberg2025_marginals_dataset_fire",
-               "results/swanberg2025/fig2a.csv", *[f"prepare_{n}" for n in ("mnist", "cifar10")]]
+    targets = [
+        "swanberg2025_marginals_dataset_acs",
+        "swanberg2025_marginals_dataset_fire",
+        "results/swanberg2025/fig2a.csv",
+        *[f"prepare_{n}" for n in ("mnist", "cifar10")],
+    ]
     with srv:
         code, out = _smk(repo, "-n", "xu2022", blocks=blocks, configfile=no_gpt2)
         assert code == 0, out
         assert {"prepare_mnist", "prepare_cifar10"} <= _planned(out)  # xu2022's steps need them
         code, out = _smk(repo, *targets, blocks=blocks, configfile=no_gpt2)
     assert code == 0, out
-    assert ("/mnist/train-images-idx3-ubyte.gz", "bytes=") in [(p, (r or "")[:6]) for p, r in srv.requests]
+    assert ("/mnist/train-images-idx3-ubyte.gz", "bytes=") in [
+        (p, (r or "")[:6]) for p, r in srv.requests
+    ]
     raw = repo / "data" / "raw"
     x, _, src = mnist.load_mnist({"source": "real", "path": str(raw / "mnist")})
     assert src == "real" and x.shape == (10, 28, 28)
-    assert cifar10.load_cifar10({"source": "real", "path": str(raw / "cifar-10-batches-py")})[0].shape[0] == 18
+    assert (
+        cifar10.load_cifar10({"source": "real", "path": str(raw / "cifar-10-batches-py")})[0].shape[
+            0
+        ]
+        == 18
+    )
     inter = repo / "results" / "swanberg2025" / "intermediate"
     for ds, rows in (("acs", 200), ("fire", 270)):  # fire: the complete rows of the export
         info = json.loads((inter / f"marginals_{ds}_dataset.json").read_text())
@@ -111,7 +144,10 @@ def test_checksum_mismatch_fails_and_leaves_no_file(repo):
     with srv:
         code, out = _smk(repo, "prepare_mnist", blocks={"mnist": block})
     assert code != 0
-    assert "expected " + "0" * 32 in out and md5(files["mnist"]["t10k-labels-idx1-ubyte.gz"])[4:] in out
+    assert (
+        "expected " + "0" * 32 in out
+        and md5(files["mnist"]["t10k-labels-idx1-ubyte.gz"])[4:] in out
+    )
     assert not (repo / "data" / "raw" / "mnist" / "t10k-labels-idx1-ubyte").exists()
     assert not list((repo / "data" / "raw" / "mnist").glob("t10k-labels*"))
 
@@ -121,8 +157,13 @@ def test_offline_fails_with_the_clear_message(repo):
     block = {"source": "real", "urls": {"cifar-10-python.tar.gz": f"{base}/cifar-10-python.tar.gz"}}
     code, out = _smk(repo, "prepare_cifar10", blocks={"cifar10": block})
     assert code != 0
-    for part in ("could not download", "offline", "place it by hand", "c58f30108f718f92721af3b95e74349a",
-                 "data/raw/cifar-10-python.tar.gz"):
+    for part in (
+        "could not download",
+        "offline",
+        "place it by hand",
+        "c58f30108f718f92721af3b95e74349a",
+        "data/raw/cifar-10-python.tar.gz",
+    ):
         assert part in out, out
 
 
@@ -149,10 +190,16 @@ def test_hand_placed_prepared_files_need_no_rule(repo):
 
 def test_auto_downloads_only_with_download_true(repo, tmp_path_factory):
     code, out = _smk(repo, "-n", "xu2022")
-    assert code == 0 and _planned(out) and not any(r.startswith("prepare_") for r in _planned(out)), out
+    assert (
+        code == 0 and _planned(out) and not any(r.startswith("prepare_") for r in _planned(out))
+    ), out
     cfg = tmp_path_factory.mktemp("cfg") / "download.yaml"
     tiny = yaml.safe_load((repo / "config" / "tiny.yaml").read_text())
     cifar = {**tiny["xu2022"]["data"]["cifar10"], "source": "auto", "download": True}
-    cfg.write_text(yaml.safe_dump({"xu2022": {"data": {**tiny["xu2022"]["data"], "cifar10": cifar}}}))
+    cfg.write_text(
+        yaml.safe_dump({"xu2022": {"data": {**tiny["xu2022"]["data"], "cifar10": cifar}}})
+    )
     code, out = _smk(repo, "-n", "xu2022", configfile=cfg)
-    assert code == 0 and "prepare_cifar10" in _planned(out) and "prepare_mnist" not in _planned(out), out
+    assert (
+        code == 0 and "prepare_cifar10" in _planned(out) and "prepare_mnist" not in _planned(out)
+    ), out

@@ -58,8 +58,19 @@ def repo_copy(base: Path) -> Path:
 
 def command(root: Path, workdir: Path, *extra: str) -> list[str]:
     # no --configfile swallowing: the targets come first (see README)
-    return [*snakemake_exe(), *SLICE, "-s", str(root / "Snakefile"), "-d", str(workdir), "--cores", "2",
-            *extra, "--configfile", *[str(root / c) for c in TINY]]
+    return [
+        *snakemake_exe(),
+        *SLICE,
+        "-s",
+        str(root / "Snakefile"),
+        "-d",
+        str(workdir),
+        "--cores",
+        "2",
+        *extra,
+        "--configfile",
+        *[str(root / c) for c in TINY],
+    ]
 
 
 def _env(root: Path) -> dict[str, str]:
@@ -67,10 +78,18 @@ def _env(root: Path) -> dict[str, str]:
 
 
 def run(root: Path, workdir: Path, *extra: str, check: bool = True) -> subprocess.CompletedProcess:
-    proc = subprocess.run(command(root, workdir, *extra), capture_output=True, text=True, cwd=root,
-                          env=_env(root), timeout=TIMEOUT)
+    proc = subprocess.run(
+        command(root, workdir, *extra),
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=_env(root),
+        timeout=TIMEOUT,
+    )
     if check:
-        assert proc.returncode == 0, f"snakemake failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+        assert proc.returncode == 0, (
+            f"snakemake failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+        )
     return proc
 
 
@@ -80,8 +99,14 @@ def started(root: Path, workdir: Path) -> Iterator[subprocess.Popen]:
     whatever of it still runs when the block ends (a failed assertion) is killed."""
     workdir.mkdir(parents=True, exist_ok=True)
     with open(workdir.parent / f"{workdir.name}.log", "w") as out:
-        proc = subprocess.Popen(command(root, workdir), stdout=out, stderr=subprocess.STDOUT, cwd=root,
-                                env=_env(root), start_new_session=True)
+        proc = subprocess.Popen(
+            command(root, workdir),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=root,
+            env=_env(root),
+            start_new_session=True,
+        )
         try:
             yield proc
         finally:
@@ -94,8 +119,10 @@ def started(root: Path, workdir: Path) -> Iterator[subprocess.Popen]:
 
 def csv_hashes(workdir: Path) -> dict[str, str]:
     """sha256 of every CSV the run wrote (figures' numbers, claims rows, ledgers)."""
-    return {str(p.relative_to(workdir)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted((workdir / "results").rglob("*.csv"))}
+    return {
+        str(p.relative_to(workdir)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted((workdir / "results").rglob("*.csv"))
+    }
 
 
 def job_processes(snakemake_pid: int) -> list[psutil.Process]:
@@ -154,14 +181,18 @@ def root(tmp_path_factory):
 def _interrupted(workdir: Path) -> None:
     """The interruption really cut the run short: at least one target is missing."""
     missing = [t for t in SLICE if not (workdir / t).is_file()]
-    assert missing, "every target was already written: the interruption came too late to test anything"
+    assert missing, (
+        "every target was already written: the interruption came too late to test anything"
+    )
 
 
 def test_ctrl_c_then_rerun(root, reference, tmp_path):
     work = tmp_path / "ctrl_c"
     with started(root, work) as proc:
         wait_for_a_job(proc)
-        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal sends: Snakemake and its jobs
+        os.killpg(
+            proc.pid, signal.SIGINT
+        )  # what Ctrl-C in a terminal sends: Snakemake and its jobs
         assert proc.wait(TIMEOUT) != 0
     _interrupted(work)
     run(root, work)  # the same command; the default profile has rerun-incomplete

@@ -34,9 +34,25 @@ def repo_copy(tmp_path_factory):
 
 
 def _smk(root: Path, *args: str) -> str:
-    cmd = [*snakemake_exe(), "-s", str(root / "Snakefile"), "-d", str(root), "--cores", "1", *args,
-           "--configfile", *[str(root / c) for c in TINY]]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=root, env=dict(os.environ, PYTHONPATH=str(root / "src")))
+    cmd = [
+        *snakemake_exe(),
+        "-s",
+        str(root / "Snakefile"),
+        "-d",
+        str(root),
+        "--cores",
+        "1",
+        *args,
+        "--configfile",
+        *[str(root / c) for c in TINY],
+    ]
+    proc = subprocess.run(
+        cmd,
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=dict(os.environ, PYTHONPATH=str(root / "src")),
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout + proc.stderr
 
@@ -50,7 +66,11 @@ def _all_outputs(registries) -> list[str]:
     files = ["results/claims.csv", "results/claims.md"]
     for reg in registries.values():
         files += [f for s in reg.steps for f in reg.step_outputs(s).values()]
-        files += [f for fig in reg.figures for f in workflow.figure_outputs(reg.paper, fig.name, table=fig.table).values()]
+        files += [
+            f
+            for fig in reg.figures
+            for f in workflow.figure_outputs(reg.paper, fig.name, table=fig.table).values()
+        ]
         files.append(f"results/{reg.paper}/claims.csv")
     return files
 
@@ -93,8 +113,12 @@ def _expected_after_editing(reg, path: Path) -> set[str]:
         new = {s.name for s in reg.steps if any(r.step in hit for r in s.inputs.values())}
         changed = not new <= hit
         hit |= new
-    figs = {f.name for f in reg.figures
-            if str(path) in workflow.code_inputs(f.func) or any(r.step in hit for r in f.inputs.values())}
+    figs = {
+        f.name
+        for f in reg.figures
+        if str(path) in workflow.code_inputs(f.func)
+        or any(r.step in hit for r in f.inputs.values())
+    }
     return {f"{reg.paper}_{n}" for n in hit | figs}
 
 
@@ -109,4 +133,6 @@ def test_step_module_edit_reruns_its_steps_and_their_figures_only(repo_copy, reg
         path = repo_copy / "src/privrisk" / rel
         expected = _expected_after_editing(reg, workflow.PACKAGE_DIR / rel)
         planned = _touch_outputs_then(repo_copy, path, registries) - GATHER
-        assert planned == expected, f"editing {rel}: planned {sorted(planned)}, expected {sorted(expected)}"
+        assert planned == expected, (
+            f"editing {rel}: planned {sorted(planned)}, expected {sorted(expected)}"
+        )

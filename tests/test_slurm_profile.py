@@ -64,10 +64,24 @@ def _sbatch_calls(tmp_path: Path, target: str, configfiles) -> list[str]:
     for f in fake.iterdir():
         f.chmod(0o755)
     calls = tmp_path / "sbatch_calls.txt"
-    env = dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ['PATH']}", FAKE_SLURM_CALLS=str(calls),
-               PYTHONPATH=str(REPO / "src"))
-    cmd = [*snakemake_exe(), target, "-s", str(REPO / "Snakefile"), "-d", str(tmp_path / "work"),
-           "--profile", str(PROFILE), "--configfile", *[str(REPO / c) for c in configfiles]]
+    env = dict(
+        os.environ,
+        PATH=f"{fake}{os.pathsep}{os.environ['PATH']}",
+        FAKE_SLURM_CALLS=str(calls),
+        PYTHONPATH=str(REPO / "src"),
+    )
+    cmd = [
+        *snakemake_exe(),
+        target,
+        "-s",
+        str(REPO / "Snakefile"),
+        "-d",
+        str(tmp_path / "work"),
+        "--profile",
+        str(PROFILE),
+        "--configfile",
+        *[str(REPO / c) for c in configfiles],
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO, timeout=600)
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0 and "fake sbatch: refused" in out, out

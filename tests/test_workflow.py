@@ -15,28 +15,56 @@ def _step(name="train", **kw):
 
 def test_paths():
     out = workflow.figure_outputs("k", "fig1")
-    assert out == {"csv": "results/k/fig1.csv", "json": "results/k/fig1.json",
-                   "claims": "results/k/claims/fig1.csv", "pdf": "results/k/fig1.pdf", "png": "results/k/fig1.png"}
-    assert set(workflow.figure_outputs("k", "table1", table=True)) == {"csv", "json", "claims", "md", "tex"}
+    assert out == {
+        "csv": "results/k/fig1.csv",
+        "json": "results/k/fig1.json",
+        "claims": "results/k/claims/fig1.csv",
+        "pdf": "results/k/fig1.pdf",
+        "png": "results/k/fig1.png",
+    }
+    assert set(workflow.figure_outputs("k", "table1", table=True)) == {
+        "csv",
+        "json",
+        "claims",
+        "md",
+        "tex",
+    }
     assert workflow.artifact("k", "a.npz") == "results/k/intermediate/a.npz"
 
 
 def test_registry_wires_artifacts_and_targets():
-    reg = Registry("k", (_step(),), (Figure(name="fig1", func="m:fig1", inputs={"model": Out("train", "model")}),
-                                    Figure(name="table1", func="m:table1", table=True)))
+    reg = Registry(
+        "k",
+        (_step(),),
+        (
+            Figure(name="fig1", func="m:fig1", inputs={"model": Out("train", "model")}),
+            Figure(name="table1", func="m:table1", table=True),
+        ),
+    )
     assert reg.inputs(reg.figures[0]) == {"model": "results/k/intermediate/train.pt"}
     assert reg.step_outputs(reg.steps[0]) == {"model": "results/k/intermediate/train.pt"}
     assert reg.rule_name(reg.figures[0]) == "k_fig1"
-    assert "results/k/table1.md" in reg.targets() and not any("/claims/" in t for t in reg.targets())
+    assert "results/k/table1.md" in reg.targets() and not any(
+        "/claims/" in t for t in reg.targets()
+    )
     assert reg.claims_files() == ["results/k/claims/fig1.csv", "results/k/claims/table1.csv"]
 
 
-@pytest.mark.parametrize("figures,needle", [
-    ((Figure(name="fig1", func="m:f", inputs={"q": Out("tran", "model")}),), "unknown step 'tran'"),
-    ((Figure(name="fig1", func="m:f", inputs={"q": Out("train", "queries")}),), "no output 'queries'"),
-    ((Figure(name="fig1", func="m:f", inputs={"q": "results/x.npz"}),), "must be an Out"),
-    ((Figure(name="train", func="m:f"),), "duplicate"),
-])
+@pytest.mark.parametrize(
+    "figures,needle",
+    [
+        (
+            (Figure(name="fig1", func="m:f", inputs={"q": Out("tran", "model")}),),
+            "unknown step 'tran'",
+        ),
+        (
+            (Figure(name="fig1", func="m:f", inputs={"q": Out("train", "queries")}),),
+            "no output 'queries'",
+        ),
+        ((Figure(name="fig1", func="m:f", inputs={"q": "results/x.npz"}),), "must be an Out"),
+        ((Figure(name="train", func="m:f"),), "duplicate"),
+    ],
+)
 def test_registry_rejects_inconsistent_declarations(figures, needle):
     with pytest.raises(RegistryError, match=needle):
         Registry("k", (_step(),), figures)
@@ -49,28 +77,52 @@ def test_declaration_checks():
         Step(name="s", func="m:s", outputs={})
     with pytest.raises(RegistryError, match="quick"):
         Figure(name="f", func="m:f", resources={"paper": Resources()})
-    f = Figure(name="f", func="m:f", resources={"quick": Resources(runtime=1), "paper": Resources(runtime=60, gpu=1)})
+    f = Figure(
+        name="f",
+        func="m:f",
+        resources={"quick": Resources(runtime=1), "paper": Resources(runtime=60, gpu=1)},
+    )
     assert f.resources_for("tiny").runtime == 1 and f.resources_for("paper").gpu == 1
     assert f.section == "f" and Figure(name="g", func="m:g", section=None).section is None
 
 
 def test_params_merge_common_section_config_and_fixed():
-    cfg = {"seed": 7, "k": {"common": {"a": 1, "b": 2}, "fig1": {"b": 3}, "models": {"gan": {"lr": 0.1}}}}
+    cfg = {
+        "seed": 7,
+        "k": {"common": {"a": 1, "b": 2}, "fig1": {"b": 3}, "models": {"gan": {"lr": 0.1}}},
+    }
     assert workflow.paper_params(cfg, "k", "fig1") == {"a": 1, "b": 3, "seed": 7}
-    fig = Figure(name="fig1", func="m:f", config={"model": "models.gan"}, fixed={"dataset": "mnist"})
-    assert workflow.params(cfg, "k", fig) == {"a": 1, "b": 3, "seed": 7, "model": {"lr": 0.1}, "dataset": "mnist"}
+    fig = Figure(
+        name="fig1", func="m:f", config={"model": "models.gan"}, fixed={"dataset": "mnist"}
+    )
+    assert workflow.params(cfg, "k", fig) == {
+        "a": 1,
+        "b": 3,
+        "seed": 7,
+        "model": {"lr": 0.1},
+        "dataset": "mnist",
+    }
     assert workflow.params(cfg, "k", _step()) == {"seed": 7}
     with pytest.raises(RegistryError, match="models.vae"):
         workflow.params(cfg, "k", Figure(name="fig1", func="m:f", config={"model": "models.vae"}))
 
 
 def test_code_inputs_follow_imports_and_packages():
-    files = {Path(f).relative_to(REPO).as_posix() for f in workflow.code_inputs("privrisk.papers.thudi2022.figures:fig1")}
-    assert {"src/privrisk/papers/thudi2022/figures.py", "src/privrisk/bounds/membership.py",
-            "src/privrisk/plotting.py", "src/privrisk/papers/thudi2022/__init__.py",
-            "src/privrisk/__init__.py"} <= files
+    files = {
+        Path(f).relative_to(REPO).as_posix()
+        for f in workflow.code_inputs("privrisk.papers.thudi2022.figures:fig1")
+    }
+    assert {
+        "src/privrisk/papers/thudi2022/figures.py",
+        "src/privrisk/bounds/membership.py",
+        "src/privrisk/plotting.py",
+        "src/privrisk/papers/thudi2022/__init__.py",
+        "src/privrisk/__init__.py",
+    } <= files
     assert "src/privrisk/bounds/attribute.py" not in files  # another paper's code
-    assert "src/privrisk/papers/thudi2022/registry.py" not in files  # declarations are not code a figure runs
+    assert (
+        "src/privrisk/papers/thudi2022/registry.py" not in files
+    )  # declarations are not code a figure runs
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +136,12 @@ def test_every_paper_declares_figures_with_captions(registries):
     for paper, reg in registries.items():
         assert reg.figures, paper
         for fig in reg.figures:
-            assert (REPO / "workflow" / "report" / paper / f"{fig.name}.rst").is_file(), f"{paper}/{fig.name}: no caption"
-            workflow.params(config.load(REPO / "config/config.yaml"), paper, fig)  # every config path resolves
+            assert (REPO / "workflow" / "report" / paper / f"{fig.name}.rst").is_file(), (
+                f"{paper}/{fig.name}: no caption"
+            )
+            workflow.params(
+                config.load(REPO / "config/config.yaml"), paper, fig
+            )  # every config path resolves
 
 
 def test_step_code_never_includes_plotting_or_figure_code(registries):
@@ -94,7 +150,9 @@ def test_step_code_never_includes_plotting_or_figure_code(registries):
         figure_modules = {f.func.split(":")[0] for f in reg.figures}
         for step in reg.steps:
             files = set(workflow.code_inputs(step.func))
-            assert str(workflow.PACKAGE_DIR / "plotting.py") not in files, f"{paper}.{step.name} imports plotting"
+            assert str(workflow.PACKAGE_DIR / "plotting.py") not in files, (
+                f"{paper}.{step.name} imports plotting"
+            )
             for mod in figure_modules:
                 path = workflow._module_file(mod)
                 assert str(path) not in files, f"{paper}.{step.name} imports figure module {mod}"

@@ -158,7 +158,12 @@ def dpsgd_noise_multiplier(
 
 
 def dpsgd_epsilon(
-    *, noise_multiplier: float, delta: float, sample_rate: float, steps: int, accountant: str = "rdp"
+    *,
+    noise_multiplier: float,
+    delta: float,
+    sample_rate: float,
+    steps: int,
+    accountant: str = "rdp",
 ) -> float:
     """ε spent by DP-SGD (opacus accountant; exact GDP composition when sample_rate = 1)."""
     _check_delta(delta, allow_zero=False)

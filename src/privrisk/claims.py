@@ -24,8 +24,27 @@ from pathlib import Path
 
 import pandas as pd
 
-COLUMNS = ["paper", "figure", "claim_id", "claim", "paper_value", "ours", "tolerance", "status", "data", "note"]
-STATUSES = ("reproduced", "differs", "qualitative-ok", "qualitative-fails", "uninformative", "standin", "derived")
+COLUMNS = [
+    "paper",
+    "figure",
+    "claim_id",
+    "claim",
+    "paper_value",
+    "ours",
+    "tolerance",
+    "status",
+    "data",
+    "note",
+]
+STATUSES = (
+    "reproduced",
+    "differs",
+    "qualitative-ok",
+    "qualitative-fails",
+    "uninformative",
+    "standin",
+    "derived",
+)
 DATA = ("analytic", "real", "bundled-real", "standin")
 #: statuses that need a note saying why
 NEEDS_NOTE = ("differs", "qualitative-fails", "uninformative", "standin", "derived")
@@ -58,7 +77,9 @@ class Claim:
         if self.status in NEEDS_NOTE and not self.note:
             raise ValueError(f"claim {self.claim_id}: status {self.status!r} needs a note")
         if self.status == "reproduced" and self.data == "standin":
-            raise ValueError(f"claim {self.claim_id}: a number from stand-in data cannot be 'reproduced'")
+            raise ValueError(
+                f"claim {self.claim_id}: a number from stand-in data cannot be 'reproduced'"
+            )
 
 
 def _round(x):
@@ -118,12 +139,17 @@ class Ledger:
             status = "standin"
             full = _join(standin_note or "stand-in data", f"within tolerance: {ok}", note, se_note)
         elif derived:
-            status, full = "derived", _join(note or "derived value (not quoted by the paper)", f"agrees: {ok}", se_note)
+            status, full = (
+                "derived",
+                _join(note or "derived value (not quoted by the paper)", f"agrees: {ok}", se_note),
+            )
         elif ok:
             status, full = "reproduced", _join(note, se_note)
         else:
             status, full = "differs", _join(note_if_differs or "outside tolerance", note, se_note)
-        return Claim(self.paper, figure, claim_id, claim, paper_value, ours_r, tol, status, data, full)
+        return Claim(
+            self.paper, figure, claim_id, claim, paper_value, ours_r, tol, status, data, full
+        )
 
     def qualitative(
         self,
@@ -140,13 +166,17 @@ class Ledger:
         (``uninformative``; the note must give estimate, null and half-width)."""
         if holds is None:
             if not note:
-                raise ValueError(f"claim {claim_id}: an uninformative claim needs a note (estimate, null, half-width)")
+                raise ValueError(
+                    f"claim {claim_id}: an uninformative claim needs a note (estimate, null, half-width)"
+                )
             status = "uninformative"
         else:
             status = "qualitative-ok" if holds else "qualitative-fails"
             if not holds and not note:
                 note = "the statement does not hold in our run"
-        return Claim(self.paper, figure, claim_id, claim, "stated", ours, "", status, data or self.data, note)
+        return Claim(
+            self.paper, figure, claim_id, claim, "stated", ours, "", status, data or self.data, note
+        )
 
 
 # --- files ---------------------------------------------------------------------------------------
@@ -207,7 +237,9 @@ def check(df: pd.DataFrame) -> list[str]:
             try:
                 ok = within(float(r.ours), float(r.paper_value), float(r.tolerance))
             except ValueError:
-                problems.append(f"{where}: {r.status} needs numeric paper_value, ours and tolerance")
+                problems.append(
+                    f"{where}: {r.status} needs numeric paper_value, ours and tolerance"
+                )
                 continue
             if ok != (r.status == "reproduced"):
                 problems.append(
@@ -232,12 +264,18 @@ def to_markdown(df: pd.DataFrame) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m privrisk.claims", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m privrisk.claims", description=__doc__.splitlines()[0]
+    )
     ap.add_argument("ledger", nargs="?", default="results/claims.csv")
     ap.add_argument("--paper", help="show only this paper key")
     ap.add_argument("--status", choices=STATUSES, help="show only this status")
     ap.add_argument("--markdown", metavar="OUT", help="write the ledger as Markdown to OUT")
-    ap.add_argument("--check", action="store_true", help="check every row's status against its numbers; exit 1 on a problem")
+    ap.add_argument(
+        "--check",
+        action="store_true",
+        help="check every row's status against its numbers; exit 1 on a problem",
+    )
     args = ap.parse_args(argv)
     path = Path(args.ledger)
     if not path.exists():
@@ -250,15 +288,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1 if problems else 0
     if args.paper:
         if args.paper not in set(df.paper):
-            ap.error(f"no claims for paper {args.paper!r}; papers: {', '.join(sorted(set(df.paper)))}")
+            ap.error(
+                f"no claims for paper {args.paper!r}; papers: {', '.join(sorted(set(df.paper)))}"
+            )
         df = df[df.paper == args.paper]
     if args.status:
         df = df[df.status == args.status]
     if args.markdown:
         Path(args.markdown).write_text(to_markdown(df))
         return 0
-    with pd.option_context("display.max_rows", None, "display.max_colwidth", 60, "display.width", 200):
-        print(df[["paper", "figure", "claim_id", "paper_value", "ours", "status", "data"]].to_string(index=False))
+    with pd.option_context(
+        "display.max_rows", None, "display.max_colwidth", 60, "display.width", 200
+    ):
+        print(
+            df[["paper", "figure", "claim_id", "paper_value", "ours", "status", "data"]].to_string(
+                index=False
+            )
+        )
         print()
         print(df["status"].value_counts().to_string())
     return 0

@@ -1,8 +1,8 @@
 """The ``privrisk`` command: the claims ledger, where each dataset comes from, the config reference.
 
-    privrisk claims [LEDGER] [--paper KEY] [--status S] [--markdown OUT] [--check]
-    privrisk data [CONFIG ...]        which source each dataset block resolves to, and why
-    privrisk config [CONFIG ...]      validate config files (or --readme: print the reference)
+privrisk claims [LEDGER] [--paper KEY] [--status S] [--markdown OUT] [--check]
+privrisk data [CONFIG ...]        which source each dataset block resolves to, and why
+privrisk config [CONFIG ...]      validate config files (or --readme: print the reference)
 """
 
 from __future__ import annotations
@@ -29,8 +29,10 @@ def data_status(cfg: dict) -> list[str]:
                 used = sources.resolve(name, block)
             except sources.DataUnavailable as err:
                 used = f"UNAVAILABLE ({err})"
-            lines.append(f"{paper}.data.{name}: source {block.get('source', 'auto')} -> {used}; "
-                         f"real files present {present}/{len(files)} under {block.get('path')}")
+            lines.append(
+                f"{paper}.data.{name}: source {block.get('source', 'auto')} -> {used}; "
+                f"real files present {present}/{len(files)} under {block.get('path')}"
+            )
     return lines
 
 
@@ -45,9 +47,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "claims":
         return claims.main(rest)
     sub = argparse.ArgumentParser(prog=f"privrisk {command}")
-    sub.add_argument("files", nargs="*", help="config files merged in order (default config/config.yaml)")
+    sub.add_argument(
+        "files", nargs="*", help="config files merged in order (default config/config.yaml)"
+    )
     if command == "config":
-        sub.add_argument("--readme", action="store_true", help="print config/README.md, generated from the schemas")
+        sub.add_argument(
+            "--readme",
+            action="store_true",
+            help="print config/README.md, generated from the schemas",
+        )
     elif command != "data":
         ap.error(f"unknown command {command!r}")
     args = sub.parse_args(rest)

@@ -63,17 +63,25 @@ def _message(error: jsonschema.ValidationError, schema: dict[str, Any]) -> str:
     if error.validator in ("additionalProperties", "unevaluatedProperties"):
         allowed = sorted(error.schema.get("properties", {}))
         if error.validator == "unevaluatedProperties" and "$ref" in error.schema:
-            allowed = sorted(set(allowed) | set(_resolve(schema, {"$ref": error.schema["$ref"]}).get("properties", {})))
+            allowed = sorted(
+                set(allowed)
+                | set(_resolve(schema, {"$ref": error.schema["$ref"]}).get("properties", {}))
+            )
         extra = sorted(set(error.instance) - set(allowed))
         where = _path(error)
         full = [f"{where}.{k}" if where != "<top level>" else k for k in extra]
         # An object schema may list keys it used to have: `x-renamed: {old: new}`.
         renamed = error.schema.get("x-renamed", {})
-        lines = [f"config key {f} was renamed to {renamed[k]!r}" for k, f in zip(extra, full, strict=True)
-                 if k in renamed]
+        lines = [
+            f"config key {f} was renamed to {renamed[k]!r}"
+            for k, f in zip(extra, full, strict=True)
+            if k in renamed
+        ]
         unknown = [f for k, f in zip(extra, full, strict=True) if k not in renamed]
         if unknown:
-            lines.append(f"unknown config key(s) {', '.join(unknown)}; allowed here: {', '.join(allowed)}")
+            lines.append(
+                f"unknown config key(s) {', '.join(unknown)}; allowed here: {', '.join(allowed)}"
+            )
         return "\n  ".join(lines)
     if error.validator in ("anyOf", "oneOf") and error.context:
         # Report the alternative that got furthest into the value (e.g. the list item that is
@@ -89,14 +97,18 @@ def _is_integer(_checker, value) -> bool:
 
 def _is_number(_checker, value) -> bool:
     # NaN passes every minimum/maximum comparison; refuse it (±inf stays allowed, e.g. ε = .inf).
-    return isinstance(value, int | float) and not isinstance(value, bool) and not (
-        isinstance(value, float) and math.isnan(value))
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and not (isinstance(value, float) and math.isnan(value))
+    )
 
 
 _Validator = jsonschema.validators.extend(
     jsonschema.Draft202012Validator,
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
-        {"integer": _is_integer, "number": _is_number}),
+        {"integer": _is_integer, "number": _is_number}
+    ),
 )
 
 
@@ -104,7 +116,9 @@ def _grid_errors(node: Any, path: str = "") -> list[str]:
     """Dense grids whose min exceeds max (a reversed grid would be drawn silently)."""
     out = []
     if isinstance(node, Mapping):
-        if {"min", "max", "n_points"} <= set(node) and all(isinstance(node[k], int | float) for k in ("min", "max")):
+        if {"min", "max", "n_points"} <= set(node) and all(
+            isinstance(node[k], int | float) for k in ("min", "max")
+        ):
             if node["min"] > node["max"]:
                 out.append(f"config key {path}: min {node['min']} > max {node['max']}")
         for k, v in node.items():
@@ -120,11 +134,15 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
     """
     schema = load_schema() if schema is None else schema
     validator = _Validator(schema)
-    errors = sorted(validator.iter_errors(dict(config)), key=lambda e: list(map(str, e.absolute_path)))
+    errors = sorted(
+        validator.iter_errors(dict(config)), key=lambda e: list(map(str, e.absolute_path))
+    )
     messages = [_message(e, schema) for e in errors] + _grid_errors(config)
     # Beyond the schema: empty lists, upper limits (allow_large overrides them) and, once every
     # key has a valid type, the consistency between keys (privrisk.config_checks).
-    named = {m.split(":")[0] for m in messages}  # the schema's minItems may already name an empty list
+    named = {
+        m.split(":")[0] for m in messages
+    }  # the schema's minItems may already name an empty list
     messages += [m for m in config_checks.empty_list_errors(config) if m.split(":")[0] not in named]
     messages += config_checks.limit_errors(config)
     if not messages:
@@ -202,7 +220,10 @@ def _kind(schema: dict[str, Any], node: dict[str, Any]) -> str:
         return f"list of {_kind(schema, items) or 'values'}"
     if t == "object" and "properties" in node and not node.get("description"):
         return "mapping"
-    bounds = [f">= {node['minimum']}" if "minimum" in node else "", f"<= {node['maximum']}" if "maximum" in node else ""]
+    bounds = [
+        f">= {node['minimum']}" if "minimum" in node else "",
+        f"<= {node['maximum']}" if "maximum" in node else "",
+    ]
     return " ".join(x for x in [t, *bounds] if x)
 
 
@@ -223,11 +244,18 @@ _GLOBAL = ("scale", "seed", "device", "allow_large")
 
 def _limits_section() -> list[str]:
     limits = config_checks.LIMITS
-    return ["", "## Upper limits", "",
-            "A key with one of these names is refused above its limit, wherever it appears (a list of",
-            f"integers item by item), unless the config sets `{config_checks.OVERRIDE}: true` at the top level. The",
-            "limits are at least 50× the largest value a shipped config uses, so paper scale is far inside.",
-            "", "| key | limit |", "|---|---|", *[f"| `{k}` | {v:,} |" for k, v in limits.items()]]
+    return [
+        "",
+        "## Upper limits",
+        "",
+        "A key with one of these names is refused above its limit, wherever it appears (a list of",
+        f"integers item by item), unless the config sets `{config_checks.OVERRIDE}: true` at the top level. The",
+        "limits are at least 50× the largest value a shipped config uses, so paper scale is far inside.",
+        "",
+        "| key | limit |",
+        "|---|---|",
+        *[f"| `{k}` | {v:,} |" for k, v in limits.items()],
+    ]
 
 
 def readme(schema: dict[str, Any] | None = None) -> str:
@@ -255,8 +283,16 @@ def readme(schema: dict[str, Any] | None = None) -> str:
         if key in _GLOBAL:
             continue
         sub = _resolve(schema, sub)
-        out += ["", f"## `{key}`", "", " ".join(str(sub.get("description", "")).split()), "",
-                "| key | type | description |", "|---|---|---|", *_rows(schema, sub, key)]
+        out += [
+            "",
+            f"## `{key}`",
+            "",
+            " ".join(str(sub.get("description", "")).split()),
+            "",
+            "| key | type | description |",
+            "|---|---|---|",
+            *_rows(schema, sub, key),
+        ]
     return "\n".join(out) + "\n"
 
 

@@ -30,11 +30,15 @@ def resolve(setting: str | torch.device = "auto") -> torch.device:
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if setting.startswith("cuda"):
         if not torch.cuda.is_available():
-            raise DeviceError(f"config key device: {setting!r} requested but CUDA is not available here "
-                              "(use device: auto or cpu)")
+            raise DeviceError(
+                f"config key device: {setting!r} requested but CUDA is not available here "
+                "(use device: auto or cpu)"
+            )
         index = int(setting.split(":")[1]) if ":" in setting else 0
         if index >= torch.cuda.device_count():
-            raise DeviceError(f"config key device: {setting!r} but only {torch.cuda.device_count()} GPU(s)")
+            raise DeviceError(
+                f"config key device: {setting!r} but only {torch.cuda.device_count()} GPU(s)"
+            )
     if setting == "mps" and not torch.backends.mps.is_available():
         raise DeviceError("config key device: 'mps' requested but not available here")
     return torch.device(setting)

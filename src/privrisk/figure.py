@@ -159,8 +159,18 @@ def run_figure(
     return result
 
 
-PROVENANCE_KEYS = ("paper", "figure", "caption", "scale", "parameters", "seeds", "data_sources", "packages",
-                   "git_commit", "wall_time_s")
+PROVENANCE_KEYS = (
+    "paper",
+    "figure",
+    "caption",
+    "scale",
+    "parameters",
+    "seeds",
+    "data_sources",
+    "packages",
+    "git_commit",
+    "wall_time_s",
+)
 
 
 def check_outputs(root: str | Path, registry) -> list[str]:
@@ -176,7 +186,11 @@ def check_outputs(root: str | Path, registry) -> list[str]:
     root, paper, problems = Path(root), registry.paper, []
     for fig in registry.figures:
         out = figure_outputs(paper, fig.name, table=fig.table)
-        missing = [rel for rel in out.values() if not (root / rel).is_file() or (root / rel).stat().st_size == 0]
+        missing = [
+            rel
+            for rel in out.values()
+            if not (root / rel).is_file() or (root / rel).stat().st_size == 0
+        ]
         if missing:
             problems += [f"{paper}/{fig.name}: missing or empty {rel}" for rel in missing]
             continue

@@ -23,7 +23,9 @@ def job_log(path: str | Path) -> Iterator[TextIO]:
     saved = sys.stdout, sys.stderr
     with open(path, "w") as log:
         sys.stdout = sys.stderr = log
-        logging.basicConfig(stream=log, level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", force=True)
+        logging.basicConfig(
+            stream=log, level=logging.INFO, format="%(asctime)s %(name)s: %(message)s", force=True
+        )
         try:
             yield log
         except BaseException:

@@ -83,7 +83,9 @@ def footnote(fig: Figure, text: str) -> None:
 
 def data_source_note(sources: dict[str, str]) -> str | None:
     """Footnote text for non-real data sources, or None when every dataset is real/analytic."""
-    parts = [f"{name}: {src}" for name, src in sources.items() if src in ("standin", "bundled-real")]
+    parts = [
+        f"{name}: {src}" for name, src in sources.items() if src in ("standin", "bundled-real")
+    ]
     if not parts:
         return None
     standin = any(src == "standin" for src in sources.values())
@@ -145,7 +147,9 @@ def legend_covers_data(ax) -> bool:
     fig.canvas.draw()
     box = leg.get_window_extent().padded(-1)
     pts = _data_points(ax)
-    inside = ((pts[:, 0] > box.x0) & (pts[:, 0] < box.x1) & (pts[:, 1] > box.y0) & (pts[:, 1] < box.y1))
+    inside = (
+        (pts[:, 0] > box.x0) & (pts[:, 0] < box.x1) & (pts[:, 1] > box.y0) & (pts[:, 1] < box.y1)
+    )
     return bool(inside.any())
 
 

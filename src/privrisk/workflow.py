@@ -126,9 +126,13 @@ class Registry:
         for decl in (*self.steps, *self.figures):
             for key, ref in decl.inputs.items():
                 if not isinstance(ref, Out):
-                    raise RegistryError(f"{self.paper}.{decl.name}: input {key!r} must be an Out, got {ref!r}")
+                    raise RegistryError(
+                        f"{self.paper}.{decl.name}: input {key!r} must be an Out, got {ref!r}"
+                    )
                 if ref.step not in steps:
-                    raise RegistryError(f"{self.paper}.{decl.name}: input {key!r} names unknown step {ref.step!r}")
+                    raise RegistryError(
+                        f"{self.paper}.{decl.name}: input {key!r} names unknown step {ref.step!r}"
+                    )
                 if ref.name not in steps[ref.step].outputs:
                     raise RegistryError(
                         f"{self.paper}.{decl.name}: input {key!r}: step {ref.step!r} has no output {ref.name!r} "
@@ -149,12 +153,17 @@ class Registry:
 
     def inputs(self, decl: _Declaration) -> dict[str, str]:
         """Named input files of a step or figure (other steps' artifacts)."""
-        return {k: artifact(self.paper, self.step(ref.step).outputs[ref.name]) for k, ref in decl.inputs.items()}
+        return {
+            k: artifact(self.paper, self.step(ref.step).outputs[ref.name])
+            for k, ref in decl.inputs.items()
+        }
 
     def targets(self) -> list[str]:
         """The paper's final outputs (every figure's files, without the per-figure claims rows)."""
         return [
-            f for fig in self.figures for k, f in figure_outputs(self.paper, fig.name, table=fig.table).items()
+            f
+            for fig in self.figures
+            for k, f in figure_outputs(self.paper, fig.name, table=fig.table).items()
             if k != "claims"
         ]
 
@@ -173,7 +182,11 @@ def artifact(paper: str, filename: str) -> str:
 def figure_outputs(paper: str, fig: str, *, table: bool = False) -> dict[str, str]:
     """The named outputs of one figure (or table) rule: the output contract plus its claims rows."""
     prefix = f"results/{paper}/{fig}"
-    out = {"csv": f"{prefix}.csv", "json": f"{prefix}.json", "claims": f"results/{paper}/claims/{fig}.csv"}
+    out = {
+        "csv": f"{prefix}.csv",
+        "json": f"{prefix}.json",
+        "claims": f"results/{paper}/claims/{fig}.csv",
+    }
     if table:
         out |= {"md": f"{prefix}.md", "tex": f"{prefix}.tex"}
     else:
@@ -207,8 +220,11 @@ def load_registry(paper: str, config: Mapping[str, Any]) -> Registry:
         raise RegistryError(f"unknown paper {paper!r}; known: {', '.join(PAPERS)}")
     module = import_module(f"privrisk.papers.{paper}.registry")
     section = dict(config.get(paper, {}))
-    return Registry(paper, _declared(getattr(module, "STEPS", ()), section),
-                    _declared(getattr(module, "FIGURES", ()), section))
+    return Registry(
+        paper,
+        _declared(getattr(module, "STEPS", ()), section),
+        _declared(getattr(module, "FIGURES", ()), section),
+    )
 
 
 def paper_params(config: Mapping[str, Any], key: str, fig: str) -> dict[str, Any]:
@@ -231,7 +247,11 @@ def _lookup(section: Mapping[str, Any], dotted: str, where: str) -> Any:
 
 def params(config: Mapping[str, Any], paper: str, decl: _Declaration) -> dict[str, Any]:
     """The params a step or figure function receives (also recorded in provenance)."""
-    out = paper_params(config, paper, decl.section) if decl.section else {"seed": config.get("seed", 0)}
+    out = (
+        paper_params(config, paper, decl.section)
+        if decl.section
+        else {"seed": config.get("seed", 0)}
+    )
     section = config.get(paper, {})
     for name, dotted in decl.config.items():
         out[name] = _lookup(section, dotted, f"{paper}.{decl.name}")

@@ -53,7 +53,9 @@ def test_marginal_sensitivity_is_sqrt2_per_marginal():
         assert worst <= math.sqrt(2 * m) + 1e-12
     y = x.copy()
     y[0] = (x[0] + 1) % np.asarray(domains)  # differs in every column: every marginal moves
-    assert np.linalg.norm(mm.marginal_counts(y, domains, lay) - base) == pytest.approx(math.sqrt(2 * m))
+    assert np.linalg.norm(mm.marginal_counts(y, domains, lay) - base) == pytest.approx(
+        math.sqrt(2 * m)
+    )
 
 
 def test_marginal_counts_match_a_direct_count():
@@ -63,7 +65,7 @@ def test_marginal_counts_match_a_direct_count():
     lay = mm.layout(domains, mm.workload(4, [2]))
     q = mm.marginal_counts(x, domains, lay)
     for ti, t in enumerate(lay.triples):
-        block = q[lay.offsets[ti]:lay.offsets[ti + 1]].reshape([domains[c] for c in t])
+        block = q[lay.offsets[ti] : lay.offsets[ti + 1]].reshape([domains[c] for c in t])
         direct = np.zeros(block.shape)
         np.add.at(direct, tuple(x[:, c] for c in t), 1)
         np.testing.assert_array_equal(block, direct)
@@ -88,7 +90,9 @@ def test_relaxed_marginals_are_exact_on_one_hot_rows(unknown):
     lay = mm.layout(domains, mm.workload(5, unknown))
     feat, cell, dense, dense_idx = rap._index_plan(x, domains, unknown, lay)
     plan = (torch.from_numpy(feat), torch.from_numpy(cell), dense, torch.from_numpy(dense_idx))
-    onehot = [torch.nn.functional.one_hot(torch.from_numpy(x[:, u]), domains[u]).double() for u in unknown]
+    onehot = [
+        torch.nn.functional.one_hot(torch.from_numpy(x[:, u]), domains[u]).double() for u in unknown
+    ]
     q = rap.relaxed_marginals(onehot, plan, lay.n_cells).numpy()
     np.testing.assert_allclose(q, mm.marginal_counts(x, domains, lay) / 20, atol=1e-12)
 
@@ -146,16 +150,43 @@ def test_batched_attack_equals_one_at_a_time(unknown):
         noisy.append(nz)
     noisy = np.stack(noisy)
     init = [rng.dirichlet(np.ones(domains[u]), size=(b, n)) for u in unknown]
-    opts, lrs, lams = ["adam", "adam", "sgd", "sgd", "adam"], [0.1, 0.02, 3.0, 30.0, 0.5], [0, 1, 0, 1, 0]
+    opts, lrs, lams = (
+        ["adam", "adam", "sgd", "sgd", "adam"],
+        [0.1, 0.02, 3.0, 30.0, 0.5],
+        [0, 1, 0, 1, 0],
+    )
     ckpts = [0, 4, 15]
-    res = rap.rap_attack_batch(recs, domains, unknown, lay, noisy, init, checkpoints=ckpts, lr=lrs,
-                               optimiser=opts, noise_std=sigma, prior_weight=lams, dtype=torch.float64)
+    res = rap.rap_attack_batch(
+        recs,
+        domains,
+        unknown,
+        lay,
+        noisy,
+        init,
+        checkpoints=ckpts,
+        lr=lrs,
+        optimiser=opts,
+        noise_std=sigma,
+        prior_weight=lams,
+        dtype=torch.float64,
+    )
     assert res.guess.shape == (3, b, n, len(unknown)) and res.loss.shape == (3, b)
     for i in range(b):
         for ci, steps in enumerate(ckpts):
-            one = rap.rap_attack(recs[i], domains, unknown, lay, noisy[i], [p[i] for p in init], steps=steps,
-                                 lr=lrs[i], optimiser=opts[i], noise_std=sigma, prior_weight=lams[i],
-                                 dtype=torch.float64)
+            one = rap.rap_attack(
+                recs[i],
+                domains,
+                unknown,
+                lay,
+                noisy[i],
+                [p[i] for p in init],
+                steps=steps,
+                lr=lrs[i],
+                optimiser=opts[i],
+                noise_std=sigma,
+                prior_weight=lams[i],
+                dtype=torch.float64,
+            )
             np.testing.assert_array_equal(one.guess, res.guess[ci, i])
             for j in range(len(unknown)):
                 np.testing.assert_allclose(one.probs[j], res.probs[j][ci, i], atol=1e-10)
@@ -172,7 +203,9 @@ def test_gram_objective_equals_the_scatter_objective(unknown):
     probs = [torch.as_tensor(rng.dirichlet(np.ones(domains[u]), size=20)) for u in unknown]
     feat, cell, dense, dense_idx = rap._index_plan(x, domains, unknown, lay)
     plan = (torch.from_numpy(feat), torch.from_numpy(cell), dense, torch.from_numpy(dense_idx))
-    scatter = float(((rap.relaxed_marginals(probs, plan, lay.n_cells) - torch.as_tensor(noisy)) ** 2).sum())
+    scatter = float(
+        ((rap.relaxed_marginals(probs, plan, lay.n_cells) - torch.as_tensor(noisy)) ** 2).sum()
+    )
     gplan = rap_gram.gram_plan(x[None], domains, unknown, lay, noisy[None])
     gram = float(rap_gram.gram_loss([p[None] for p in probs], gplan)[0])
     assert gram == pytest.approx(scatter, rel=1e-10)
@@ -184,9 +217,22 @@ def test_batched_attack_input_checks():
     lay = mm.layout(domains, mm.workload(4, [3]))
     init = [np.full((2, 5, 2), 0.5)]
     with pytest.raises(ValueError, match="optimiser"):
-        rap.rap_attack_batch(x, domains, [3], lay, np.zeros((2, lay.n_cells)), init, checkpoints=[1], lr=0.1,
-                             optimiser="lbfgs")
+        rap.rap_attack_batch(
+            x,
+            domains,
+            [3],
+            lay,
+            np.zeros((2, lay.n_cells)),
+            init,
+            checkpoints=[1],
+            lr=0.1,
+            optimiser="lbfgs",
+        )
     with pytest.raises(ValueError, match="noisy"):
-        rap.rap_attack_batch(x, domains, [3], lay, np.zeros((3, lay.n_cells)), init, checkpoints=[1], lr=0.1)
+        rap.rap_attack_batch(
+            x, domains, [3], lay, np.zeros((3, lay.n_cells)), init, checkpoints=[1], lr=0.1
+        )
     with pytest.raises(ValueError, match="lr"):
-        rap.rap_attack_batch(x, domains, [3], lay, np.zeros((2, lay.n_cells)), init, checkpoints=[1], lr=[0.1] * 3)
+        rap.rap_attack_batch(
+            x, domains, [3], lay, np.zeros((2, lay.n_cells)), init, checkpoints=[1], lr=[0.1] * 3
+        )

@@ -6,9 +6,21 @@ import pytest
 from privrisk.bounds import attribute as at
 
 TABLE_71 = {  # (η, p) -> ε_max
-    (0.01, 0.01): 0.7033, (0.01, 0.05): 0.1929, (0.01, 0.1): 0.1065, (0.01, 0.25): 0.0526, (0.01, 0.5): 0.0400,
-    (0.1, 0.01): 2.5044, (0.1, 0.05): 1.2098, (0.1, 0.1): 0.8109, (0.1, 0.25): 0.4796, (0.1, 0.5): 0.4055,
-    (0.3, 0.01): 3.7950, (0.3, 0.25): 1.2993, (0.3, 0.5): 1.3863, (0.5, 0.01): 4.6351, (0.5, 0.25): 2.1972,
+    (0.01, 0.01): 0.7033,
+    (0.01, 0.05): 0.1929,
+    (0.01, 0.1): 0.1065,
+    (0.01, 0.25): 0.0526,
+    (0.01, 0.5): 0.0400,
+    (0.1, 0.01): 2.5044,
+    (0.1, 0.05): 1.2098,
+    (0.1, 0.1): 0.8109,
+    (0.1, 0.25): 0.4796,
+    (0.1, 0.5): 0.4055,
+    (0.3, 0.01): 3.7950,
+    (0.3, 0.25): 1.2993,
+    (0.3, 0.5): 1.3863,
+    (0.5, 0.01): 4.6351,
+    (0.5, 0.25): 2.1972,
 }
 
 
@@ -34,10 +46,14 @@ def test_eps_max_zero_at_zero_eta_and_round_trip():
 
 def test_lower_side_mirror():
     assert at.epsilon_for_advantage(0.1, 0.5, side="lower") == pytest.approx(0.405465, abs=1e-6)
-    assert at.epsilon_for_advantage(0.1, 0.3, side="lower") == pytest.approx(at.epsilon_for_advantage(0.1, 0.7))
+    assert at.epsilon_for_advantage(0.1, 0.3, side="lower") == pytest.approx(
+        at.epsilon_for_advantage(0.1, 0.7)
+    )
 
 
-@pytest.mark.parametrize("eta,eps_min", [(0.01, 0.04000), (0.1, 0.40134), (0.3, 1.23808), (0.9, 5.88888)])
+@pytest.mark.parametrize(
+    "eta,eps_min", [(0.01, 0.04000), (0.1, 0.40134), (0.3, 1.23808), (0.9, 5.88888)]
+)
 def test_worst_case_fixed_eta(eta, eps_min):
     assert at.worst_case_epsilon(eta) == pytest.approx(eps_min, abs=1e-5)
     grid = np.linspace(1e-4, 1 - 1e-4, 100001)
@@ -46,8 +62,10 @@ def test_worst_case_fixed_eta(eta, eps_min):
     assert grid[em.argmin()] == pytest.approx((1 - eta) / 2, abs=1e-3)
 
 
-@pytest.mark.parametrize("eps,p_star,eta_max", [(0.1, 0.48750, 0.02499), (1, 0.37754, 0.24492),
-                                                (5, 0.07586, 0.84828), (10, 0.00669, 0.98661)])
+@pytest.mark.parametrize(
+    "eps,p_star,eta_max",
+    [(0.1, 0.48750, 0.02499), (1, 0.37754, 0.24492), (5, 0.07586, 0.84828), (10, 0.00669, 0.98661)],
+)
 def test_worst_case_fixed_eps(eps, p_star, eta_max):
     assert at.worst_case_prior_fixed_eps(eps) == pytest.approx(p_star, abs=1e-5)
     assert at.worst_case_advantage(eps) == pytest.approx(eta_max, abs=1e-5)
@@ -58,12 +76,18 @@ def test_scaling_invariance():
     """(ε, d) and (αε, d/α) are the same guarantee: only ε·R enters."""
     for alpha in (0.5, 3.0):
         assert at.posterior_simplified(1.2 * alpha, 0.2, R=2 / alpha) == pytest.approx(
-            at.posterior_simplified(1.2, 0.2, R=2))
+            at.posterior_simplified(1.2, 0.2, R=2)
+        )
 
 
-@pytest.mark.parametrize("M,eps,main,shell,simp", [(10, 0.1, 0.25138, 0.24186, 0.40461),
-                                                   (10, 1.0, 0.76493, 0.63641, 0.99982),
-                                                   (20, 0.5, 0.46490, 0.39614, 0.99959)])
+@pytest.mark.parametrize(
+    "M,eps,main,shell,simp",
+    [
+        (10, 0.1, 0.25138, 0.24186, 0.40461),
+        (10, 1.0, 0.76493, 0.63641, 0.99982),
+        (20, 0.5, 0.46490, 0.39614, 0.99959),
+    ],
+)
 def test_uniform_interval_oracles(M, eps, main, shell, simp):
     pb, sh = at.uniform_shells(M, M / 2)
     assert at.posterior_main_theorem_uniform(eps, M) == pytest.approx(main, abs=1e-5)
@@ -129,12 +153,16 @@ def test_laplace_counterexample_is_private_everywhere_and_simulates():
 # --- ε for a fixed η by the window search; AND / OR of attributes; scaling (spec §2.11–2.13, §4.2 6–8) ----
 
 
-@pytest.mark.parametrize("x0,main,simp", [(6, 0.1787, 0.04982), (1, 0.1072, 0.04982), (0, 0.1756, 0.07533)])
+@pytest.mark.parametrize(
+    "x0,main,simp", [(6, 0.1787, 0.04982), (1, 0.1072, 0.04982), (0, 0.1756, 0.07533)]
+)
 def test_window_search_cafeteria_oracle(x0, main, simp):
     """Spec §7.5: M = 12, η = 0.1, by bisection on the main theorem and on the simplified bound."""
     M = 12
     p = at.uniform_guess_prior(M, x0)
-    e_main = at.largest_epsilon_for_advantage(lambda e: at.posterior_main_theorem_uniform(e, M, x0), p, 0.1)
+    e_main = at.largest_epsilon_for_advantage(
+        lambda e: at.posterior_main_theorem_uniform(e, M, x0), p, 0.1
+    )
     e_simp = at.largest_epsilon_for_advantage(lambda e: at.posterior_simplified(e, p, M), p, 0.1)
     assert e_main == pytest.approx(main, abs=1e-4)
     assert e_simp == pytest.approx(simp, abs=1e-5)
@@ -147,9 +175,12 @@ def test_window_search_edges():
 
     assert at.largest_epsilon_for_advantage(bound, 0.3, 0.0) == 0.0
     assert at.largest_epsilon_for_advantage(bound, 0.3, 0.7) == np.inf  # η >= 1 − p: any ε
-    assert at.largest_epsilon_for_advantage(bound, 0.3, 0.2) == pytest.approx(at.epsilon_for_advantage(0.2, 0.3))
+    assert at.largest_epsilon_for_advantage(bound, 0.3, 0.2) == pytest.approx(
+        at.epsilon_for_advantage(0.2, 0.3)
+    )
     assert at.largest_epsilon_for_advantage(bound, 0.3, 0.2, eps_start=1e-3) == pytest.approx(
-        at.epsilon_for_advantage(0.2, 0.3))  # many doublings
+        at.epsilon_for_advantage(0.2, 0.3)
+    )  # many doublings
 
 
 def test_ball_prob_independent_uniform_and_gaussian():
@@ -157,21 +188,27 @@ def test_ball_prob_independent_uniform_and_gaussian():
 
     F = (stats.uniform(0, 8).cdf, stats.uniform(0, 12).cdf)
     # interior: (2a/8)(2a/12); clipped by the domain for a >= 4
-    assert at.ball_prob_independent(np.array([1.0, 2.0]), (4, 6), (1, 1), F) == pytest.approx([4 / 96, 16 / 96])
+    assert at.ball_prob_independent(np.array([1.0, 2.0]), (4, 6), (1, 1), F) == pytest.approx(
+        [4 / 96, 16 / 96]
+    )
     assert at.ball_prob_independent(np.array([10.0]), (4, 6), (1, 1), F) == pytest.approx([1.0])
     # precisions r_i scale the box; a Gaussian attribute by Monte Carlo
     G = (stats.norm(0, 1).cdf, stats.norm(0, 2).cdf)
     rng = np.random.default_rng(0)
     x = rng.normal(0, [1, 2], size=(400_000, 2))
     inside = np.mean(np.maximum(np.abs(x[:, 0] - 0.3) / 0.5, np.abs(x[:, 1] + 1) / 1.5) <= 1.0)
-    assert at.ball_prob_independent(np.array([1.0]), (0.3, -1), (0.5, 1.5), G)[0] == pytest.approx(inside, abs=3e-3)
+    assert at.ball_prob_independent(np.array([1.0]), (0.3, -1), (0.5, 1.5), G)[0] == pytest.approx(
+        inside, abs=3e-3
+    )
 
 
 def test_and_shell_sum_single_attribute_matches_uniform_shells():
     from scipy import stats
 
     pb, sh = at.uniform_shells(20, 10)
-    one = at.posterior_shell_sum_independent([0.5, 1.0], [10.0], [1.0], [stats.uniform(0, 20).cdf], 21)
+    one = at.posterior_shell_sum_independent(
+        [0.5, 1.0], [10.0], [1.0], [stats.uniform(0, 20).cdf], 21
+    )
     assert one == pytest.approx([at.posterior_shell_sum(e, sh, pb) for e in (0.5, 1.0)])
 
 
@@ -183,7 +220,9 @@ def test_and_shell_sum_flat_closed_form():
     F = (stats.uniform(0, M).cdf, stats.uniform(0, M).cdf)
     a = np.arange(1, 200)
     expect = 1 / (1 + np.sum(np.exp(-eps * a) * (2 * a + 1)))
-    assert at.posterior_shell_sum_independent(eps, (M / 2, M / 2), (1, 1), F, 199) == pytest.approx(expect, rel=1e-9)
+    assert at.posterior_shell_sum_independent(eps, (M / 2, M / 2), (1, 1), F, 199) == pytest.approx(
+        expect, rel=1e-9
+    )
 
 
 def test_or_union_bound():
@@ -214,10 +253,16 @@ def test_scaling_invariance_main_theorem(alpha):
     M = 12.0
     for c in (6.0, 1.0, 0.0):
         for e in (0.2, 1.0):
-            assert at.posterior_main_theorem_uniform(alpha * e, M / alpha, c / alpha, radius=1 / alpha) == (
-                pytest.approx(at.posterior_main_theorem_uniform(e, M, c), rel=1e-9))
+            assert at.posterior_main_theorem_uniform(
+                alpha * e, M / alpha, c / alpha, radius=1 / alpha
+            ) == (pytest.approx(at.posterior_main_theorem_uniform(e, M, c), rel=1e-9))
     p = at.uniform_guess_prior(M, 6.0)
-    base = at.largest_epsilon_for_advantage(lambda e: at.posterior_main_theorem_uniform(e, M), p, 0.1)
+    base = at.largest_epsilon_for_advantage(
+        lambda e: at.posterior_main_theorem_uniform(e, M), p, 0.1
+    )
     scaled = at.largest_epsilon_for_advantage(
-        lambda e: at.posterior_main_theorem_uniform(e, M / alpha, 6.0 / alpha, radius=1 / alpha), p, 0.1)
+        lambda e: at.posterior_main_theorem_uniform(e, M / alpha, 6.0 / alpha, radius=1 / alpha),
+        p,
+        0.1,
+    )
     assert scaled / alpha == pytest.approx(base, rel=1e-8)

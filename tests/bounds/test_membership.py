@@ -12,8 +12,16 @@ from privrisk.bounds import membership as mb
 
 @pytest.mark.parametrize(
     "eps,p,expected",
-    [(1, 0.5, 0.7311), (2, 0.5, 0.8808), (2, 0.01, 0.0695), (0.1, 0.01, 0.0110), (5, 0.01, 0.5999),
-     (1, 0.25, 0.4754), (5, 0.95, 0.9996), (0.1, 0.9, 0.9086)],
+    [
+        (1, 0.5, 0.7311),
+        (2, 0.5, 0.8808),
+        (2, 0.01, 0.0695),
+        (0.1, 0.01, 0.0110),
+        (5, 0.01, 0.5999),
+        (1, 0.25, 0.4754),
+        (5, 0.95, 0.9996),
+        (0.1, 0.9, 0.9086),
+    ],
 )
 def test_theorem1_upper_oracles(eps, p, expected):
     assert mb.positive_accuracy_upper(eps, p) == pytest.approx(expected, abs=1e-4)
@@ -23,7 +31,9 @@ def test_upper_closed_form_matches_paper_expression():
     eps, p = np.meshgrid(np.linspace(0, 6, 13), np.linspace(0.01, 0.99, 11))
     paper = 1 / (1 + np.exp(-eps) * (1 - p) / p)
     np.testing.assert_allclose(mb.positive_accuracy_upper(eps, p), paper, rtol=1e-13)
-    np.testing.assert_allclose(mb.positive_accuracy_lower(eps, p), 1 / (1 + np.exp(eps) * (1 - p) / p), rtol=1e-13)
+    np.testing.assert_allclose(
+        mb.positive_accuracy_lower(eps, p), 1 / (1 + np.exp(eps) * (1 - p) / p), rtol=1e-13
+    )
 
 
 def test_corollary1_is_complement():
@@ -48,8 +58,10 @@ def test_theorem1_tighter_than_prior_work(eps, p):
     assert mb.positive_accuracy_lower(eps, p) <= p + 1e-12 and p <= u + 1e-12
 
 
-@pytest.mark.parametrize("eps,p_star,mx", [(0.1, 0.4875, 0.0500), (1, 0.3775, 0.4898), (3, 0.1824, 1.2703),
-                                           (5, 0.0759, 1.6966)])
+@pytest.mark.parametrize(
+    "eps,p_star,mx",
+    [(0.1, 0.4875, 0.0500), (1, 0.3775, 0.4898), (3, 0.1824, 1.2703), (5, 0.0759, 1.6966)],
+)
 def test_advantage_maximum(eps, p_star, mx):
     ps, m = mb.advantage_argmax(eps)
     assert ps == pytest.approx(p_star, abs=1e-4) and m == pytest.approx(mx, abs=1e-4)
@@ -67,10 +79,14 @@ def test_advantage_at_half_is_tanh():
 def test_threshold_attack_oracles():
     a = np.array([-100, -75, -50, -25, -10, -5, -0.5, 0, 5, 10, 25])
     pos, acc = mb.threshold_attack(a, sigma=4.0412)
-    np.testing.assert_allclose(pos, [0.9978, 0.9898, 0.9548, 0.8233, 0.6604, 0.5987, 0.5492, 0.5445, 0.5107,
-                                     0.5009, 0.5000], atol=1e-4)
-    np.testing.assert_allclose(acc, [0.5, 0.5, 0.5, 0.5, 0.5032, 0.5266, 0.5492, 0.5489, 0.5196, 0.5017, 0.5],
-                               atol=1e-4)
+    np.testing.assert_allclose(
+        pos,
+        [0.9978, 0.9898, 0.9548, 0.8233, 0.6604, 0.5987, 0.5492, 0.5445, 0.5107, 0.5009, 0.5000],
+        atol=1e-4,
+    )
+    np.testing.assert_allclose(
+        acc, [0.5, 0.5, 0.5, 0.5, 0.5032, 0.5266, 0.5492, 0.5489, 0.5196, 0.5017, 0.5], atol=1e-4
+    )
 
 
 def test_threshold_attack_monte_carlo():

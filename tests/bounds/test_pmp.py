@@ -71,8 +71,9 @@ def test_corollary4_n1_pmp_equals_dp():
     rng = np.random.default_rng(2)
     log_p, mem = _random_mechanism(rng, n=1, m=7, trials=20)
     assert mem.shape == (2, 2)
-    np.testing.assert_allclose(pmp.pmp_epsilon(log_p, mem), pmp.dp_epsilon_restricted(log_p, mem),
-                               rtol=1e-13)
+    np.testing.assert_allclose(
+        pmp.pmp_epsilon(log_p, mem), pmp.dp_epsilon_restricted(log_p, mem), rtol=1e-13
+    )
     direct = np.max(np.abs(log_p[:, 0] - log_p[:, 1]), axis=-1)
     np.testing.assert_allclose(pmp.pmp_epsilon(log_p, mem), direct, rtol=1e-13)
 
@@ -83,7 +84,9 @@ def test_prop5a_pmp_never_exceeds_dp_within_x(n):
     log_p, mem = _random_mechanism(rng, n=n, m=6, trials=10)
     assert np.all(pmp.pmp_epsilon(log_p, mem) <= pmp.dp_epsilon_restricted(log_p, mem) + 1e-12)
     # and the one-sided (Prop. 9 as printed) version never exceeds the two-sided one
-    assert np.all(pmp.pmp_epsilon(log_p, mem, two_sided=False) <= pmp.pmp_epsilon(log_p, mem) + 1e-15)
+    assert np.all(
+        pmp.pmp_epsilon(log_p, mem, two_sided=False) <= pmp.pmp_epsilon(log_p, mem) + 1e-15
+    )
 
 
 def test_identical_distributions_give_zero_and_extreme_logs_stay_finite():

@@ -10,10 +10,19 @@ from privrisk import accounting
 from privrisk.bounds import reconstruction as rb
 
 
-@pytest.mark.parametrize("eps,p,ours,rero", [(1, 0.01, 0.0267, 0.0272), (1, 0.1, 0.232, 0.272),
-                                             (1, 0.25, 0.475, 0.680), (1, 0.5, 0.731, 1.0),
-                                             (2, 0.1, 0.451, 0.739), (2, 0.5, 0.881, 1.0),
-                                             (4, 0.01, 0.356, 0.546), (4, 0.1, 0.859, 1.0)])
+@pytest.mark.parametrize(
+    "eps,p,ours,rero",
+    [
+        (1, 0.01, 0.0267, 0.0272),
+        (1, 0.1, 0.232, 0.272),
+        (1, 0.25, 0.475, 0.680),
+        (1, 0.5, 0.731, 1.0),
+        (2, 0.1, 0.451, 0.739),
+        (2, 0.5, 0.881, 1.0),
+        (4, 0.01, 0.356, 0.546),
+        (4, 0.1, 0.859, 1.0),
+    ],
+)
 def test_fig1_sample_values(eps, p, ours, rero):
     assert rb.beta_pure(eps, p) == pytest.approx(ours, abs=6e-4)
     assert rb.rero_pure(eps, p) == pytest.approx(rero, abs=6e-4)
@@ -21,10 +30,16 @@ def test_fig1_sample_values(eps, p, ours, rero):
 
 def test_beta_identities_and_edges():
     p = np.linspace(0.01, 0.99, 50)
-    np.testing.assert_allclose(rb.beta_pure(1.3, p), np.exp(1.3) / (np.exp(1.3) - 1 + 1 / p), rtol=1e-12)
+    np.testing.assert_allclose(
+        rb.beta_pure(1.3, p), np.exp(1.3) / (np.exp(1.3) - 1 + 1 / p), rtol=1e-12
+    )
     np.testing.assert_allclose(rb.beta_pure(0, p), p, rtol=1e-12)
     assert rb.beta_pure(np.inf, 0.3) == 1.0
-    assert rb.beta_pure(5, 0.0) == 0.0 and rb.beta_pure(5, 1.0) == 1.0 and rb.beta_pure(np.inf, 0.0) == 0.0
+    assert (
+        rb.beta_pure(5, 0.0) == 0.0
+        and rb.beta_pure(5, 1.0) == 1.0
+        and rb.beta_pure(np.inf, 0.0) == 0.0
+    )
     assert rb.beta_pure(1e6, 1e-300) == pytest.approx(1.0)
     assert rb.beta_approx(1, 0.5, 0.9) == 1.0  # capped
     with pytest.raises(ValueError):
@@ -49,7 +64,9 @@ def test_randomized_response_attains_beta():
     for a in range(m):
         sel = y == a
         emp = np.mean(x[sel] == a)
-        assert emp == pytest.approx(rb.beta_pure(eps, prior[a]), abs=4 * math.sqrt(0.25 / sel.sum()))
+        assert emp == pytest.approx(
+            rb.beta_pure(eps, prior[a]), abs=4 * math.sqrt(0.25 / sel.sum())
+        )
     # overall: Σ_a P(Y = a) β(ε, D(a)) = e^ε / (e^ε − 1 + m)
     assert np.mean(x == y) == pytest.approx(np.exp(eps) / (np.exp(eps) - 1 + m), abs=3e-3)
 
@@ -109,7 +126,9 @@ def test_theorem35_closed_form_equals_lp():
     for v in (3, 8, 12):
         j = np.arange(n + 1)
         tv = np.where(v - j <= 0, 1.0, t[np.clip(v - j, 0, n + 1)])
-        res = optimize.linprog(-tv, A_ub=[j], b_ub=[n * delta], A_eq=[np.ones(n + 1)], b_eq=[1], bounds=(0, 1))
+        res = optimize.linprog(
+            -tv, A_ub=[j], b_ub=[n * delta], A_eq=[np.ones(n + 1)], b_eq=[1], bounds=(0, 1)
+        )
         assert closed[v] == pytest.approx(min(1.0, -res.fun), abs=1e-9)
 
 
@@ -135,7 +154,9 @@ def test_eps_protect_and_advantage():
 def test_mmc_fdp_equals_ours_at_uniform_priors():
     for eps in (1, 2, 4):
         for K in (2, 5, 10, 100):
-            assert rb.mmc_fdp(eps, 1e-5, K) == pytest.approx(rb.beta_one_run(eps, 1e-5, 1 / K), abs=1e-9)
+            assert rb.mmc_fdp(eps, 1e-5, K) == pytest.approx(
+                rb.beta_one_run(eps, 1e-5, 1 / K), abs=1e-9
+            )
 
 
 @pytest.mark.parametrize("eps,expected", [(1, 0.148), (2, 0.199), (5, 0.364), (10, 0.612)])
@@ -146,21 +167,27 @@ def test_mmc_gdp_values(eps, expected):
 
 
 def test_leaked_bits():
-    np.testing.assert_allclose(rb.leaked_bits([1, 5, 10, 17]), [5.72, 11.46, 18.67, 28.77], atol=0.01)
+    np.testing.assert_allclose(
+        rb.leaked_bits([1, 5, 10, 17]), [5.72, 11.46, 18.67, 28.77], atol=0.01
+    )
 
 
 def test_beta_multi_forms():
     """Two-argument form = per-record β_i; four-argument form = Thm 3.5 for one record among n."""
     p = np.array([0.1, 0.56, 0.9])
     np.testing.assert_allclose(rb.beta_multi(1.0, p), rb.beta_pure(1.0, p))
-    np.testing.assert_allclose(rb.beta_multi(1.0, 1e-5, p, 1), rb.beta_one_run(1.0, 1e-5, p), rtol=1e-12)
+    np.testing.assert_allclose(
+        rb.beta_multi(1.0, 1e-5, p, 1), rb.beta_one_run(1.0, 1e-5, p), rtol=1e-12
+    )
     # the record's indicator as a decomposable metric with the other n − 1 targets never counted
     n, delta = 50, 1e-4
     for pi in p:
         tail = rb.bound_tail_multi(np.r_[rb.beta_pure(1.0, pi), np.zeros(n - 1)], delta)
         assert rb.beta_multi(1.0, delta, pi, n) == pytest.approx(tail[1], rel=1e-12)
     assert rb.beta_multi(1.0, 0.0, p, 100) == pytest.approx(rb.beta_pure(1.0, p))
-    assert rb.beta_multi(np.inf, 1e-5, 0.2, 10) == 1.0 and rb.beta_multi(3.0, 1e-5, 0.0, 10) == pytest.approx(1e-4)
+    assert rb.beta_multi(np.inf, 1e-5, 0.2, 10) == 1.0 and rb.beta_multi(
+        3.0, 1e-5, 0.0, 10
+    ) == pytest.approx(1e-4)
     with pytest.raises(ValueError):
         rb.beta_multi(1.0, 1e-5, 0.5, 0)
 
@@ -172,7 +199,9 @@ def test_theorem35_count_bound_holds_in_simulation():
     p1 = rng.uniform(0.05, 0.95, n)
     x = rng.random((runs, n)) < p1
     y = x ^ (rng.random((runs, n)) < 1 / (1 + np.exp(eps)))
-    post1 = np.where(y, p1 * np.exp(eps), p1) / np.where(y, p1 * np.exp(eps) + 1 - p1, p1 + (1 - p1) * np.exp(eps))
+    post1 = np.where(y, p1 * np.exp(eps), p1) / np.where(
+        y, p1 * np.exp(eps) + 1 - p1, p1 + (1 - p1) * np.exp(eps)
+    )
     z = post1 >= 0.5
     count = (z == x).sum(axis=1)
     p_star = np.maximum(p1, 1 - p1)  # prior success of the a-priori Bayes-optimal guess
@@ -194,6 +223,8 @@ def test_mmc_broadcasts_and_edges():
     assert rb.mmc_gdp(0.0, 10) == pytest.approx(0.1) and rb.mmc_gdp(np.inf, 10) == 1.0
     mus = np.array([0.3, 1.0, 2.0])
     np.testing.assert_allclose(rb.mmc_gdp(mus, 10), [rb.mmc_gdp(m, 10) for m in mus])
-    assert np.all(np.diff(rb.mmc_gdp(1.0, np.array([2, 5, 10, 100]))) < 0)  # more secrets, lower success
+    assert np.all(
+        np.diff(rb.mmc_gdp(1.0, np.array([2, 5, 10, 100]))) < 0
+    )  # more secrets, lower success
     with pytest.raises(ValueError):
         rb.mmc_fdp(1.0, 0.0, 2.5)

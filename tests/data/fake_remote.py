@@ -56,7 +56,7 @@ class Server:
                 self.end_headers()
                 if path in server.drop_first:
                     server.drop_first.discard(path)
-                    self.wfile.write(body[start:start + (len(body) - start) // 2])
+                    self.wfile.write(body[start : start + (len(body) - start) // 2])
                     self.wfile.flush()
                     self.close_connection = True
                     return
@@ -84,7 +84,10 @@ def md5(data: bytes) -> str:
 
 def overrides(files: dict[str, bytes], base: str, prefix: str = "/") -> dict:
     """A data block's ``urls`` / ``checksums`` pointing at the local server."""
-    return {"urls": {n: f"{base}{prefix}{n}" for n in files}, "checksums": {n: md5(b) for n, b in files.items()}}
+    return {
+        "urls": {n: f"{base}{prefix}{n}" for n in files},
+        "checksums": {n: md5(b) for n, b in files.items()},
+    }
 
 
 # --- archives in each dataset's real layout --------------------------------------------------------
@@ -97,6 +100,7 @@ def _idx(arr: np.ndarray) -> bytes:
 
 def mnist_files(n_train: int = 6, n_test: int = 4) -> dict[str, bytes]:
     """torchvision's four gzipped idx files (tiny): pixel value = image index, label = index % 10."""
+
     def images(n, offset):
         return np.broadcast_to((np.arange(n) + offset)[:, None, None], (n, 28, 28))
 
@@ -124,8 +128,11 @@ def cifar10_files(per_batch: int = 3) -> dict[str, bytes]:
     for k, name in enumerate([f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]):
         data = np.full((per_batch, 3072), k, dtype=np.uint8)
         members[f"cifar-10-batches-py/{name}"] = pickle.dumps(
-            {b"batch_label": name.encode(), b"labels": [k] * per_batch, b"data": data})
-    members["cifar-10-batches-py/batches.meta"] = pickle.dumps({b"label_names": [b"c%d" % i for i in range(10)]})
+            {b"batch_label": name.encode(), b"labels": [k] * per_batch, b"data": data}
+        )
+    members["cifar-10-batches-py/batches.meta"] = pickle.dumps(
+        {b"label_names": [b"c%d" % i for i in range(10)]}
+    )
     return {"cifar-10-python.tar.gz": _tar(members)}
 
 
@@ -168,17 +175,35 @@ def fire_files(rows: int = 300) -> dict[str, bytes]:
     return {"nuek-vuh3.csv": ("\n".join(lines) + "\n").encode()}
 
 
-ENRON_NAMES = ["John Smith", "Mary Johnson", "Robert Brown", "Linda Davis", "James Miller", "Susan Wilson"]
-ENRON_BODY = ("Subject: gas\n\nHi team. I spoke with {} about the California power contracts "
-              "this morning. Please send the curves by Friday.\n")
+ENRON_NAMES = [
+    "John Smith",
+    "Mary Johnson",
+    "Robert Brown",
+    "Linda Davis",
+    "James Miller",
+    "Susan Wilson",
+]
+ENRON_BODY = (
+    "Subject: gas\n\nHi team. I spoke with {} about the California power contracts "
+    "this morning. Please send the curves by Friday.\n"
+)
 
 
 def enron_files(users: int = 3) -> dict[str, bytes]:
     """The CMU tarball: ``maildir/<user>/<folder>/<n>.`` RFC 822 files, one name per e-mail."""
-    members = {f"maildir/user-{u}/inbox/{k}.": f"From: a@enron.com\n{ENRON_BODY.format(ENRON_NAMES[2 * u + k - 1])}".encode()
-               for u in range(users) for k in (1, 2)}
+    members = {
+        f"maildir/user-{u}/inbox/{k}.": f"From: a@enron.com\n{ENRON_BODY.format(ENRON_NAMES[2 * u + k - 1])}".encode()
+        for u in range(users)
+        for k in (1, 2)
+    }
     return {"enron_mail_20150507.tar.gz": _tar(members)}
 
 
-BUILDERS = {"mnist": mnist_files, "cifar10": cifar10_files, "dermamnist": dermamnist_files,
-            "acs": acs_files, "fire": fire_files, "enron": enron_files}
+BUILDERS = {
+    "mnist": mnist_files,
+    "cifar10": cifar10_files,
+    "dermamnist": dermamnist_files,
+    "acs": acs_files,
+    "fire": fire_files,
+    "enron": enron_files,
+}

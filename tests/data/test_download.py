@@ -14,7 +14,9 @@ from privrisk.data import acs, cifar10, enron, fire, mnist, prepare, sources
 from privrisk.data.download import ChecksumMismatch, DownloadError, Remote, fetch
 from tests.data.fake_remote import BUILDERS, ENRON_NAMES, Server, md5, overrides
 
-PAYLOAD = bytes(range(256)) * 4000  # 1 MB: several chunks, so a half transfer is a real partial file
+PAYLOAD = (
+    bytes(range(256)) * 4000
+)  # 1 MB: several chunks, so a half transfer is a real partial file
 
 
 def _remote(server, checksum="auto", name="blob.bin"):
@@ -67,8 +69,14 @@ def test_checksum_mismatch_names_what_where_expected_and_got(tmp_path):
     with Server({"/blob.bin": PAYLOAD}) as srv, pytest.raises(ChecksumMismatch) as err:
         fetch(_remote(srv, wrong), tmp_path, what="xu2022.data.mnist")
     msg = str(err.value)
-    for part in ("xu2022.data.mnist", f"{srv.base}/blob.bin", "0" * 32, hashlib.md5(PAYLOAD).hexdigest(),
-                 "place it by hand", str(tmp_path / "blob.bin")):
+    for part in (
+        "xu2022.data.mnist",
+        f"{srv.base}/blob.bin",
+        "0" * 32,
+        hashlib.md5(PAYLOAD).hexdigest(),
+        "place it by hand",
+        str(tmp_path / "blob.bin"),
+    ):
         assert part in msg
     assert list(tmp_path.iterdir()) == []  # neither the file nor a .part is left
 
@@ -78,7 +86,9 @@ def test_offline_fails_clearly_and_writes_nothing(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     remote = Remote("blob.bin", f"http://127.0.0.1:{port}/blob.bin", md5(PAYLOAD))
-    with pytest.raises(DownloadError, match="could not download .*offline.*place it by hand") as err:
+    with pytest.raises(
+        DownloadError, match="could not download .*offline.*place it by hand"
+    ) as err:
         fetch(remote, tmp_path / "raw", what="swanberg2025.data.acs")
     assert hashlib.md5(PAYLOAD).hexdigest() in str(err.value)
     assert not (tmp_path / "raw" / "blob.bin").exists()
@@ -120,7 +130,9 @@ def test_tables_pin_torchvision_and_medmnist_checksums():
     assert sums["cifar-10-python.tar.gz"] == "md5:c58f30108f718f92721af3b95e74349a"
     assert sums["dermamnist_64.npz"] == "md5:b70a2f5635c6199aeaa28c31d7202e1f"
     assert set(prepare.TABLES) == sources.DOWNLOADABLE
-    assert sums["csv_pca.zip"] is None and sums["enron_mail_20150507.tar.gz"] is None  # not published
+    assert (
+        sums["csv_pca.zip"] is None and sums["enron_mail_20150507.tar.gz"] is None
+    )  # not published
 
 
 def test_overrides_must_name_files_of_the_table():
@@ -162,8 +174,11 @@ def test_prepare_dermamnist_downloads_the_npz_in_place(tmp_path):
     block = {"source": "real", "path": str(tmp_path / "dermamnist")}
     files = BUILDERS["dermamnist"]()
     with Server({f"/{n}": b for n, b in files.items()}) as srv:
-        out = prepare.prepare("dermamnist", {**block, **overrides(files, srv.base)},
-                              [tmp_path / "dermamnist" / "dermamnist_64.npz"])
+        out = prepare.prepare(
+            "dermamnist",
+            {**block, **overrides(files, srv.base)},
+            [tmp_path / "dermamnist" / "dermamnist_64.npz"],
+        )
     with np.load(out[0]) as npz:
         assert npz["train_images"].shape == (5, 64, 64, 3)
 
@@ -172,14 +187,22 @@ def test_prepare_acs_extracts_folktables_file(tmp_path):
     path = tmp_path / "acs" / "2018" / "1-Year" / "psam_p06.csv"
     block = {"source": "real", "path": str(path), "raw_rows": None, "standin_size": 100}
     _serve_and_prepare("acs", block, tmp_path, pin=False)  # as in the table: no published checksum
-    assert (path.parent / "csv_pca.zip").is_file() and (path.parent / "csv_pca.zip.sha256").is_file()
+    assert (path.parent / "csv_pca.zip").is_file() and (
+        path.parent / "csv_pca.zip.sha256"
+    ).is_file()
     table = acs.load(block)
     assert table.source == "real" and table.codes.shape == (200, 16)
 
 
 def test_prepare_fire_keeps_ten_columns_complete_rows_and_subsamples(tmp_path):
     path = tmp_path / "fire" / "Fire_Department_Calls_for_Service.csv"
-    block = {"source": "real", "path": str(path), "raw_rows": None, "standin_size": 100, "prepare_rows": 100}
+    block = {
+        "source": "real",
+        "path": str(path),
+        "raw_rows": None,
+        "standin_size": 100,
+        "prepare_rows": 100,
+    }
     _serve_and_prepare("fire", block, tmp_path)
     header = path.read_text().splitlines()[0]
     assert header == ",".join(fire.COLUMNS)
@@ -189,7 +212,13 @@ def test_prepare_fire_keeps_ten_columns_complete_rows_and_subsamples(tmp_path):
 
 def test_prepare_fire_keeps_every_complete_row_without_prepare_rows(tmp_path):
     path = tmp_path / "fire" / "calls.csv"
-    block = {"source": "real", "path": str(path), "raw_rows": None, "standin_size": 100, "prepare_rows": None}
+    block = {
+        "source": "real",
+        "path": str(path),
+        "raw_rows": None,
+        "standin_size": 100,
+        "prepare_rows": None,
+    }
     _serve_and_prepare("fire", block, tmp_path)
     assert fire.load(block).codes.shape == (270, 10)  # 300 rows, every tenth has no City
 
@@ -199,7 +228,11 @@ def test_prepare_enron_unpacks_the_maildir(tmp_path):
     _serve_and_prepare("enron", block, tmp_path)
     assert len(list((tmp_path / "enron" / "maildir").rglob("*."))) == 6
     seqs, names, src = enron.load(block, n=10)
-    assert src == "real" and sorted(names) == sorted(ENRON_NAMES) and all(enron.MASK in s for s in seqs)
+    assert (
+        src == "real"
+        and sorted(names) == sorted(ENRON_NAMES)
+        and all(enron.MASK in s for s in seqs)
+    )
 
 
 def test_obtains_and_rule_inputs(tmp_path):
@@ -207,10 +240,17 @@ def test_obtains_and_rule_inputs(tmp_path):
     assert sources.rule_inputs("mnist", block) == []  # auto without download: bundled fallback
     want = [str(tmp_path / "mnist" / f) for f in mnist.FILES.values()]
     assert sources.rule_inputs("mnist", {**block, "download": True}) == want
-    assert sources.rule_inputs("mnist", {**block, "source": "real"}) == want  # no DataUnavailable: prepared
+    assert (
+        sources.rule_inputs("mnist", {**block, "source": "real"}) == want
+    )  # no DataUnavailable: prepared
     enron_block = {"source": "real", "path": str(tmp_path / "maildir")}
-    assert sources.rule_inputs("enron", enron_block) == [str(tmp_path / "maildir"), str(prepare.GPT2_MARKER)]
-    assert sources.rule_inputs("enron", {**enron_block, "gpt2": False}) == [str(tmp_path / "maildir")]
+    assert sources.rule_inputs("enron", enron_block) == [
+        str(tmp_path / "maildir"),
+        str(prepare.GPT2_MARKER),
+    ]
+    assert sources.rule_inputs("enron", {**enron_block, "gpt2": False}) == [
+        str(tmp_path / "maildir")
+    ]
 
 
 def test_gpt2_prepare_fails_clearly_offline(tmp_path, monkeypatch):
@@ -222,14 +262,24 @@ def test_gpt2_prepare_fails_clearly_offline(tmp_path, monkeypatch):
 
 
 def test_rule_specs_one_rule_per_dataset_with_only_the_preparation_keys():
-    cfg = {"seed": 0,
-           "p1": {"data": {"train_fraction": 0.1,
-                           "mnist": {"source": "auto", "path": "m", "download": True},
-                           "enron": {"source": "real", "path": "e/maildir", "gpt2": False},
-                           "fire": {"source": "real", "path": "f.csv", "raw_rows": 100, "prepare_rows": 500}}},
-           "p2": {"data": {"mnist": {"source": "real", "path": "m"}}}}
+    cfg = {
+        "seed": 0,
+        "p1": {
+            "data": {
+                "train_fraction": 0.1,
+                "mnist": {"source": "auto", "path": "m", "download": True},
+                "enron": {"source": "real", "path": "e/maildir", "gpt2": False},
+                "fire": {"source": "real", "path": "f.csv", "raw_rows": 100, "prepare_rows": 500},
+            }
+        },
+        "p2": {"data": {"mnist": {"source": "real", "path": "m"}}},
+    }
     specs = {s.dataset: s for s in prepare.rule_specs(cfg)}
-    assert set(specs) == {"mnist", "enron", "fire"}  # train_fraction is no dataset; p2's mnist is p1's
+    assert set(specs) == {
+        "mnist",
+        "enron",
+        "fire",
+    }  # train_fraction is no dataset; p2's mnist is p1's
     assert specs["fire"].block == {"path": "f.csv", "prepare_rows": 500}
     assert specs["mnist"].outputs == tuple(f"m/{f}" for f in mnist.FILES.values())
     assert specs["enron"].directory and specs["enron"].outputs == ("e/maildir",)

@@ -46,12 +46,18 @@ def test_enron_missing_dir_is_a_clear_error(tmp_path):
 def test_source_resolution_and_standin(tmp_path):
     md = tmp_path / "maildir"
     block = {"source": "auto", "path": str(md)}
-    assert sources.resolve("enron", block) == "standin" and sources.rule_inputs("enron", block) == []
+    assert (
+        sources.resolve("enron", block) == "standin" and sources.rule_inputs("enron", block) == []
+    )
     seqs, truths, src = enron.load(block, n=20, seed=3)
-    assert src == "standin" and len(seqs) == len(truths) == 20 and all(enron.MASK in s for s in seqs)
+    assert (
+        src == "standin" and len(seqs) == len(truths) == 20 and all(enron.MASK in s for s in seqs)
+    )
     assert (seqs, truths) == enron.synthetic_sequences(20, 3)
     write_maildir(md)
-    assert sources.resolve("enron", block) == "real" and sources.rule_inputs("enron", block) == [str(md)]
+    assert sources.resolve("enron", block) == "real" and sources.rule_inputs("enron", block) == [
+        str(md)
+    ]
     _, truths, src = enron.load(block, n=10, seed=0)
     assert src == "real" and sorted(truths) == ["John Smith", "Mary Johnson"]
     assert enron.load({"source": "standin", "path": str(md)}, n=5, seed=0)[2] == "standin"

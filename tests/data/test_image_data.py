@@ -28,7 +28,9 @@ def test_read_idx_roundtrip_and_errors(tmp_path):
 
 def test_load_mnist_real_files(tmp_path):
     rng = np.random.default_rng(0)
-    write_idx(tmp_path / (mnist.FILES["train_images"] + ".gz"), rng.integers(0, 256, (5, 28, 28)), gz=True)
+    write_idx(
+        tmp_path / (mnist.FILES["train_images"] + ".gz"), rng.integers(0, 256, (5, 28, 28)), gz=True
+    )
     write_idx(tmp_path / mnist.FILES["train_labels"], [0, 1, 2, 3, 4])
     write_idx(tmp_path / mnist.FILES["test_images"], rng.integers(0, 256, (2, 28, 28)))
     write_idx(tmp_path / mnist.FILES["test_labels"], [5, 6])
@@ -39,7 +41,11 @@ def test_load_mnist_real_files(tmp_path):
 
 def test_load_mnist_bundled_and_missing(tmp_path):
     x, y, src = mnist.load_mnist({"source": "auto", "path": tmp_path / "none"})
-    assert src == "bundled-real" and x.shape == (5000, 28, 28) and np.bincount(y).tolist() == [500] * 10
+    assert (
+        src == "bundled-real"
+        and x.shape == (5000, 28, 28)
+        and np.bincount(y).tolist() == [500] * 10
+    )
     with pytest.raises(FileNotFoundError):
         mnist.load_mnist({"source": "real", "path": tmp_path / "none"})
     with pytest.raises(sources.DataUnavailable, match="train-images-idx3-ubyte"):
@@ -53,9 +59,15 @@ def test_mnist_real_files_prefer_plain_then_gz(tmp_path):
     write_idx(tmp_path / (mnist.FILES["train_images"] + ".gz"), np.zeros((1, 28, 28)), gz=True)
     write_idx(tmp_path / mnist.FILES["train_labels"], [0])
     files = mnist.real_files(block)
-    assert files[0].name == mnist.FILES["train_images"] + ".gz" and files[1].name == mnist.FILES["train_labels"]
+    assert (
+        files[0].name == mnist.FILES["train_images"] + ".gz"
+        and files[1].name == mnist.FILES["train_labels"]
+    )
     assert files[2].name == mnist.FILES["test_images"]  # neither exists: the plain name
-    assert sources.resolve("mnist", block) == "bundled-real" and sources.rule_inputs("mnist", block) == []
+    assert (
+        sources.resolve("mnist", block) == "bundled-real"
+        and sources.rule_inputs("mnist", block) == []
+    )
 
 
 def test_cifar_missing_real_raises_data_unavailable(tmp_path):
@@ -90,7 +102,9 @@ def test_cifar_standin_deterministic_and_distinct():
     assert len(np.unique(a.reshape(200, -1), axis=0)) == 200
     # classes differ on average (a class-conditional structure exists)
     means = np.array([a[ya == c].mean(axis=0).ravel() for c in range(10)])
-    assert np.min(np.linalg.norm(means[:, None] - means[None], axis=-1)[~np.eye(10, dtype=bool)]) > 1
+    assert (
+        np.min(np.linalg.norm(means[:, None] - means[None], axis=-1)[~np.eye(10, dtype=bool)]) > 1
+    )
 
 
 def test_train_split(tmp_path):
@@ -108,9 +122,15 @@ def test_auto_fallback_says_why_in_the_log_and_in_provenance(tmp_path, monkeypat
 
     monkeypatch.setattr(sources, "FALLBACKS", {})
     block = {"source": "auto", "path": str(tmp_path / "none")}
-    assert sources.rule_inputs("mnist", block) == [] and sources.FALLBACKS == {}  # DAG building records nothing
-    assert provenance.make_record(paper="p", figure="f", caption="", scale="tiny", parameters={}).get(
-        "data_fallbacks") is None
+    assert (
+        sources.rule_inputs("mnist", block) == [] and sources.FALLBACKS == {}
+    )  # DAG building records nothing
+    assert (
+        provenance.make_record(paper="p", figure="f", caption="", scale="tiny", parameters={}).get(
+            "data_fallbacks"
+        )
+        is None
+    )
     with caplog.at_level("INFO", logger="privrisk.data.sources"):
         _, _, src = mnist.load_mnist(block)
         mnist.load_mnist(block)
@@ -118,8 +138,9 @@ def test_auto_fallback_says_why_in_the_log_and_in_provenance(tmp_path, monkeypat
     missing = str(tmp_path / "none" / mnist.FILES["train_images"])
     assert src == "bundled-real"
     assert "mnist: source auto fell back to bundled-real" in caplog.text and missing in caplog.text
-    record = provenance.make_record(paper="p", figure="f", caption="", scale="tiny", parameters={},
-                                    data_sources={"MNIST": src})
+    record = provenance.make_record(
+        paper="p", figure="f", caption="", scale="tiny", parameters={}, data_sources={"MNIST": src}
+    )
     assert missing in record["data_fallbacks"]["mnist"]
     # a load that uses the real files (or an explicit fallback) records no reason
     caplog.clear()

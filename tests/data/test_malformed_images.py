@@ -17,7 +17,9 @@ IDX_CODES = {np.dtype(np.uint8): 0x08, np.dtype(">i2"): 0x0B, np.dtype(">f4"): 0
 
 def idx_bytes(arr) -> bytes:
     arr = np.asarray(arr)
-    head = struct.pack(">BBBB", 0, 0, IDX_CODES[arr.dtype], arr.ndim) + struct.pack(f">{arr.ndim}I", *arr.shape)
+    head = struct.pack(">BBBB", 0, 0, IDX_CODES[arr.dtype], arr.ndim) + struct.pack(
+        f">{arr.ndim}I", *arr.shape
+    )
     return head + arr.tobytes()
 
 
@@ -43,14 +45,30 @@ def test_valid_files_load(tmp_path):
 _U8 = np.uint8
 MNIST_CASES = {
     "32x32 images": ("train_images", idx_bytes(np.zeros((3, 32, 32), _U8)), "expected 28×28"),
-    "float idx data": ("train_images", idx_bytes(np.full((3, 28, 28), 0.5, ">f4")), "expected unsigned bytes"),
+    "float idx data": (
+        "train_images",
+        idx_bytes(np.full((3, 28, 28), 0.5, ">f4")),
+        "expected unsigned bytes",
+    ),
     "values over 255": ("test_images", idx_bytes(np.full((2, 28, 28), 300, ">i2")), "[300, 300]"),
-    "label 255": ("train_labels", idx_bytes(np.array([0, 255, 1], _U8)), "outside 0..9 (e.g. 255 at position 1)"),
+    "label 255": (
+        "train_labels",
+        idx_bytes(np.array([0, 255, 1], _U8)),
+        "outside 0..9 (e.g. 255 at position 1)",
+    ),
     "label count mismatch": ("train_labels", idx_bytes(np.array([0, 1], _U8)), "2 labels but"),
     "2-d labels": ("test_labels", idx_bytes(np.zeros((2, 2), _U8)), "expected one label per image"),
     "truncated data": ("train_images", idx_bytes(np.zeros((3, 28, 28), _U8))[:-10], "truncated"),
-    "truncated header": ("train_images", idx_bytes(np.zeros((3, 28, 28), _U8))[:9], "truncated header"),
-    "trailing bytes": ("test_labels", idx_bytes(np.array([5, 6], _U8)) + b"\0", "longer than its header"),
+    "truncated header": (
+        "train_images",
+        idx_bytes(np.zeros((3, 28, 28), _U8))[:9],
+        "truncated header",
+    ),
+    "trailing bytes": (
+        "test_labels",
+        idx_bytes(np.array([5, 6], _U8)) + b"\0",
+        "longer than its header",
+    ),
     "bad magic": ("test_images", b"\x1f\x8b\x08\x00" + bytes(20), "bad magic"),
     "unknown type": ("test_images", b"\0\0\x07\x01" + bytes(8), "unknown idx data type"),
     "no images": ("test_images", idx_bytes(np.zeros((0, 28, 28), _U8)), "no images"),
@@ -94,13 +112,31 @@ def write_cifar(root, bad: dict | None = None, raw: bytes | None = None):
 
 
 CIFAR_CASES = {
-    "floats in [0, 1]": ({b"data": np.full((2, 3072), 0.8), b"labels": [1, 2]}, "expected integers 0..255"),
-    "values over 255": ({b"data": np.full((2, 3072), 256), b"labels": [1, 2]}, "pixel values in [256, 256]"),
-    "negative values": ({b"data": np.full((2, 3072), -1), b"labels": [1, 2]}, "pixel values in [-1, -1]"),
-    "wrong row length": ({b"data": np.zeros((2, 1024), np.uint8), b"labels": [1, 2]}, "expected (N, 3072)"),
-    "label count mismatch": ({b"data": np.zeros((2, 3072), np.uint8), b"labels": [1, 2, 3]}, "3 labels but 2 images"),
+    "floats in [0, 1]": (
+        {b"data": np.full((2, 3072), 0.8), b"labels": [1, 2]},
+        "expected integers 0..255",
+    ),
+    "values over 255": (
+        {b"data": np.full((2, 3072), 256), b"labels": [1, 2]},
+        "pixel values in [256, 256]",
+    ),
+    "negative values": (
+        {b"data": np.full((2, 3072), -1), b"labels": [1, 2]},
+        "pixel values in [-1, -1]",
+    ),
+    "wrong row length": (
+        {b"data": np.zeros((2, 1024), np.uint8), b"labels": [1, 2]},
+        "expected (N, 3072)",
+    ),
+    "label count mismatch": (
+        {b"data": np.zeros((2, 3072), np.uint8), b"labels": [1, 2, 3]},
+        "3 labels but 2 images",
+    ),
     "label 10": ({b"data": np.zeros((2, 3072), np.uint8), b"labels": [1, 10]}, "outside 0..9"),
-    "float labels": ({b"data": np.zeros((2, 3072), np.uint8), b"labels": [1.0, 2.5]}, "labels of type float64"),
+    "float labels": (
+        {b"data": np.zeros((2, 3072), np.uint8), b"labels": [1.0, 2.5]},
+        "labels of type float64",
+    ),
     "no labels key": ({b"data": np.zeros((2, 3072), np.uint8)}, "no data/labels"),
     "not a dict": ([1, 2, 3], "not a dict"),
 }
@@ -143,8 +179,12 @@ def test_pipeline_job_fails_naming_the_malformed_file(tmp_path):
     cfg["xu2022"]["data"]["mnist"] = {"source": "auto", "path": str(raw)}
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump(cfg))
     target = "results/xu2022/intermediate/mnist_wgangp_queries.npz"
-    proc = run_pipeline(tmp_path, target, configfiles=("config/config.yaml", str(tmp_path / "bad.yaml")),
-                        check=False)
+    proc = run_pipeline(
+        tmp_path,
+        target,
+        configfiles=("config/config.yaml", str(tmp_path / "bad.yaml")),
+        check=False,
+    )
     assert proc.returncode != 0 and not (tmp_path / target).exists()
     log = (tmp_path / "results/logs/xu2022/train_mnist_wgangp.log").read_text()
     assert f"DataFormatError: {raw / mnist.FILES['train_images']}: images of shape (32, 32)" in log

@@ -77,7 +77,12 @@ def _fire_frame(n=40, seed=0):
         "Station Area": ["01", "03", "36", "10"],
         "Priority": ["2", "3", "E"],
         "ALS Unit": ["True", "False"],
-        "Call Type Group": ["Potentially Life-Threatening", "Alarm", "Fire", "Non Life-threatening"],
+        "Call Type Group": [
+            "Potentially Life-Threatening",
+            "Alarm",
+            "Fire",
+            "Non Life-threatening",
+        ],
         "Number of Alarms": ["1", "2", "10"],
     }
     for col, pool in pools.items():
@@ -95,7 +100,9 @@ def test_fire_csv_codes_and_subsampling(tmp_path):
     j = t.columns.index("Number of Alarms")
     alarms = df.drop(index=3)["Number of Alarms"].to_numpy()
     # numeric columns are ordered numerically, as pandas categories of numbers are: 1, 2, 10
-    np.testing.assert_array_equal(t.codes[:, j], pd.Series(alarms).map({"1": 0, "2": 1, "10": 2}).to_numpy())
+    np.testing.assert_array_equal(
+        t.codes[:, j], pd.Series(alarms).map({"1": 0, "2": 1, "10": 2}).to_numpy()
+    )
     assert t.domains[t.columns.index("ALS Unit")] == 2
     sub = fire.load_fire_csv(path, raw_rows=10, seed=3)
     assert sub.n_rows == 10 and sub.info["rows_complete"] == len(df) - 1
@@ -117,8 +124,14 @@ def test_fire_errors_name_file_and_column(tmp_path):
 
 def test_source_resolution(tmp_path):
     missing = tmp_path / "nope.csv"
-    assert acs.load({"source": "auto", "path": missing, "standin_size": 500}, seed=1).source == "standin"
-    assert fire.load({"source": "standin", "path": missing, "standin_size": 500}, seed=1).source == "standin"
+    assert (
+        acs.load({"source": "auto", "path": missing, "standin_size": 500}, seed=1).source
+        == "standin"
+    )
+    assert (
+        fire.load({"source": "standin", "path": missing, "standin_size": 500}, seed=1).source
+        == "standin"
+    )
     # a missing real file is DataUnavailable (naming the file and how to get it), not a format error
     with pytest.raises(DataUnavailable, match="nope.csv") as err:
         acs.load({"source": "real", "path": missing})
@@ -131,8 +144,10 @@ def test_source_resolution(tmp_path):
     with pytest.raises(ValueError, match="source"):
         acs.load({"source": "bogus", "path": missing})
     # the stand-in is the module's own, seeded the same way
-    np.testing.assert_array_equal(acs.load({"source": "standin", "path": missing, "standin_size": 300}, seed=2).codes,
-                                  acs.standin(300, seed=2).codes)
+    np.testing.assert_array_equal(
+        acs.load({"source": "standin", "path": missing, "standin_size": 300}, seed=2).codes,
+        acs.standin(300, seed=2).codes,
+    )
     with pytest.raises(DataUnavailable, match="nope.csv"):
         acs.load_pums_csv(missing)
 
@@ -176,7 +191,9 @@ def test_standin_root_columns_follow_the_published_marginals():
     assert ct[0] == pytest.approx(0.703, abs=se) and ct[1] == pytest.approx(0.117, abs=se)
 
 
-@pytest.mark.parametrize("mod, frame, name", [(acs, _pums_frame, "psam_p06.csv"), (fire, _fire_frame, "fire.csv")])
+@pytest.mark.parametrize(
+    "mod, frame, name", [(acs, _pums_frame, "psam_p06.csv"), (fire, _fire_frame, "fire.csv")]
+)
 def test_too_few_rows_is_a_clear_error(tmp_path, mod, frame, name):
     path = tmp_path / name
     frame(n=60).to_csv(path, index=False)
@@ -188,13 +205,17 @@ def test_too_few_rows_is_a_clear_error(tmp_path, mod, frame, name):
     assert mod.load(block, seed=0).n_rows == 150  # enough rows: loads
 
 
-@pytest.mark.parametrize("mod, frame, column, value", [(acs, _pums_frame, "SEX", 1),
-                                                       (fire, _fire_frame, "ALS Unit", "True")])
+@pytest.mark.parametrize(
+    "mod, frame, column, value",
+    [(acs, _pums_frame, "SEX", 1), (fire, _fire_frame, "ALS Unit", "True")],
+)
 def test_single_valued_column_is_a_clear_error(tmp_path, mod, frame, column, value):
     path = tmp_path / "table.csv"
     df = frame(n=150)
     df[column] = value
     df.to_csv(path, index=False)
     with pytest.raises(DataFormatError, match="single value") as err:
-        mod.load({"source": "real", "path": str(path), "raw_rows": None, "standin_size": 200}, seed=0)
+        mod.load(
+            {"source": "real", "path": str(path), "raw_rows": None, "standin_size": 200}, seed=0
+        )
     assert str(path) in str(err.value) and repr(column) in str(err.value)

@@ -79,8 +79,9 @@ def test_individual_risk_laplace_tail_reaches_bound():
     eps = 2.0
     rng = np.random.default_rng(5)
     a, b = rng.laplace(eps, 1, 300_000), rng.laplace(0, 1, 300_000)
-    res = mace.individual_risk(a, b, np.array([-1.5, 3.5, 1.0]), 0.5, confidence=0.95, bins=100,
-                               value_range=[(-3, 5)])
+    res = mace.individual_risk(
+        a, b, np.array([-1.5, 3.5, 1.0]), 0.5, confidence=0.95, bins=100, value_range=[(-3, 5)]
+    )
     assert res["advi"][:2] == pytest.approx([np.tanh(eps / 2)] * 2, abs=0.03)
     assert np.all(res["lo"][:2] <= np.tanh(eps / 2)) and np.all(res["hi"][:2] >= np.tanh(eps / 2))
     assert res["advi"][2] < 0.1  # at the midpoint r = q
@@ -134,9 +135,16 @@ def test_null_baseline_positive_bias_and_zero_limit():
     big = mace.null_baseline(out, 90_000, 90_000, mace.discrete_advantage, rng, **kw)
     assert small == pytest.approx(0.151, abs=0.04)  # spec §6: 0.151 at n = 1,000 per class
     assert big < 0.03 < small
-    two_d = mace.null_baseline(np.c_[out, rng.beta(5, 2, 200_000)], 1000, 1000,
-                               mace.discrete_advantage, rng, p=0.5, bins=100,
-                               value_range=[(0, 1), (0, 1)])
+    two_d = mace.null_baseline(
+        np.c_[out, rng.beta(5, 2, 200_000)],
+        1000,
+        1000,
+        mace.discrete_advantage,
+        rng,
+        p=0.5,
+        bins=100,
+        value_range=[(0, 1), (0, 1)],
+    )
     assert two_d == pytest.approx(0.764, abs=0.05)  # spec §6: 0.764 with 100² bins
 
 

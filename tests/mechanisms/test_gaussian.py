@@ -47,7 +47,7 @@ def test_delta_slope_is_the_derivative():
     mu = np.array([[0.1, 0.7, 2.0, 5.0]])
     d, g = gm._delta_slope(eps, mu)
     h = 1e-6
-    num = (gm._delta_slope(eps + h, mu)[0] - gm._delta_slope(eps - np.where(eps > 0, h, 0), mu)[0])
+    num = gm._delta_slope(eps + h, mu)[0] - gm._delta_slope(eps - np.where(eps > 0, h, 0), mu)[0]
     num /= h + np.where(eps > 0, h, 0)
     np.testing.assert_allclose(g, num, rtol=1e-4, atol=1e-10)
     np.testing.assert_allclose(d, accounting.gaussian_delta(eps, mu), rtol=1e-12, atol=1e-300)
@@ -89,8 +89,9 @@ def test_smallest_eps_matches_brent_and_pruning_keeps_the_max():
 def test_eps_tilde_vectorised_equals_per_point_loop():
     x = _population(1, 3, 10, 3, 1.0, 50, n_out=2, scale=10)
     s = np.array([0.05, 0.1, 0.3])
-    np.testing.assert_allclose(gm.eps_tilde(x, 10, s, 1e-2), gm.eps_tilde_loop(x, 10, s, 1e-2),
-                               rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(
+        gm.eps_tilde(x, 10, s, 1e-2), gm.eps_tilde_loop(x, 10, s, 1e-2), rtol=1e-8, atol=1e-10
+    )
 
 
 def test_restricted_sensitivity_and_sum_query_form_equal_brute_force():
@@ -101,8 +102,11 @@ def test_restricted_sensitivity_and_sum_query_form_equal_brute_force():
     mem = pmp.subsets(2 * n, n)
     means = mem.astype(float) @ x[0] / n
     res = gm.eps_triple(x, n=n, clip=10, delta=delta, fixed="global", value=2.0)
-    brute = max(np.linalg.norm(means[i] - means[j])
-                for i, j in itertools.combinations(range(len(mem)), 2) if np.sum(mem[i] != mem[j]) == 2)
+    brute = max(
+        np.linalg.norm(means[i] - means[j])
+        for i, j in itertools.combinations(range(len(mem)), 2)
+        if np.sum(mem[i] != mem[j]) == 2
+    )
     assert res["sens_x"][0] == pytest.approx(brute, rel=1e-12)
     dist = gm.pairwise_distances(x)[0]
     for xi in range(2 * n):
@@ -137,8 +141,10 @@ def test_prop12_bound_dominates_exact_mixture_hockey_stick(s):
     for xi in range(2 * n):
         t, p_in, p_out = _mixture_densities(means[mem[:, xi]], means[~mem[:, xi]], s)
         for eps in (0.0, 0.3, 1.0):
-            exact = max(integrate.trapezoid(np.maximum(0, p_in - math.exp(eps) * p_out), t),
-                        integrate.trapezoid(np.maximum(0, p_out - math.exp(eps) * p_in), t))
+            exact = max(
+                integrate.trapezoid(np.maximum(0, p_in - math.exp(eps) * p_out), t),
+                integrate.trapezoid(np.maximum(0, p_out - math.exp(eps) * p_in), t),
+            )
             bound = gm.pmp_bound(eps, np.delete(dist[xi], xi), n, s)
             assert bound >= exact - 1e-7
 
@@ -172,12 +178,15 @@ def test_edge_cases_c0_sigma0_one_trial():
     g = gm.eps_triple(x, n=5, clip=0.0, delta=1e-2, fixed="global", value=1.0)
     assert np.all(g["eps"] == 0) and np.all(g["eps_x"] == 0) and np.all(g["eps_tilde"] == 0)
     # σ -> 0 with ε(X) fixed: ε̃(X) is scale invariant, ε grows like 1/σ
-    ref = gm.eps_triple(_population(11, 2, 5, 2, 1e-2, 50), n=5, clip=50, delta=1e-2,
-                        fixed="restricted", value=2.0)
-    tiny = gm.eps_triple(_population(11, 2, 5, 2, 1e-8, 50), n=5, clip=50, delta=1e-2,
-                         fixed="restricted", value=2.0)
+    ref = gm.eps_triple(
+        _population(11, 2, 5, 2, 1e-2, 50), n=5, clip=50, delta=1e-2, fixed="restricted", value=2.0
+    )
+    tiny = gm.eps_triple(
+        _population(11, 2, 5, 2, 1e-8, 50), n=5, clip=50, delta=1e-2, fixed="restricted", value=2.0
+    )
     np.testing.assert_allclose(tiny["eps_tilde"], ref["eps_tilde"], rtol=1e-6)
     assert np.all(np.isfinite(tiny["eps"])) and np.all(tiny["eps"] > 100 * ref["eps"])
-    one = gm.eps_triple(_population(12, 1, 5, 2, 1.0, 50), n=5, clip=50, delta=1e-2,
-                        fixed="global", value=1.0)
+    one = gm.eps_triple(
+        _population(12, 1, 5, 2, 1.0, 50), n=5, clip=50, delta=1e-2, fixed="global", value=1.0
+    )
     assert one["eps_tilde"].shape == (1,)

@@ -12,7 +12,10 @@ def _random_net(seed=0):
     rng = np.random.default_rng(seed)
     doms = [3, 2, 4, 3, 2, 3]
     parents = [(), (0,), (0, 1), (1, 2), (2, 3), (0, 4)]
-    cpts = [rng.dirichlet(np.full(doms[v], 0.7), size=tuple(doms[p] for p in parents[v])) for v in range(6)]
+    cpts = [
+        rng.dirichlet(np.full(doms[v], 0.7), size=tuple(doms[p] for p in parents[v]))
+        for v in range(6)
+    ]
     return bnm.BayesNet(doms, parents, cpts, list(range(6)))
 
 
@@ -33,10 +36,14 @@ def test_inference_matches_enumeration(unknown):
         m = np.all(allx[:, known] == r[known], axis=1)
         post = p[m] / p[m].sum()
         assert pz[i] == pytest.approx(post.max(), rel=1e-10)
-        assert post[np.all(allx[m][:, unknown] == z[i], axis=1)].item() == pytest.approx(post.max(), rel=1e-10)
+        assert post[np.all(allx[m][:, unknown] == z[i], axis=1)].item() == pytest.approx(
+            post.max(), rel=1e-10
+        )
         for t in unknown:
             ref = np.bincount(allx[m][:, t], weights=post, minlength=bn.domains[t])
-            np.testing.assert_allclose(bnm.conditional_marginal(bn, recs[i:i + 1], unknown, t)[0], ref, atol=1e-12)
+            np.testing.assert_allclose(
+                bnm.conditional_marginal(bn, recs[i : i + 1], unknown, t)[0], ref, atol=1e-12
+            )
 
 
 def test_inference_matches_pgmpy():
@@ -46,12 +53,23 @@ def test_inference_matches_pgmpy():
 
     bn = _random_net(3)
     names = [f"v{i}" for i in range(bn.d)]
-    model = pgmpy_models.DiscreteBayesianNetwork([(names[p], names[v]) for v in range(bn.d) for p in bn.parents[v]])
+    model = pgmpy_models.DiscreteBayesianNetwork(
+        [(names[p], names[v]) for v in range(bn.d) for p in bn.parents[v]]
+    )
     for v in range(bn.d):
         pa = bn.parents[v]
-        values = bn.cpts[v].reshape(-1, bn.domains[v]).T  # pgmpy: columns = parent states, last fastest
-        model.add_cpds(TabularCPD(names[v], bn.domains[v], values, evidence=[names[p] for p in pa] or None,
-                                  evidence_card=[bn.domains[p] for p in pa] or None))
+        values = (
+            bn.cpts[v].reshape(-1, bn.domains[v]).T
+        )  # pgmpy: columns = parent states, last fastest
+        model.add_cpds(
+            TabularCPD(
+                names[v],
+                bn.domains[v],
+                values,
+                evidence=[names[p] for p in pa] or None,
+                evidence_card=[bn.domains[p] for p in pa] or None,
+            )
+        )
     assert model.check_model()
     ve = VariableElimination(model)
     rec = bn.sample(1, np.random.default_rng(4))
@@ -59,7 +77,9 @@ def test_inference_matches_pgmpy():
     ev = {names[v]: int(rec[0, v]) for v in range(bn.d) if v not in unknown}
     for t in unknown:
         ref = ve.query([names[t]], evidence=ev, show_progress=False).values
-        np.testing.assert_allclose(bnm.conditional_marginal(bn, rec, unknown, t)[0], ref, atol=1e-10)
+        np.testing.assert_allclose(
+            bnm.conditional_marginal(bn, rec, unknown, t)[0], ref, atol=1e-10
+        )
     mp = ve.map_query([names[u] for u in unknown], evidence=ev, show_progress=False)
     z, _ = bnm.conditional_map(bn, rec, unknown)
     assert [mp[names[u]] for u in unknown] == z[0].tolist()
@@ -90,7 +110,9 @@ def test_sampling_follows_the_cpts():
     freq = np.bincount(x[:, 0], minlength=3) / len(x)
     np.testing.assert_allclose(freq, bn.cpts[0], atol=0.005)
     sel = (x[:, 0] == 1) & (x[:, 1] == 0)
-    np.testing.assert_allclose(np.bincount(x[sel, 2], minlength=4) / sel.sum(), bn.cpts[2][1, 0], atol=0.01)
+    np.testing.assert_allclose(
+        np.bincount(x[sel, 2], minlength=4) / sel.sum(), bn.cpts[2][1, 0], atol=0.01
+    )
 
 
 def test_best_window_matches_brute_force():
@@ -98,7 +120,12 @@ def test_best_window_matches_brute_force():
     prob = rng.dirichlet(np.ones(10), size=20)
     for radius in (0, 1, 3, 9):
         z, mass = bnm.best_window(prob, radius)
-        brute = np.array([[prob[i, max(0, c - radius):c + radius + 1].sum() for c in range(10)] for i in range(20)])
+        brute = np.array(
+            [
+                [prob[i, max(0, c - radius) : c + radius + 1].sum() for c in range(10)]
+                for i in range(20)
+            ]
+        )
         np.testing.assert_allclose(mass, brute.max(axis=1))
         np.testing.assert_allclose(brute[np.arange(20), z], brute.max(axis=1))
     assert np.allclose(bnm.best_window(prob, 9)[1], 1.0)

@@ -14,13 +14,18 @@ def n_params(m):
 
 def test_paper_mnist_architecture_parameter_counts():
     # spec §7.4 [DERIVED]: E.1 G has 1,643,280 parameters and D 2,788,353
-    g, d = gan.build("mlp", {"z_dim": 100, "g_hidden": [512, 512, 1024], "d_hidden": [2048, 512, 256]}, (784,))
+    g, d = gan.build(
+        "mlp", {"z_dim": 100, "g_hidden": [512, 512, 1024], "d_hidden": [2048, 512, 256]}, (784,)
+    )
     assert n_params(g) == 1_643_280 and n_params(d) == 2_788_353
 
 
 def test_cifar_architecture_shapes():
-    g, d = gan.build("conv", {"z_dim": 100, "g_channels": [512, 128, 64, 32], "d_channels": [64, 128, 128, 256]},
-                     (3, 32, 32))
+    g, d = gan.build(
+        "conv",
+        {"z_dim": 100, "g_channels": [512, 128, 64, 32], "d_channels": [64, 128, 128, 256]},
+        (3, 32, 32),
+    )
     x = g(torch.randn(2, 100))
     assert x.shape == (2, 3, 32, 32)  # erratum E8 fixed: 2 → 4 → 8 → 16 → 32
     assert d(x).shape == (2,)
@@ -33,7 +38,9 @@ def test_gradient_penalty_linear_critic():
     with torch.no_grad():
         lin.weight.copy_(torch.tensor([[3.0, 0.0, 4.0]]))
     crit = lambda x: lin(x).squeeze(1)  # noqa: E731
-    gp = gan.gradient_penalty(crit, torch.randn(5, 3), torch.randn(5, 3), torch.Generator().manual_seed(0))
+    gp = gan.gradient_penalty(
+        crit, torch.randn(5, 3), torch.randn(5, 3), torch.Generator().manual_seed(0)
+    )
     assert float(gp) == pytest.approx(16.0)
 
 
@@ -52,7 +59,9 @@ def test_wgan_gp_learns_mean_shift():
     # a tiny WGAN-GP on a 2-d Gaussian moves its generator towards the data mean
     torch.manual_seed(0)
     x = torch.randn(256, 2) * 0.1 + torch.tensor([2.0, -1.0])
-    g, d = gan.build("mlp", {"z_dim": 2, "g_hidden": [16], "d_hidden": [16], "g_out": "sigmoid"}, (2,))
+    g, d = gan.build(
+        "mlp", {"z_dim": 2, "g_hidden": [16], "d_hidden": [16], "g_out": "sigmoid"}, (2,)
+    )
     g.net[-1] = torch.nn.Identity()
     before = g(torch.randn(512, 2)).mean(0)
     gan.train_wgan_gp(x, g, d, gen_iters=150, batch_size=64, lr=5e-3, seed=0)
@@ -69,8 +78,12 @@ def test_dpcgan_accounting_meets_target():
     w0 = [p.detach().clone() for p in d.parameters()]
     rec = gan.train_dpcgan(x, y, g, d, epsilon=2.0, delta=1e-5, epochs=2, batch_size=16, seed=0)
     assert rec["epsilon_spent"] <= 2.0 + 1e-2
-    assert rec["noise_multiplier"] == pytest.approx(accounting.dpsgd_noise_multiplier(
-        epsilon=2.0, delta=1e-5, sample_rate=16 / 64, steps=rec["steps"]), rel=1e-6)
+    assert rec["noise_multiplier"] == pytest.approx(
+        accounting.dpsgd_noise_multiplier(
+            epsilon=2.0, delta=1e-5, sample_rate=16 / 64, steps=rec["steps"]
+        ),
+        rel=1e-6,
+    )
     assert any(not torch.equal(a, b) for a, b in zip(w0, d.parameters(), strict=True))
 
 
@@ -79,9 +92,22 @@ def test_dpcgan_infinite_epsilon_is_the_noiseless_control():
     x, y = torch.rand(64, 6), torch.randint(0, 2, (64,))
     g = gan.MLPGenerator(3, [8], 6, n_classes=2, out_act="sigmoid")
     d = gan.MLPCritic(6, [8], n_classes=2)
-    rec = gan.train_dpcgan(x, y, g, d, epsilon=float("inf"), delta=1e-5, epochs=1, batch_size=16,
-                           d_optimizer="adam", lr_d=1e-3, seed=0)
+    rec = gan.train_dpcgan(
+        x,
+        y,
+        g,
+        d,
+        epsilon=float("inf"),
+        delta=1e-5,
+        epochs=1,
+        batch_size=16,
+        d_optimizer="adam",
+        lr_d=1e-3,
+        seed=0,
+    )
     assert rec["noise_multiplier"] == 0.0 and rec["epsilon_spent"] == float("inf")
     assert rec["d_optimizer"] == "adam"
     with pytest.raises(ValueError, match="d_optimizer"):
-        gan.train_dpcgan(x, y, g, d, epsilon=1.0, delta=1e-5, epochs=1, batch_size=16, d_optimizer="rmsprop")
+        gan.train_dpcgan(
+            x, y, g, d, epsilon=1.0, delta=1e-5, epochs=1, batch_size=16, d_optimizer="rmsprop"
+        )

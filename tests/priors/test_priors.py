@@ -23,8 +23,11 @@ def test_password_summary():
 
 
 def test_scaled_priors():
-    np.testing.assert_allclose(scaled_prior("password"), [0.3731, 0.1741, 0.1114, 0.0812, 0.0635, 0.0520, 0.0439,
-                                                          0.0379, 0.0333, 0.0296], atol=1e-4)
+    np.testing.assert_allclose(
+        scaled_prior("password"),
+        [0.3731, 0.1741, 0.1114, 0.0812, 0.0635, 0.0520, 0.0439, 0.0379, 0.0333, 0.0296],
+        atol=1e-4,
+    )
     np.testing.assert_allclose(scaled_prior("uniform"), 0.1)
     p = scaled_prior("pii", pii_pooled=np.array([0.5, 0.1] + [0.02] * 20))
     assert p.sum() == pytest.approx(1) and p[0] == pytest.approx(0.5 / 0.76)
@@ -56,7 +59,9 @@ def test_prior_summaries():
     u = prior_summary("uniform")
     assert u["min"] == u["p10"] == u["median"] == u["max"] == 1e-9
     pw = prior_summary("password")
-    assert pw["median"] == pytest.approx(zipf_quantile_prior(0.5)) and pw["max"] == pytest.approx(zipf_quantile_prior(1))
+    assert pw["median"] == pytest.approx(zipf_quantile_prior(0.5)) and pw["max"] == pytest.approx(
+        zipf_quantile_prior(1)
+    )
     assert pw["min"] < pw["p10"] < pw["median"] < pw["max"]
     # p10: rank 9e8 of Zipf(1.1) over 1e9, computed by hand
     assert pw["p10"] == pytest.approx(9e8**-1.1 / canary.harmonic(1e9, 1.1), rel=1e-12)
@@ -80,12 +85,16 @@ class _FakeLM:
 
     def score(self, sequences, candidates, per_token=False):
         assert not per_token
-        return np.array([[5.0 * (c.split()[1].lower() in s.lower()) for c in candidates] for s in sequences])
+        return np.array(
+            [[5.0 * (c.split()[1].lower() in s.lower()) for c in candidates] for s in sequences]
+        )
 
 
 def test_lm_scorer_path_with_a_mocked_model():
     seqs = [f"{pii.MASK} wrote to the Adams family.", f"Ask {pii.MASK} about the Smith account."]
-    prior = pii.from_sequences(seqs, ["Zoe Adams", "Ann Smith"], source="real", scorer="gpt2", lm_scorer=_FakeLM())
+    prior = pii.from_sequences(
+        seqs, ["Zoe Adams", "Ann Smith"], source="real", scorer="gpt2", lm_scorer=_FakeLM()
+    )
     np.testing.assert_allclose(prior.priors.sum(axis=1), 1)
     assert prior.scorer == "gpt2"
     zoe = list(prior.candidates).index("Zoe Adams")
@@ -112,6 +121,9 @@ def test_inverse_perplexity_normalisation_is_the_per_word_tempered_likelihood():
     words = np.array([[4.0, 4.0], [9.0, 9.0]])  # whitespace tokens of each filled-in sequence
     np.testing.assert_allclose(ppl.priors, pii.normalise(logs / words), rtol=1e-12)
     # 1/perplexity is much flatter than the likelihood
-    assert np.ptp(ppl.priors[0]) < np.ptp(lik.priors[0]) and ppl.info["normalisation"] == "inverse_perplexity"
+    assert (
+        np.ptp(ppl.priors[0]) < np.ptp(lik.priors[0])
+        and ppl.info["normalisation"] == "inverse_perplexity"
+    )
     with pytest.raises(ValueError, match="normalisation"):
         pii.from_sequences(seqs, truths, source="standin", normalisation="softmax")

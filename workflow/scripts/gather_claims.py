@@ -21,6 +21,8 @@ with job_log(sm.log[0]):
     if hasattr(out, "html"):
         counts = ", ".join(f"{k}: {v}" for k, v in sorted(df["status"].value_counts().items()))
         table = df.to_html(index=False, border=0, na_rep="")
-        Path(out.html).write_text(f"<!doctype html><meta charset='utf-8'><title>Claims ledger</title>"
-                                  f"<h1>Claims ledger</h1><p>{len(df)} claims ({counts}).</p>{table}\n")
+        Path(out.html).write_text(
+            f"<!doctype html><meta charset='utf-8'><title>Claims ledger</title>"
+            f"<h1>Claims ledger</h1><p>{len(df)} claims ({counts}).</p>{table}\n"
+        )
     print(f"{len(df)} claims -> {csv}")

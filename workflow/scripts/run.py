@@ -28,7 +28,9 @@ with job_log(sm.log[0]):
         import torch
 
         torch.set_num_threads(max(1, sm.threads))
-        resolve(sm.params.func)(sm.params.cfg, inputs, {k: str(v) for k, v in sm.output.items()}, sm.threads)
+        resolve(sm.params.func)(
+            sm.params.cfg, inputs, {k: str(v) for k, v in sm.output.items()}, sm.threads
+        )
     else:
         run_figure(
             sm.params.func,

@@ -39,13 +39,15 @@ def nearest_distance(x, synthetic, chunk: int = 1024) -> np.ndarray:
     g2 = (g**2).sum(1)
     out = np.empty(len(x))
     for s in range(0, len(x), chunk):
-        xs = x[s:s + chunk]
+        xs = x[s : s + chunk]
         d2 = (xs**2).sum(1)[:, None] - 2 * xs @ g.T + g2[None, :]
-        out[s:s + chunk] = np.sqrt(np.maximum(d2.min(1), 0.0))
+        out[s : s + chunk] = np.sqrt(np.maximum(d2.min(1), 0.0))
     return out
 
 
-def threshold_advantage(scores_in, scores_out, rng: np.random.Generator, higher_is_member: bool = True) -> float:
+def threshold_advantage(
+    scores_in, scores_out, rng: np.random.Generator, higher_is_member: bool = True
+) -> float:
     """2·Acc − 1 of the top-fraction rule on a pooled sample with prior p = N1 / N (Definition 1)."""
     s = np.r_[np.asarray(scores_in, float), np.asarray(scores_out, float)]
     m = np.r_[np.ones(len(scores_in)), -np.ones(len(scores_out))]

@@ -75,7 +75,9 @@ def _index_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[i
             dense.append((int(lay.offsets[ti]), tuple(unknown.index(c) for c in t)))
             continue
         bases[ti] = lay.offsets[ti] + sum(x[:, t[j]] * strides[j] for j in known_pos)
-        grids = np.array(list(itertools.product(*[range(domains[t[j]]) for j in unk_pos])), dtype=np.int64)
+        grids = np.array(
+            list(itertools.product(*[range(domains[t[j]]) for j in unk_pos])), dtype=np.int64
+        )
         offs.append((grids * strides[unk_pos][None, :]).sum(axis=1))
         f = np.full((len(grids), 3), one, dtype=np.int64)
         for k, j in enumerate(unk_pos):
@@ -101,7 +103,7 @@ def _index_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[i
         col = 0
         block = np.empty((ab, total), dtype=np.int64)
         for (_c, off), w in zip(members, widths, strict=True):
-            block[:, col:col + w] = off + np.arange(ab)[:, None] * w + np.arange(w)[None, :]
+            block[:, col : col + w] = off + np.arange(ab)[:, None] * w + np.arange(w)[None, :]
             col += w
         dense_groups.append((a, b, [c for c, _ in members]))
         idx_parts.append(block.reshape(-1))
@@ -195,7 +197,10 @@ def rap_attack_batch(
     tau2 = torch.as_tensor((sigma / n) ** 2, dtype=dtype)
     lam = torch.as_tensor(_as_batch(prior_weight, b, "prior_weight").astype(float), dtype=dtype)
     plan = gram_plan(records, domains, unknown, lay, noisy, dtype)
-    logits = [torch.log(torch.as_tensor(np.clip(p, 1e-6, None), dtype=dtype)).requires_grad_(True) for p in init]
+    logits = [
+        torch.log(torch.as_tensor(np.clip(p, 1e-6, None), dtype=dtype)).requires_grad_(True)
+        for p in init
+    ]
     log_prior = [torch.log(torch.as_tensor(np.clip(p, 1e-12, None), dtype=dtype)) for p in init]
     m1 = [torch.zeros_like(z) for z in logits]
     m2 = [torch.zeros_like(z) for z in logits]
@@ -227,10 +232,12 @@ def rap_attack_batch(
             for z, g, mm1, mm2 in zip(logits, grads, m1, m2, strict=True):
                 mm1.mul_(b1).add_(g, alpha=1 - b1)
                 mm2.mul_(b2).addcmul_(g, g, value=1 - b2)
-                denom = (mm2.sqrt() / math.sqrt(1 - b2 ** t)).add_(eps)
-                adam = mm1 / denom * (lr_t / (1 - b1 ** t))
+                denom = (mm2.sqrt() / math.sqrt(1 - b2**t)).add_(eps)
+                adam = mm1 / denom * (lr_t / (1 - b1**t))
                 z.sub_(torch.where(is_adam, adam, lr_t * g))
-    return RapBatchResult(np.stack(guesses), [np.stack(p) for p in probs_out], np.stack(losses), ckpts)
+    return RapBatchResult(
+        np.stack(guesses), [np.stack(p) for p in probs_out], np.stack(losses), ckpts
+    )
 
 
 def rap_attack(
@@ -279,14 +286,18 @@ def rap_attack(
         raise ValueError("one initial probability table per unknown column expected")
     noisy = np.asarray(noisy, dtype=float)
     if noisy.shape != (lay.n_cells,):
-        raise ValueError(f"noisy marginals have shape {noisy.shape}, layout expects ({lay.n_cells},)")
+        raise ValueError(
+            f"noisy marginals have shape {noisy.shape}, layout expects ({lay.n_cells},)"
+        )
     feat, cell, dense, dense_idx = _index_plan(records, domains, unknown, lay)
     plan = (torch.from_numpy(feat), torch.from_numpy(cell), dense, torch.from_numpy(dense_idx))
     if optimiser not in OPTIMISERS:
         raise ValueError(f"optimiser {optimiser!r} not in {OPTIMISERS}")
     target = torch.as_tensor(noisy, dtype=dtype)
-    logits = [torch.log(torch.as_tensor(np.clip(p, 1e-6, None), dtype=dtype)).requires_grad_(True)
-              for p in init]
+    logits = [
+        torch.log(torch.as_tensor(np.clip(p, 1e-6, None), dtype=dtype)).requires_grad_(True)
+        for p in init
+    ]
     opt = torch.optim.Adam(logits, lr=lr) if optimiser == "adam" else torch.optim.SGD(logits, lr=lr)
     n = np.asarray(records).shape[0]
     floor = lay.n_cells * (noise_std / n) ** 2 if stop_at_noise_level else -np.inf

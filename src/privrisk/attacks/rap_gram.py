@@ -37,8 +37,9 @@ import torch
 from ..mechanisms.marginals import Layout
 
 
-def marginal_coefficients(x: np.ndarray, domains: Sequence[int], pos: dict[int, int], lay: Layout,
-                          noisy: np.ndarray):
+def marginal_coefficients(
+    x: np.ndarray, domains: Sequence[int], pos: dict[int, int], lay: Layout, noisy: np.ndarray
+):
     """Per marginal, its noisy cells as coefficients of the unknown columns' relaxed rows: yields
     (key, g) with ``key`` the sorted positions (in ``unknown``) of its unknown columns and ``g``
     (B, n, K_u…) the cells at each record's known values, or (B, K_u…) when all are unknown."""
@@ -49,7 +50,9 @@ def marginal_coefficients(x: np.ndarray, domains: Sequence[int], pos: dict[int, 
         up = [j for j, c in enumerate(t) if c in pos]
         if not up:
             raise ValueError(f"marginal {t} has no unknown column; the attack needs none of those")
-        block = noisy[:, lay.offsets[ti]:lay.offsets[ti + 1]].reshape((b,) + tuple(domains[c] for c in t))
+        block = noisy[:, lay.offsets[ti] : lay.offsets[ti + 1]].reshape(
+            (b,) + tuple(domains[c] for c in t)
+        )
         block = block.transpose([0] + [1 + j for j in kp] + [1 + j for j in up])
         key = [pos[t[j]] for j in up]
         order = np.argsort(key)
@@ -71,7 +74,7 @@ def quadratic(probs: Sequence[torch.Tensor], h: torch.Tensor) -> torch.Tensor:
         quad = quad + (h * (e1 * e1 - p2) / 2).sum(dim=(1, 2))
         if len(grams) > 2:
             p3 = sum(g * g * g for g in grams)
-            quad = quad + ((e1 ** 3 - 3 * e1 * p2 + 2 * p3) / 6).sum(dim=(1, 2))
+            quad = quad + ((e1**3 - 3 * e1 * p2 + 2 * p3) / 6).sum(dim=(1, 2))
     return quad
 
 
@@ -93,8 +96,14 @@ class GramPlan:
     const: torch.Tensor
 
 
-def gram_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[int], lay: Layout,
-              noisy: np.ndarray, dtype: torch.dtype = torch.float64) -> GramPlan:
+def gram_plan(
+    records: np.ndarray,
+    domains: Sequence[int],
+    unknown: Sequence[int],
+    lay: Layout,
+    noisy: np.ndarray,
+    dtype: torch.dtype = torch.float64,
+) -> GramPlan:
     """Lay out the coefficients of ``noisy`` (B, cells) for records (B, n, d) and ``unknown``."""
     x = np.asarray(records, dtype=np.int64)
     b, n, d = x.shape
@@ -108,23 +117,34 @@ def gram_plan(records: np.ndarray, domains: Sequence[int], unknown: Sequence[int
     S = np.zeros((b, n, starts[-1]))
     groups = range(1, len(unknown))
     W = {k: np.zeros((b, n, starts[k] * sizes[k])) for k in groups} if known else {}
-    A = {k: np.zeros((b, starts[k] * sizes[k], starts[-1] - starts[k + 1])) for k in groups
-         if k + 1 < len(unknown)}
+    A = {
+        k: np.zeros((b, starts[k] * sizes[k], starts[-1] - starts[k + 1]))
+        for k in groups
+        if k + 1 < len(unknown)
+    }
     for key, g in marginal_coefficients(x, domains, pos, lay, noisy):
         if len(key) == 1:
             (j,) = key
-            S[:, :, starts[j]:starts[j + 1]] += g
+            S[:, :, starts[j] : starts[j + 1]] += g
         elif len(key) == 2:
             j, k = key
             lo = starts[j] * sizes[k]
-            W[k][:, :, lo:lo + sizes[j] * sizes[k]] += g.reshape(b, n, -1)
+            W[k][:, :, lo : lo + sizes[j] * sizes[k]] += g.reshape(b, n, -1)
         else:
             j, k, m = key
             lo, col = starts[j] * sizes[k], starts[m] - starts[k + 1]
-            A[k][:, lo:lo + sizes[j] * sizes[k], col:col + sizes[m]] += g.reshape(b, sizes[j] * sizes[k], sizes[m])
+            A[k][:, lo : lo + sizes[j] * sizes[k], col : col + sizes[m]] += g.reshape(
+                b, sizes[j] * sizes[k], sizes[m]
+            )
     as_t = lambda a: torch.as_tensor(a, dtype=dtype)  # noqa: E731
-    return GramPlan(as_t(h), as_t(S), {k: as_t(w) for k, w in W.items()}, {k: as_t(a) for k, a in A.items()},
-                    starts, as_t((noisy ** 2).sum(axis=1)))
+    return GramPlan(
+        as_t(h),
+        as_t(S),
+        {k: as_t(w) for k, w in W.items()},
+        {k: as_t(a) for k, a in A.items()},
+        starts,
+        as_t((noisy**2).sum(axis=1)),
+    )
 
 
 def gram_loss(probs: Sequence[torch.Tensor], plan: GramPlan) -> torch.Tensor:
@@ -135,9 +155,11 @@ def gram_loss(probs: Sequence[torch.Tensor], plan: GramPlan) -> torch.Tensor:
     lin = (plan.S * rows).sum(dim=(1, 2))
     bsz = rows.shape[0]
     for k in range(1, len(probs)):
-        outer = (rows[:, :, :plan.starts[k], None] * probs[k][:, :, None, :]).reshape(bsz, n, -1)
+        outer = (rows[:, :, : plan.starts[k], None] * probs[k][:, :, None, :]).reshape(bsz, n, -1)
         if k in plan.W:
             lin = lin + (plan.W[k] * outer).sum(dim=(1, 2))
         if k in plan.A:
-            lin = lin + (torch.bmm(outer, plan.A[k]) * rows[:, :, plan.starts[k + 1]:]).sum(dim=(1, 2))
-    return quad / n ** 2 - 2 * lin / n + plan.const
+            lin = lin + (torch.bmm(outer, plan.A[k]) * rows[:, :, plan.starts[k + 1] :]).sum(
+                dim=(1, 2)
+            )
+    return quad / n**2 - 2 * lin / n + plan.const

@@ -123,6 +123,7 @@ def posterior_shell_sum(epsilon, shell_probs, p_ball):
 
 def uniform_shells(M, x0):
     """Pr of B(x0, 1) and of the shells B(x0, a+1)∖B(x0, a), a >= 1, for Uniform[0, M]."""
+
     def ball(a):
         return (min(M, x0 + a) - max(0.0, x0 - a)) / M
 
@@ -142,7 +143,11 @@ def laplace_event_posterior(epsilon, u: float, v: float, prior_u: float = 0.5):
     with np.errstate(divide="ignore"):
         scale = np.where(eps > 0, 1.0 / np.where(eps > 0, eps, 1.0), np.inf)
     like_u = stats.laplace.sf(u, loc=u, scale=scale)
-    like_v = np.where(np.isinf(scale), 0.5, stats.laplace.sf(u, loc=v, scale=np.where(np.isinf(scale), 1.0, scale)))
+    like_v = np.where(
+        np.isinf(scale),
+        0.5,
+        stats.laplace.sf(u, loc=v, scale=np.where(np.isinf(scale), 1.0, scale)),
+    )
     return prior_u * like_u / (prior_u * like_u + (1 - prior_u) * like_v)
 
 
@@ -195,7 +200,11 @@ def largest_epsilon_for_advantage(bound, p, eta, *, eps_start=0.5, eps_max=200.0
     while f(hi) <= 0:
         lo, hi = hi, 2 * hi
         if hi > eps_max:
-            return float("inf") if f(eps_max) <= 0 else float(optimize.brentq(f, lo, eps_max, xtol=xtol))
+            return (
+                float("inf")
+                if f(eps_max) <= 0
+                else float(optimize.brentq(f, lo, eps_max, xtol=xtol))
+            )
     return float(optimize.brentq(f, lo, hi, xtol=xtol, rtol=1e-14))
 
 
@@ -230,7 +239,9 @@ def posterior_shell_sum_independent(epsilon, x, r, cdfs, n_shells):
 def posterior_or_union(epsilon, p1, R1, p2, R2):
     """The slides' OR bound (§2.12): Pr_post(g₁ ∪ g₂) <= Pr_post(g₁) + Pr_post(g₂), each from the
     single-attribute simplified bound (clipped at 1)."""
-    return np.minimum(1.0, posterior_simplified(epsilon, p1, R1) + posterior_simplified(epsilon, p2, R2))
+    return np.minimum(
+        1.0, posterior_simplified(epsilon, p1, R1) + posterior_simplified(epsilon, p2, R2)
+    )
 
 
 def laplace_posterior_uniform(epsilon, M, y, radius=1.0):

@@ -84,7 +84,9 @@ def beta_multi(epsilon, delta, p=None, n=None):
     """
     if p is None:  # beta_multi(epsilon, p)
         if n is not None:
-            raise TypeError("beta_multi(epsilon, p) takes no n; use beta_multi(epsilon, delta, p, n)")
+            raise TypeError(
+                "beta_multi(epsilon, p) takes no n; use beta_multi(epsilon, delta, p, n)"
+            )
         return beta_pure(epsilon, delta)
     n = 1 if n is None else n
     if int(n) != n or n < 1:

@@ -41,9 +41,11 @@ from .tabular import (
 
 NAME = "ACS"
 FALLBACK = "standin"
-OBTAIN = ("Download it once with folktables: ACSDataSource(survey_year='2018', horizon='1-Year', "
-          "survey='person', root_dir='data/raw/acs').get_data(states=['CA'], download=True), and set "
-          "swanberg2025.data.acs.path to the psam_p06.csv it writes.")
+OBTAIN = (
+    "Download it once with folktables: ACSDataSource(survey_year='2018', horizon='1-Year', "
+    "survey='person', root_dir='data/raw/acs').get_data(states=['CA'], download=True), and set "
+    "swanberg2025.data.acs.path to the psam_p06.csv it writes."
+)
 DEFAULT_PATH = Path("data/raw/acs/2018/1-Year/psam_p06.csv")
 STATE_FIPS_CA = 6
 
@@ -76,14 +78,30 @@ DOMAINS = [len(v) for v in VALUES.values()]
 # "2+ Races" shares), so RAC1P is less White-alone than the 2018 file would be.
 CA_PUBLISHED = {
     "age_groups": {  # (first age, last age): percent
-        (0, 4): 5.30, (5, 9): 5.57, (10, 14): 6.18, (15, 17): 3.92, (18, 20): 4.29, (21, 24): 5.38,
-        (25, 34): 14.13, (35, 44): 13.88, (45, 54): 12.42, (55, 64): 12.19, (65, 74): 9.79,
-        (75, 84): 5.09, (85, 94): 1.85,  # published as "85+"; spread over 85-94 (no 90+ share known)
+        (0, 4): 5.30,
+        (5, 9): 5.57,
+        (10, 14): 6.18,
+        (15, 17): 3.92,
+        (18, 20): 4.29,
+        (21, 24): 5.38,
+        (25, 34): 14.13,
+        (35, 44): 13.88,
+        (45, 54): 12.42,
+        (55, 64): 12.19,
+        (65, 74): 9.79,
+        (75, 84): 5.09,
+        (85, 94): 1.85,  # published as "85+"; spread over 85-94 (no 90+ share known)
     },
     "sex": {"Male": 49.40, "Female": 50.60},
-    "race": {"White": 39.00, "Black/African American": 5.65, "American Indian/Alaskan Native": 1.64,
-             "Asian": 15.93, "Native Hawaiian/Pacific Islander": 0.40, "Some Other Race": 22.11,
-             "2+ Races": 15.25},
+    "race": {
+        "White": 39.00,
+        "Black/African American": 5.65,
+        "American Indian/Alaskan Native": 1.64,
+        "Asian": 15.93,
+        "Native Hawaiian/Pacific Islander": 0.40,
+        "Some Other Race": 22.11,
+        "2+ Races": 15.25,
+    },
 }
 
 
@@ -102,13 +120,46 @@ def _race_codes(race: dict) -> list[float]:
     (American Indian alone / Alaska Native alone / AIAN tribes specified) in the former stand-in's
     proportions 0.7 : 0.05 : 0.2 — no published split was available."""
     aian = race["American Indian/Alaskan Native"]
-    return [race["White"], race["Black/African American"], aian * 0.7 / 0.95, aian * 0.05 / 0.95,
-            aian * 0.2 / 0.95, race["Asian"], race["Native Hawaiian/Pacific Islander"],
-            race["Some Other Race"], race["2+ Races"]]
+    return [
+        race["White"],
+        race["Black/African American"],
+        aian * 0.7 / 0.95,
+        aian * 0.05 / 0.95,
+        aian * 0.2 / 0.95,
+        race["Asian"],
+        race["Native Hawaiian/Pacific Islander"],
+        race["Some Other Race"],
+        race["2+ Races"],
+    ]
 
 
-_SCHL = [3.5, 1.5, 1.5, 1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2, 1.3, 1.3, 1.4, 1.4, 1.5, 1.8,
-         20.0, 3.0, 7.0, 9.0, 7.5, 16.0, 6.0, 2.0, 1.5]
+_SCHL = [
+    3.5,
+    1.5,
+    1.5,
+    1.5,
+    1.5,
+    1.2,
+    1.2,
+    1.2,
+    1.2,
+    1.2,
+    1.3,
+    1.3,
+    1.4,
+    1.4,
+    1.5,
+    1.8,
+    20.0,
+    3.0,
+    7.0,
+    9.0,
+    7.5,
+    16.0,
+    6.0,
+    2.0,
+    1.5,
+]
 STANDIN = StandinSpec(
     parents={
         "AGEP": (),
@@ -139,7 +190,10 @@ STANDIN = StandinSpec(
         "DEYE": [2, 98],
         "MAR": [40, 5, 9, 2, 44],
         "ANC": [50, 10, 5, 30, 5],
-        "SEX": [CA_PUBLISHED["sex"]["Male"], CA_PUBLISHED["sex"]["Female"]],  # codes: SEX 1 = male, 2 = female
+        "SEX": [
+            CA_PUBLISHED["sex"]["Male"],
+            CA_PUBLISHED["sex"]["Female"],
+        ],  # codes: SEX 1 = male, 2 = female
         "MIL": [20, 0.5, 4, 1, 74.5],
         "NATIVITY": [73, 27],
         "DREM": [5, 4, 91],
@@ -151,7 +205,9 @@ STANDIN = StandinSpec(
 )
 
 
-def load_pums_csv(path: str | Path, *, raw_rows: int | None = None, seed: int = 0) -> CategoricalTable:
+def load_pums_csv(
+    path: str | Path, *, raw_rows: int | None = None, seed: int = 0
+) -> CategoricalTable:
     """Parse a PUMS person CSV (folktables' file) into the 16 coded ACSEmployment columns.
 
     Rows of other states are dropped when an ``ST`` column is present. ``raw_rows`` subsamples
@@ -184,15 +240,25 @@ def load_pums_csv(path: str | Path, *, raw_rows: int | None = None, seed: int = 
                 raise DataFormatError(f"{path}: column 'AGEP' has missing or negative ages")
             vals = vals // 10
         codes[:, j] = encode_fixed(vals, VALUES[col], path=path, column=col)
-    return CategoricalTable(codes, COLUMNS, DOMAINS, "real",
-                            info={"file": str(path), "rows_used": int(len(df)), "subsample": raw_rows})
+    return CategoricalTable(
+        codes,
+        COLUMNS,
+        DOMAINS,
+        "real",
+        info={"file": str(path), "rows_used": int(len(df)), "subsample": raw_rows},
+    )
 
 
 def standin(n_rows: int, seed: int) -> CategoricalTable:
     """A "raw" ACS-like table sampled from the stand-in network (same columns and domains)."""
     codes = sample_standin(COLUMNS, DOMAINS, STANDIN, n_rows, seed)
-    return CategoricalTable(codes, COLUMNS, DOMAINS, "standin",
-                            info={"generator": "privrisk.data.acs.STANDIN Bayesian network", "rows": n_rows})
+    return CategoricalTable(
+        codes,
+        COLUMNS,
+        DOMAINS,
+        "standin",
+        info={"generator": "privrisk.data.acs.STANDIN Bayesian network", "rows": n_rows},
+    )
 
 
 def real_files(block: Mapping[str, Any]) -> list[Path]:
@@ -202,4 +268,6 @@ def real_files(block: Mapping[str, Any]) -> list[Path]:
 def load(block: Mapping[str, Any], *, seed: int = 0) -> CategoricalTable:
     """The raw ACS table for a data block ``{source, path, standin_size, raw_rows}``: the real
     file at ``path`` (``raw_rows`` rows subsampled, null = all) or ``standin_size`` stand-in rows."""
-    return load_table("acs", block, seed=seed, read_real=load_pums_csv, standin=standin, default_path=DEFAULT_PATH)
+    return load_table(
+        "acs", block, seed=seed, read_real=load_pums_csv, standin=standin, default_path=DEFAULT_PATH
+    )

@@ -26,7 +26,9 @@ def census_names() -> dict[str, tuple[np.ndarray, np.ndarray]]:
     try:
         import names as names_pkg
     except ImportError as err:  # pragma: no cover - dependency
-        raise FileNotFoundError("the 'names' package (census name frequencies) is not installed") from err
+        raise FileNotFoundError(
+            "the 'names' package (census name frequencies) is not installed"
+        ) from err
     base = Path(names_pkg.__file__).parent
     out = {}
     for key, fname in FILES.items():

@@ -27,8 +27,10 @@ from .tabular import DataFormatError
 
 BATCHES = [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
 FALLBACK = "standin"
-OBTAIN = ("Download https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz and extract it so that "
-          "data_batch_1 .. data_batch_5 and test_batch are in the block's path.")
+OBTAIN = (
+    "Download https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz and extract it so that "
+    "data_batch_1 .. data_batch_5 and test_batch are in the block's path."
+)
 #: stand-in images when the block gives no ``standin_size``
 STANDIN_SIZE = 3000
 
@@ -52,20 +54,38 @@ def read_batch(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     except FileNotFoundError:
         raise
     # A truncated or foreign file raises any of these from inside pickle (not only UnpicklingError).
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError,
-            IndexError, KeyError, MemoryError, OSError) as err:
-        raise DataFormatError(f"{path}: not a readable pickle ({type(err).__name__}: {err})") from None
+    except (
+        pickle.UnpicklingError,
+        EOFError,
+        ValueError,
+        TypeError,
+        AttributeError,
+        ImportError,
+        IndexError,
+        KeyError,
+        MemoryError,
+        OSError,
+    ) as err:
+        raise DataFormatError(
+            f"{path}: not a readable pickle ({type(err).__name__}: {err})"
+        ) from None
     if not isinstance(d, dict):
-        raise DataFormatError(f"{path}: not a CIFAR-10 python batch (a {type(d).__name__}, not a dict)")
+        raise DataFormatError(
+            f"{path}: not a CIFAR-10 python batch (a {type(d).__name__}, not a dict)"
+        )
     data = d.get(b"data", d.get("data"))
     labels = d.get(b"labels", d.get("labels"))
     if data is None or labels is None:
         raise DataFormatError(f"{path}: not a CIFAR-10 python batch (no data/labels)")
     data = np.asarray(data)
     if data.ndim != 2 or data.shape[1] != 3 * 32 * 32:
-        raise DataFormatError(f"{path}: data of shape {data.shape}, expected (N, 3072): one row of "
-                              "3×32×32 channel-first bytes per image")
-    x = images.check_pixels(data.reshape(-1, 3, 32, 32), path, shape=(3, 32, 32)).transpose(0, 2, 3, 1)
+        raise DataFormatError(
+            f"{path}: data of shape {data.shape}, expected (N, 3072): one row of "
+            "3×32×32 channel-first bytes per image"
+        )
+    x = images.check_pixels(data.reshape(-1, 3, 32, 32), path, shape=(3, 32, 32)).transpose(
+        0, 2, 3, 1
+    )
     return x, images.check_labels(labels, path, n=len(x))
 
 
@@ -80,33 +100,46 @@ def standin(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     freq = rng.uniform(3, 6, (n, 1, 1)).astype(np.float32)
     dx, dy = xx[None] - cx, yy[None] - cy
     r = np.sqrt(dx**2 + dy**2)
-    masks = np.stack([
-        r < size,                                              # 0 disc
-        np.maximum(abs(dx), abs(dy)) < size,                   # 1 square
-        abs(r - size) < 0.06,                                  # 2 ring
-        np.sin(2 * np.pi * freq * yy[None]) > 0,               # 3 horizontal stripes
-        np.sin(2 * np.pi * freq * xx[None]) > 0,               # 4 vertical stripes
-        np.sin(2 * np.pi * freq * (xx + yy)[None] / 1.4) > 0,  # 5 diagonal stripes
-        (np.sin(2 * np.pi * freq * xx[None]) * np.sin(2 * np.pi * freq * yy[None])) > 0,  # 6 checker
-        (abs(dx) < size / 3) | (abs(dy) < size / 3),           # 7 cross
-        (dy > -size) & (abs(dx) < (size - dy) / 2),            # 8 triangle
-        np.exp(-(r / size) ** 2) > 0.5 * rng.uniform(0.5, 1, (n, 1, 1)),  # 9 soft blob
-    ]).astype(np.float32)
+    masks = np.stack(
+        [
+            r < size,  # 0 disc
+            np.maximum(abs(dx), abs(dy)) < size,  # 1 square
+            abs(r - size) < 0.06,  # 2 ring
+            np.sin(2 * np.pi * freq * yy[None]) > 0,  # 3 horizontal stripes
+            np.sin(2 * np.pi * freq * xx[None]) > 0,  # 4 vertical stripes
+            np.sin(2 * np.pi * freq * (xx + yy)[None] / 1.4) > 0,  # 5 diagonal stripes
+            (np.sin(2 * np.pi * freq * xx[None]) * np.sin(2 * np.pi * freq * yy[None]))
+            > 0,  # 6 checker
+            (abs(dx) < size / 3) | (abs(dy) < size / 3),  # 7 cross
+            (dy > -size) & (abs(dx) < (size - dy) / 2),  # 8 triangle
+            np.exp(-((r / size) ** 2)) > 0.5 * rng.uniform(0.5, 1, (n, 1, 1)),  # 9 soft blob
+        ]
+    ).astype(np.float32)
     mask = masks[y, np.arange(n)]
     hue = (y / 10.0 + rng.normal(0, 0.03, n))[:, None, None, None]
     phase = 2 * np.pi * (hue + np.array([0, 1 / 3, 2 / 3], dtype=np.float32))
     fg = 0.5 + 0.45 * np.cos(phase) * rng.uniform(0.7, 1, (n, 1, 1, 1))
     bg = rng.uniform(0.1, 0.6, (n, 1, 1, 3)) + 0.1 * np.sin(
-        2 * np.pi * rng.uniform(0.5, 2, (n, 1, 1, 1)) * (xx + 0.5 * yy)[None, :, :, None])
-    img = np.clip(mask[..., None] * fg + (1 - mask[..., None]) * bg + rng.normal(0, 0.04, (n, 32, 32, 3)), 0, 1)
+        2 * np.pi * rng.uniform(0.5, 2, (n, 1, 1, 1)) * (xx + 0.5 * yy)[None, :, :, None]
+    )
+    img = np.clip(
+        mask[..., None] * fg + (1 - mask[..., None]) * bg + rng.normal(0, 0.04, (n, 32, 32, 3)),
+        0,
+        1,
+    )
     # Half of every pixel is an image-specific texture: six plane waves per channel with random
     # frequency, orientation and phase. Like photographs, no two images then share their detail,
     # so a model that memorises its training images can be told apart from one that has only
     # learnt the ten classes (without it a WGAN-GP critic's membership AUC stays at 0.5).
     field = np.zeros_like(img)
     for _ in range(6):
-        f, th, ph = (rng.uniform(lo, hi, (n, 1, 1, 3)) for lo, hi in ((1, 6), (0, 2 * np.pi), (0, 2 * np.pi)))
-        field += np.sin(2 * np.pi * f * (np.cos(th) * xx[None, :, :, None] + np.sin(th) * yy[None, :, :, None]) + ph)
+        f, th, ph = (
+            rng.uniform(lo, hi, (n, 1, 1, 3)) for lo, hi in ((1, 6), (0, 2 * np.pi), (0, 2 * np.pi))
+        )
+        field += np.sin(
+            2 * np.pi * f * (np.cos(th) * xx[None, :, :, None] + np.sin(th) * yy[None, :, :, None])
+            + ph
+        )
     img = 0.5 * img + 0.5 * (0.5 + 0.15 * field)
     return np.clip(img, 0, 1).astype(np.float32), y.astype(np.int64)
 

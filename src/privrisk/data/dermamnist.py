@@ -31,8 +31,10 @@ CLASSES = ("akiec", "bcc", "bkl", "df", "mel", "nv", "vasc")
 #: classes counted as malignant for the E.3.3 classifier's target (spec §7.4 proposal)
 MALIGNANT = (0, 1, 4)
 FALLBACK = "standin"
-OBTAIN = ("Download dermamnist_64.npz (MedMNIST+, https://zenodo.org/records/10519652) into the "
-          "block's path.")
+OBTAIN = (
+    "Download dermamnist_64.npz (MedMNIST+, https://zenodo.org/records/10519652) into the "
+    "block's path."
+)
 STANDIN_SIZE = 2400
 MALIGNANT_FRACTION = 0.195
 _SIZE = 64
@@ -61,12 +63,22 @@ def read_npz(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
                     raise DataFormatError(f"{path}: no array {key!r} (has {sorted(z.files)})")
             x, y = z[f"{part}_images"], z[f"{part}_labels"]
             if x.dtype != np.uint8 or x.ndim != 4 or x.shape[1:] != (_SIZE, _SIZE, 3):
-                raise DataFormatError(f"{path}: {part}_images is {x.dtype} {x.shape}, expected uint8 (n, 64, 64, 3)")
+                raise DataFormatError(
+                    f"{path}: {part}_images is {x.dtype} {x.shape}, expected uint8 (n, 64, 64, 3)"
+                )
             y = y.reshape(len(y), -1) if y.ndim > 1 else y[:, None]
             if y.shape != (len(x), 1):
-                raise DataFormatError(f"{path}: {part}_labels has shape {y.shape} for {len(x)} images")
-            if not np.issubdtype(y.dtype, np.integer) or y.min(initial=0) < 0 or y.max(initial=0) >= len(CLASSES):
-                raise DataFormatError(f"{path}: {part}_labels must be integers in 0..{len(CLASSES) - 1}")
+                raise DataFormatError(
+                    f"{path}: {part}_labels has shape {y.shape} for {len(x)} images"
+                )
+            if (
+                not np.issubdtype(y.dtype, np.integer)
+                or y.min(initial=0) < 0
+                or y.max(initial=0) >= len(CLASSES)
+            ):
+                raise DataFormatError(
+                    f"{path}: {part}_labels must be integers in 0..{len(CLASSES) - 1}"
+                )
             xs.append(x)
             ys.append(y[:, 0].astype(np.int64))
     return np.concatenate(xs), np.concatenate(ys)
@@ -83,7 +95,9 @@ def downsample(x: np.ndarray, size: int) -> np.ndarray:
     return x.reshape(len(x), size, f, size, f, x.shape[-1]).mean(axis=(2, 4), dtype=np.float32)
 
 
-def standin(n: int, seed: int, size: int = _SIZE, texture: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def standin(
+    n: int, seed: int, size: int = _SIZE, texture: float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
     """``n`` procedural lesion images (float32 in [0, 1], (n, size, size, 3)) and malignant labels.
 
     ``texture``: amplitude of a per-image multiplicative shading field (8 random plane waves of
@@ -100,18 +114,28 @@ def standin(n: int, seed: int, size: int = _SIZE, texture: float = 0.0) -> tuple
     # border radius r0 (1 + Σ_k a_k cos(kθ + φ_k)): low orders only and small a_k for benign
     # lesions, higher orders and larger a_k (an irregular border) for malignant-like ones
     k = np.arange(2, 9, dtype=np.float32)[:, None, None, None]
-    amp = rng.uniform(0, 1, (7, n, 1, 1)).astype(np.float32) / k ** np.where(mal, 0.7, 1.6)[None, :, None, None]
+    amp = (
+        rng.uniform(0, 1, (7, n, 1, 1)).astype(np.float32)
+        / k ** np.where(mal, 0.7, 1.6)[None, :, None, None]
+    )
     amp *= np.where(mal, 0.35, 0.18)[None, :, None, None]
     phase = rng.uniform(0, 2 * np.pi, (7, n, 1, 1)).astype(np.float32)
     r0 = rng.uniform(0.3, 0.55, (n, 1, 1)).astype(np.float32)
     border = r0 * (1 + (amp * np.cos(k * th[None] + phase)).sum(0))
     inside = 1 / (1 + np.exp(-(border - r) / 0.03))  # soft edge
-    skin = rng.choice(np.array([[0.93, 0.78, 0.67], [0.85, 0.66, 0.52], [0.72, 0.52, 0.38], [0.55, 0.38, 0.27]],
-                               np.float32), n)[:, None, None, :] * rng.uniform(0.9, 1.05, (n, 1, 1, 3))
+    skin = rng.choice(
+        np.array(
+            [[0.93, 0.78, 0.67], [0.85, 0.66, 0.52], [0.72, 0.52, 0.38], [0.55, 0.38, 0.27]],
+            np.float32,
+        ),
+        n,
+    )[:, None, None, :] * rng.uniform(0.9, 1.05, (n, 1, 1, 3))
     skin = skin * (1 - 0.12 * (xx**2 + yy**2))[None, :, :, None]  # vignetting of the dermatoscope
     red = rng.uniform(0.3, 0.55, n)
     green = red * rng.uniform(0.5, 0.7, n)
-    base = np.stack([red, green, green * rng.uniform(0.5, 0.8, n)], 1).astype(np.float32)[:, None, None, :]
+    base = np.stack([red, green, green * rng.uniform(0.5, 0.8, n)], 1).astype(np.float32)[
+        :, None, None, :
+    ]
     lesion = base * (1 - 0.4 * (r / np.maximum(border, 1e-3)))[..., None].clip(0, 1) ** 0.5
     # malignant-like lesions carry up to three extra colour patches placed by angle and radius
     colours = np.array([[0.1, 0.07, 0.06], [0.35, 0.38, 0.5], [0.6, 0.2, 0.2]], np.float32)
@@ -126,8 +150,10 @@ def standin(n: int, seed: int, size: int = _SIZE, texture: float = 0.0) -> tuple
     img = skin * (1 - inside[..., None]) + lesion * inside[..., None]
     if texture > 0:
         trng = seeds.rng(seed, "dermamnist-standin-texture")
-        f, ang, ph = (trng.uniform(lo, hi, (n, 8, 1, 1)).astype(np.float32)
-                      for lo, hi in ((0.5, 4.0), (0, 2 * np.pi), (0, 2 * np.pi)))
+        f, ang, ph = (
+            trng.uniform(lo, hi, (n, 8, 1, 1)).astype(np.float32)
+            for lo, hi in ((0.5, 4.0), (0, 2 * np.pi), (0, 2 * np.pi))
+        )
         u = np.pi * f * (xx[None, None] * np.cos(ang) + yy[None, None] * np.sin(ang)) + ph
         img = img * (1 + texture * np.cos(u).sum(1) / np.sqrt(8))[..., None]
     img = img + rng.normal(0, 0.025, img.shape).astype(np.float32)
@@ -154,11 +180,18 @@ def load_dermamnist(block, seed: int = 0):
         x, y = read_npz(path)
         keep = block.get("n_images")
         if keep is not None and keep < len(x):
-            idx = np.sort(seeds.rng(seed, "dermamnist-subset").choice(len(x), int(keep), replace=False))
+            idx = np.sort(
+                seeds.rng(seed, "dermamnist-subset").choice(len(x), int(keep), replace=False)
+            )
             x, y = x[idx], y[idx]
         x = downsample(x.astype(np.float32) / 255.0, size)
         return x.astype(np.float32), np.isin(y, MALIGNANT).astype(np.int64), "real"
-    x, y = standin(int(block.get("standin_size", STANDIN_SIZE)), seed, size, float(block.get("standin_texture", 0.0)))
+    x, y = standin(
+        int(block.get("standin_size", STANDIN_SIZE)),
+        seed,
+        size,
+        float(block.get("standin_texture", 0.0)),
+    )
     return x, y, "standin"
 
 
@@ -175,7 +208,7 @@ def corrupt(x: np.ndarray, member_idx: np.ndarray, fraction: float, box: int, se
     if not 0 < box <= s:
         raise ValueError(f"corruption box {box} must be in 1..{s}")
     a = (s - box) // 2
-    out[chosen, a:a + box, a:a + box, :] = 1.0
+    out[chosen, a : a + box, a : a + box, :] = 1.0
     mask = np.zeros(len(x), dtype=bool)
     mask[chosen] = True
     return out, mask

@@ -60,7 +60,9 @@ class Remote:
         if self.checksum is not None:
             algo, _, digest = self.checksum.partition(":")
             if algo not in ALGORITHMS or not digest:
-                raise ValueError(f"{self.name}: checksum {self.checksum!r} is not md5:<hex> or sha256:<hex>")
+                raise ValueError(
+                    f"{self.name}: checksum {self.checksum!r} is not md5:<hex> or sha256:<hex>"
+                )
 
 
 def file_digest(path: str | Path, algo: str) -> str:
@@ -81,9 +83,11 @@ def _human(n: float) -> str:
 
 def _hand_placement(remote: Remote, dest: Path, what: str) -> str:
     check = remote.checksum or "(no published checksum)"
-    return (f"To place it by hand, download {remote.url} on a machine that is online and copy it to "
-            f"{dest} (expected {check}); it is then used without downloading. Or set {what}'s source "
-            f"to auto or its fallback.")
+    return (
+        f"To place it by hand, download {remote.url} on a machine that is online and copy it to "
+        f"{dest} (expected {check}); it is then used without downloading. Or set {what}'s source "
+        f"to auto or its fallback."
+    )
 
 
 def verify(remote: Remote, path: Path, what: str, dest: Path) -> None:
@@ -102,7 +106,8 @@ def verify(remote: Remote, path: Path, what: str, dest: Path) -> None:
             f"{what}: {path} (from {remote.url}) has {algo} {got}, expected {digest} ({source}). "
             f"{'The partial download was deleted; run again to download it afresh. ' if path != dest else ''}"
             f"If the file was placed by hand, it is not the published file: remove it. "
-            + _hand_placement(remote, dest, what))
+            + _hand_placement(remote, dest, what)
+        )
 
 
 def _open(url: str, start: int, timeout: float):
@@ -126,7 +131,9 @@ def _transfer(remote: Remote, part: Path, what: str, timeout: float) -> None:
     with resp:
         resumed = start and resp.status == 206
         if start and not resumed:
-            log.info("%s: server does not resume (HTTP %d); restarting from byte 0", what, resp.status)
+            log.info(
+                "%s: server does not resume (HTTP %d); restarting from byte 0", what, resp.status
+            )
             start = 0
         length = resp.headers.get("Content-Length")
         total = start + int(length) if length is not None else None
@@ -140,14 +147,21 @@ def _transfer(remote: Remote, part: Path, what: str, timeout: float) -> None:
                     last = now
                     rate = (done - start) / max(now - t0, 1e-9)
                     pct = f" ({100 * done / total:.0f} %)" if total else ""
-                    log.info("%s: %s%s of %s, %s/s", remote.name, _human(done), pct,
-                             _human(total) if total else "?", _human(rate))
+                    log.info(
+                        "%s: %s%s of %s, %s/s",
+                        remote.name,
+                        _human(done),
+                        pct,
+                        _human(total) if total else "?",
+                        _human(rate),
+                    )
         if total is not None and done < total:
             raise http.client.IncompleteRead(b"", total - done)
 
 
-def fetch(remote: Remote, dest_dir: str | Path, *, what: str = "", retries: int = 3,
-          timeout: float = 60.0) -> Path:
+def fetch(
+    remote: Remote, dest_dir: str | Path, *, what: str = "", retries: int = 3, timeout: float = 60.0
+) -> Path:
     """``dest_dir/remote.name``, downloaded (or resumed) and verified if it is not there yet.
 
     Args:
@@ -183,12 +197,20 @@ def fetch(remote: Remote, dest_dir: str | Path, *, what: str = "", retries: int 
                 raise DownloadError(
                     f"{what}: the connection to {remote.url} dropped {retries + 1} times ({err!r}); "
                     f"{part} keeps the {part.stat().st_size if part.exists() else 0} bytes received and "
-                    f"the next run resumes from there. " + _hand_placement(remote, dest, what)) from err
-            log.info("%s: connection lost (%r); resuming (attempt %d of %d)", what, err, attempt + 2, retries + 1)
+                    f"the next run resumes from there. " + _hand_placement(remote, dest, what)
+                ) from err
+            log.info(
+                "%s: connection lost (%r); resuming (attempt %d of %d)",
+                what,
+                err,
+                attempt + 2,
+                retries + 1,
+            )
         except (urllib.error.URLError, OSError) as err:  # offline, DNS, refused, HTTP 4xx/5xx
             raise DownloadError(
                 f"{what}: could not download {remote.url} ({getattr(err, 'reason', err)}). Is this machine "
-                f"offline? " + _hand_placement(remote, dest, what)) from err
+                f"offline? " + _hand_placement(remote, dest, what)
+            ) from err
     try:
         verify(remote, part, what, dest)
     except ChecksumMismatch:

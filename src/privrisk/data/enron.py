@@ -33,8 +33,10 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("data/raw/enron/maildir")
 FALLBACK = "standin"
-OBTAIN = ("Download enron_mail_20150507.tar.gz from https://www.cs.cmu.edu/~enron/ and extract it so that "
-          "its maildir/ folder is at the configured path (swanberg2025.data.enron.path).")
+OBTAIN = (
+    "Download enron_mail_20150507.tar.gz from https://www.cs.cmu.edu/~enron/ and extract it so that "
+    "its maildir/ folder is at the configured path (swanberg2025.data.enron.path)."
+)
 MASK = "<NAME>"
 
 TEMPLATES = [  # stand-in sentences (text, gender cue): None, "m" or "f"
@@ -78,7 +80,9 @@ def read_bodies(maildir: str | Path, limit: int | None = None):
             return
 
 
-def find_names(text: str, first_names: set[str], last_names: set[str]) -> list[tuple[int, int, str]]:
+def find_names(
+    text: str, first_names: set[str], last_names: set[str]
+) -> list[tuple[int, int, str]]:
     """(start, end, 'First Last') spans of census first+last names in ``text``."""
     return [
         (m.start(), m.end(), m.group(0))
@@ -113,13 +117,16 @@ def masked_name_sequences(maildir: str | Path, *, n: int = 500, seed: int = 0, m
         if candidates:
             found.append(candidates[rng.integers(len(candidates))])
     if not found:
-        raise DataFormatError(f"{maildir}: no sentence with exactly one census name found in any email")
+        raise DataFormatError(
+            f"{maildir}: no sentence with exactly one census name found in any email"
+        )
     idx = rng.permutation(len(found))[:n]
     seqs, truths = zip(*[found[i] for i in sorted(idx)], strict=True)
     if len(set(truths)) < 2:
         raise DataFormatError(
             f"{maildir}: all {len(truths)} sampled name sentences (from {len(found)} emails) name the same "
-            f"person, {truths[0]!r}; the PII prior needs at least two distinct names. Is this a real maildir?")
+            f"person, {truths[0]!r}; the PII prior needs at least two distinct names. Is this a real maildir?"
+        )
     return list(seqs), list(truths)
 
 
@@ -145,7 +152,9 @@ def real_files(block: Mapping[str, Any]) -> list[Path]:
     return [Path(block.get("path", DEFAULT_PATH))]
 
 
-def load(block: Mapping[str, Any], *, n: int = 500, seed: int = 0) -> tuple[list[str], list[str], str]:
+def load(
+    block: Mapping[str, Any], *, n: int = 500, seed: int = 0
+) -> tuple[list[str], list[str], str]:
     """(masked sequences, true names, source) from the Enron maildir or the stand-in."""
     source = sources.resolve("enron", block)
     if source == "real":

@@ -38,8 +38,10 @@ from .tabular import (
 
 NAME = "FIRE"
 FALLBACK = "standin"
-OBTAIN = ("Export 'Fire Department Calls for Service' (data.sfgov.org, dataset nuek-vuh3) as CSV to "
-          "swanberg2025.data.fire.path.")
+OBTAIN = (
+    "Export 'Fire Department Calls for Service' (data.sfgov.org, dataset nuek-vuh3) as CSV to "
+    "swanberg2025.data.fire.path."
+)
 DEFAULT_PATH = Path("data/raw/fire/Fire_Department_Calls_for_Service.csv")
 
 # Reference domain sizes (fire-domain.json of the reference preparation), in its column order.
@@ -63,8 +65,12 @@ DOMAINS = list(DOMAIN_SIZES.values())
 # (usf-cs360-spring2019.github.io/midterm-the-rad-grads, read offline in the stored-pages corpus):
 # Medical Incident 70.3 % (214,580 rows), Alarms 11.7 %, structure + outside fires 10.3 % with
 # structure fires 5.9 times as frequent as outside fires.
-SF_PUBLISHED = {"Medical Incident": 70.3, "Alarms": 11.7, "Structure Fire": 10.3 * 5.9 / 6.9,
-                "Outside Fire": 10.3 / 6.9}
+SF_PUBLISHED = {
+    "Medical Incident": 70.3,
+    "Alarms": 11.7,
+    "Structure Fire": 10.3 * 5.9 / 6.9,
+    "Outside Fire": 10.3 / 6.9,
+}
 
 
 def _call_type_base() -> list[float]:
@@ -103,7 +109,13 @@ STANDIN = StandinSpec(
         "Number of Alarms": geometric(5, 0.03),
     },
     concentration={c: 0.5 for c in COLUMNS}
-    | {"Battalion": 0.1, "Zipcode of Incident": 0.15, "City": 0.2, "ALS Unit": 0.5, "Call Type": 0.3},
+    | {
+        "Battalion": 0.1,
+        "Zipcode of Incident": 0.15,
+        "City": 0.2,
+        "ALS Unit": 0.5,
+        "Call Type": 0.3,
+    },
 )
 
 
@@ -116,7 +128,9 @@ def _sorted_categories(values: pd.Series) -> list[str]:
     return sorted(uniq)
 
 
-def load_fire_csv(path: str | Path, *, raw_rows: int | None = 200_000, seed: int = 0) -> CategoricalTable:
+def load_fire_csv(
+    path: str | Path, *, raw_rows: int | None = 200_000, seed: int = 0
+) -> CategoricalTable:
     """Parse the FIRE CSV into the 10 coded columns (codes from the whole file, rows subsampled).
 
     Raises DataFormatError naming the file and column when a column is missing, when no complete
@@ -139,22 +153,38 @@ def load_fire_csv(path: str | Path, *, raw_rows: int | None = 200_000, seed: int
         if len(cats) > 4 * max(DOMAINS):
             raise DataFormatError(
                 f"{path}: column {col!r} has {len(cats)} distinct values; expected a categorical "
-                f"column (reference: {DOMAIN_SIZES[col]} values) — is the file mis-shaped?")
+                f"column (reference: {DOMAIN_SIZES[col]} values) — is the file mis-shaped?"
+            )
         codes_all[:, j] = pd.Categorical(vals, categories=cats).codes
         domains.append(len(cats))
     keep = subsample_rows(pd.DataFrame({"i": np.arange(len(df))}), raw_rows, seed)["i"].to_numpy()
     return CategoricalTable(
-        codes_all[keep], COLUMNS, domains, "real",
-        info={"file": str(path), "rows_read": n_read, "rows_complete": int(len(df)),
-              "rows_used": int(len(keep)), "subsample": raw_rows,
-              "domains_vs_reference": {c: [d, DOMAIN_SIZES[c]] for c, d in zip(COLUMNS, domains, strict=True)}},
+        codes_all[keep],
+        COLUMNS,
+        domains,
+        "real",
+        info={
+            "file": str(path),
+            "rows_read": n_read,
+            "rows_complete": int(len(df)),
+            "rows_used": int(len(keep)),
+            "subsample": raw_rows,
+            "domains_vs_reference": {
+                c: [d, DOMAIN_SIZES[c]] for c, d in zip(COLUMNS, domains, strict=True)
+            },
+        },
     )
 
 
 def standin(n_rows: int, seed: int) -> CategoricalTable:
     codes = sample_standin(COLUMNS, DOMAINS, STANDIN, n_rows, seed)
-    return CategoricalTable(codes, COLUMNS, DOMAINS, "standin",
-                            info={"generator": "privrisk.data.fire.STANDIN Bayesian network", "rows": n_rows})
+    return CategoricalTable(
+        codes,
+        COLUMNS,
+        DOMAINS,
+        "standin",
+        info={"generator": "privrisk.data.fire.STANDIN Bayesian network", "rows": n_rows},
+    )
 
 
 def real_files(block: Mapping[str, Any]) -> list[Path]:
@@ -164,4 +194,11 @@ def real_files(block: Mapping[str, Any]) -> list[Path]:
 def load(block: Mapping[str, Any], *, seed: int = 0) -> CategoricalTable:
     """The raw FIRE table for a data block ``{source, path, standin_size, raw_rows}``: the real
     file at ``path`` (``raw_rows`` rows subsampled, null = all) or ``standin_size`` stand-in rows."""
-    return load_table("fire", block, seed=seed, read_real=load_fire_csv, standin=standin, default_path=DEFAULT_PATH)
+    return load_table(
+        "fire",
+        block,
+        seed=seed,
+        read_real=load_fire_csv,
+        standin=standin,
+        default_path=DEFAULT_PATH,
+    )

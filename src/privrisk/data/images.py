@@ -27,13 +27,17 @@ def check_pixels(x: np.ndarray, path: str | Path, *, shape: tuple[int, ...]) -> 
     """
     x = _array(x, path, "images")
     if x.ndim == 0 or x.shape[1:] != tuple(shape):
-        raise DataFormatError(f"{path}: images of shape {x.shape[1:] if x.ndim else ()}, expected "
-                              f"{'×'.join(map(str, shape))} per image")
+        raise DataFormatError(
+            f"{path}: images of shape {x.shape[1:] if x.ndim else ()}, expected "
+            f"{'×'.join(map(str, shape))} per image"
+        )
     if x.shape[0] == 0:
         raise DataFormatError(f"{path}: no images")
     if x.dtype.kind not in "ui":
-        raise DataFormatError(f"{path}: pixel values of type {x.dtype}, expected integers 0..255 "
-                              "(unsigned bytes, not floats in [0, 1])")
+        raise DataFormatError(
+            f"{path}: pixel values of type {x.dtype}, expected integers 0..255 "
+            "(unsigned bytes, not floats in [0, 1])"
+        )
     lo, hi = int(x.min()), int(x.max())
     if lo < 0 or hi > 255:
         raise DataFormatError(f"{path}: pixel values in [{lo}, {hi}], expected 0..255")
@@ -48,11 +52,15 @@ def check_labels(y: np.ndarray, path: str | Path, *, n: int, classes: int = 10) 
     if len(y) != n:
         raise DataFormatError(f"{path}: {len(y)} labels but {n} images")
     if y.dtype.kind not in "ui":
-        raise DataFormatError(f"{path}: labels of type {y.dtype}, expected integers 0..{classes - 1}")
+        raise DataFormatError(
+            f"{path}: labels of type {y.dtype}, expected integers 0..{classes - 1}"
+        )
     bad = (y < 0) | (y >= classes)
     if bad.any():
-        raise DataFormatError(f"{path}: {int(bad.sum())} label(s) outside 0..{classes - 1} "
-                              f"(e.g. {int(y[bad][0])} at position {int(np.flatnonzero(bad)[0])})")
+        raise DataFormatError(
+            f"{path}: {int(bad.sum())} label(s) outside 0..{classes - 1} "
+            f"(e.g. {int(y[bad][0])} at position {int(np.flatnonzero(bad)[0])})"
+        )
     return y.astype(np.int64)
 
 
@@ -72,5 +80,10 @@ def train_split(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.ndar
 
 def save_split(path: str | Path, train_idx, holdout_idx, seed: int, **extra) -> None:
     """Write the split (indices, seed and anything else, e.g. a corruption mask) as npz."""
-    np.savez(path, train_idx=np.asarray(train_idx), holdout_idx=np.asarray(holdout_idx),
-             seed=np.asarray(seed), **{k: np.asarray(v) for k, v in extra.items()})
+    np.savez(
+        path,
+        train_idx=np.asarray(train_idx),
+        holdout_idx=np.asarray(holdout_idx),
+        seed=np.asarray(seed),
+        **{k: np.asarray(v) for k, v in extra.items()},
+    )

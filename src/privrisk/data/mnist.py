@@ -28,9 +28,11 @@ FILES = {
     "test_labels": "t10k-labels-idx1-ubyte",
 }
 FALLBACK = "bundled-real"
-OBTAIN = ("Download the four idx files (train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, "
-          "t10k-images-idx3-ubyte.gz, t10k-labels-idx1-ubyte.gz, e.g. from "
-          "https://ossci-datasets.s3.amazonaws.com/mnist/) into the block's path; gzipped or not.")
+OBTAIN = (
+    "Download the four idx files (train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, "
+    "t10k-images-idx3-ubyte.gz, t10k-labels-idx1-ubyte.gz, e.g. from "
+    "https://ossci-datasets.s3.amazonaws.com/mnist/) into the block's path; gzipped or not."
+)
 _DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
 
 
@@ -49,7 +51,11 @@ def read_idx(path: str | Path) -> np.ndarray:
             raw = f.read()
     except FileNotFoundError:
         raise
-    except (OSError, EOFError, zlib.error) as err:  # BadGzipFile is an OSError; a cut gzip is EOFError
+    except (
+        OSError,
+        EOFError,
+        zlib.error,
+    ) as err:  # BadGzipFile is an OSError; a cut gzip is EOFError
         raise DataFormatError(f"{path}: unreadable ({type(err).__name__}: {err})") from None
     if len(raw) < 4 or raw[0] != 0 or raw[1] != 0:
         raise DataFormatError(f"{path}: not an idx file (bad magic number)")
@@ -58,15 +64,21 @@ def read_idx(path: str | Path) -> np.ndarray:
         raise DataFormatError(f"{path}: unknown idx data type 0x{code:02x}")
     start = 4 + 4 * ndim
     if len(raw) < start:
-        raise DataFormatError(f"{path}: truncated header ({len(raw)} bytes, {ndim} dimensions need {start})")
+        raise DataFormatError(
+            f"{path}: truncated header ({len(raw)} bytes, {ndim} dimensions need {start})"
+        )
     dims = struct.unpack(f">{ndim}I", raw[4:start])
     dtype = np.dtype(_DTYPES[code])
     n = int(np.prod(dims, dtype=np.int64))
     # Compare sizes before np.frombuffer, whose own error would not name the file.
     if len(raw) - start != n * dtype.itemsize:
-        what = "truncated" if len(raw) - start < n * dtype.itemsize else "longer than its header says"
-        raise DataFormatError(f"{path}: {what}: dims {dims} need {n * dtype.itemsize} data bytes, "
-                              f"the file has {len(raw) - start}")
+        what = (
+            "truncated" if len(raw) - start < n * dtype.itemsize else "longer than its header says"
+        )
+        raise DataFormatError(
+            f"{path}: {what}: dims {dims} need {n * dtype.itemsize} data bytes, "
+            f"the file has {len(raw) - start}"
+        )
     return np.frombuffer(raw, dtype=dtype, count=n, offset=start).reshape(dims)
 
 
@@ -74,14 +86,20 @@ def read_pair(images_path: Path, labels_path: Path) -> tuple[np.ndarray, np.ndar
     """One images/labels idx pair, checked: unsigned-byte 28×28 images, labels 0..9, equal counts."""
     raw = read_idx(images_path)
     if raw.dtype != np.uint8:
-        raise DataFormatError(f"{images_path}: idx data of type {raw.dtype}, expected unsigned bytes (type 0x08)"
-                              + (f"; values in [{raw.min()}, {raw.max()}]" if raw.size else ""))
+        raise DataFormatError(
+            f"{images_path}: idx data of type {raw.dtype}, expected unsigned bytes (type 0x08)"
+            + (f"; values in [{raw.min()}, {raw.max()}]" if raw.size else "")
+        )
     x = images.check_pixels(raw, images_path, shape=(28, 28))
     labels = read_idx(labels_path)
     if labels.dtype != np.uint8:
-        raise DataFormatError(f"{labels_path}: idx data of type {labels.dtype}, expected unsigned bytes (type 0x08)")
+        raise DataFormatError(
+            f"{labels_path}: idx data of type {labels.dtype}, expected unsigned bytes (type 0x08)"
+        )
     if labels.ndim == 1 and len(labels) != len(x):
-        raise DataFormatError(f"{labels_path}: {len(labels)} labels but {images_path.name} has {len(x)} images")
+        raise DataFormatError(
+            f"{labels_path}: {len(labels)} labels but {images_path.name} has {len(x)} images"
+        )
     return x, images.check_labels(labels, labels_path, n=len(x))
 
 
@@ -136,4 +154,6 @@ def zero_six_subset(labels, n_zeros: int, n_sixes: int, seed: int) -> np.ndarray
     if k0 < 1 or k6 < 1:
         raise ValueError("not enough zeros/sixes for the 0-vs-6 subset")
     rng = seeds.rng(seed)
-    return np.sort(np.r_[rng.choice(zeros, k0, replace=False), rng.choice(sixes, k6, replace=False)])
+    return np.sort(
+        np.r_[rng.choice(zeros, k0, replace=False), rng.choice(sixes, k6, replace=False)]
+    )

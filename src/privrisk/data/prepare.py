@@ -49,26 +49,58 @@ _TORCHVISION_MNIST = "https://ossci-datasets.s3.amazonaws.com/mnist/"
 
 #: dataset -> its downloadable files (URLs and MD5s as in torchvision / medmnist.INFO)
 TABLES: dict[str, tuple[Remote, ...]] = {
-    "mnist": tuple(Remote(name, _TORCHVISION_MNIST + name, f"md5:{md5}", size) for name, md5, size in (
-        ("train-images-idx3-ubyte.gz", "f68b3c2dcbeaaa9fbdd348bbdeb94873", "9.9 MB"),
-        ("train-labels-idx1-ubyte.gz", "d53e105ee54ea40749a09fcbcd1e9432", "29 kB"),
-        ("t10k-images-idx3-ubyte.gz", "9fb629c4189551a2d022fa330f9573f3", "1.6 MB"),
-        ("t10k-labels-idx1-ubyte.gz", "ec29112dd5afa0611ce80d1b7f02629c", "5 kB"),
-    )),
-    "cifar10": (Remote("cifar-10-python.tar.gz", "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz",
-                       "md5:c58f30108f718f92721af3b95e74349a", "163 MB"),),
-    "dermamnist": (Remote("dermamnist_64.npz",
-                          "https://zenodo.org/records/10519652/files/dermamnist_64.npz?download=1",
-                          "md5:b70a2f5635c6199aeaa28c31d7202e1f", "about 60 MB"),),
+    "mnist": tuple(
+        Remote(name, _TORCHVISION_MNIST + name, f"md5:{md5}", size)
+        for name, md5, size in (
+            ("train-images-idx3-ubyte.gz", "f68b3c2dcbeaaa9fbdd348bbdeb94873", "9.9 MB"),
+            ("train-labels-idx1-ubyte.gz", "d53e105ee54ea40749a09fcbcd1e9432", "29 kB"),
+            ("t10k-images-idx3-ubyte.gz", "9fb629c4189551a2d022fa330f9573f3", "1.6 MB"),
+            ("t10k-labels-idx1-ubyte.gz", "ec29112dd5afa0611ce80d1b7f02629c", "5 kB"),
+        )
+    ),
+    "cifar10": (
+        Remote(
+            "cifar-10-python.tar.gz",
+            "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz",
+            "md5:c58f30108f718f92721af3b95e74349a",
+            "163 MB",
+        ),
+    ),
+    "dermamnist": (
+        Remote(
+            "dermamnist_64.npz",
+            "https://zenodo.org/records/10519652/files/dermamnist_64.npz?download=1",
+            "md5:b70a2f5635c6199aeaa28c31d7202e1f",
+            "about 60 MB",
+        ),
+    ),
     # folktables' URL for 2018 1-Year California persons; the Census publishes no checksum.
-    "acs": (Remote("csv_pca.zip", "https://www2.census.gov/programs-surveys/acs/data/pums/2018/1-Year/csv_pca.zip",
-                   None, "about 80 MB (psam_p06.csv about 600 MB)"),),
+    "acs": (
+        Remote(
+            "csv_pca.zip",
+            "https://www2.census.gov/programs-surveys/acs/data/pums/2018/1-Year/csv_pca.zip",
+            None,
+            "about 80 MB (psam_p06.csv about 600 MB)",
+        ),
+    ),
     # The city's export of dataset nuek-vuh3 grows daily: no fixed checksum can exist.
-    "fire": (Remote("nuek-vuh3.csv", "https://data.sfgov.org/api/views/nuek-vuh3/rows.csv?accessType=DOWNLOAD",
-                    None, "several GB, growing"),),
+    "fire": (
+        Remote(
+            "nuek-vuh3.csv",
+            "https://data.sfgov.org/api/views/nuek-vuh3/rows.csv?accessType=DOWNLOAD",
+            None,
+            "several GB, growing",
+        ),
+    ),
     # CMU publishes no checksum for the May 2015 release (we found none to pin).
-    "enron": (Remote("enron_mail_20150507.tar.gz", "https://www.cs.cmu.edu/~enron/enron_mail_20150507.tar.gz",
-                     None, "423 MB (2.6 GB unpacked)"),),
+    "enron": (
+        Remote(
+            "enron_mail_20150507.tar.gz",
+            "https://www.cs.cmu.edu/~enron/enron_mail_20150507.tar.gz",
+            None,
+            "423 MB (2.6 GB unpacked)",
+        ),
+    ),
 }
 
 #: rows the FIRE conversion keeps when the block gives no ``prepare_rows``
@@ -96,9 +128,14 @@ def remotes(name: str, block: Mapping[str, Any]) -> list[Remote]:
     urls, sums = block.get("urls") or {}, block.get("checksums") or {}
     unknown = (set(urls) | set(sums)) - {r.name for r in TABLES[name]}
     if unknown:
-        raise ValueError(f"{name}: urls/checksums name unknown file(s) {sorted(unknown)}; "
-                         f"the files are {[r.name for r in TABLES[name]]}")
-    return [Remote(r.name, urls.get(r.name, r.url), sums.get(r.name, r.checksum), r.size) for r in TABLES[name]]
+        raise ValueError(
+            f"{name}: urls/checksums name unknown file(s) {sorted(unknown)}; "
+            f"the files are {[r.name for r in TABLES[name]]}"
+        )
+    return [
+        Remote(r.name, urls.get(r.name, r.url), sums.get(r.name, r.checksum), r.size)
+        for r in TABLES[name]
+    ]
 
 
 CONVERT: dict[str, Callable[..., None]] = {
@@ -111,7 +148,9 @@ CONVERT: dict[str, Callable[..., None]] = {
 }
 
 
-def prepare(name: str, block: Mapping[str, Any], outputs: list[Path] | None = None, *, what: str = "") -> list[Path]:
+def prepare(
+    name: str, block: Mapping[str, Any], outputs: list[Path] | None = None, *, what: str = ""
+) -> list[Path]:
     """Download (once, verified) and convert dataset ``name``; returns the prepared files.
 
     ``outputs`` defaults to the loader's ``real_files(block)``. Raises DownloadError /
@@ -140,7 +179,8 @@ def prepare_gpt2(marker: str | Path = GPT2_MARKER, *, model: str = "gpt2") -> Pa
     except ImportError as err:
         raise RuntimeError(
             "GPT-2 small (the PII prior's scorer) needs transformers: pip install -e '.[real]'. Or set "
-            "swanberg2025.data.enron.gpt2: false to score the Enron names by census frequencies.") from err
+            "swanberg2025.data.enron.gpt2: false to score the Enron names by census frequencies."
+        ) from err
     try:
         GPT2TokenizerFast.from_pretrained(model)
         lm = GPT2LMHeadModel.from_pretrained(model)
@@ -149,11 +189,15 @@ def prepare_gpt2(marker: str | Path = GPT2_MARKER, *, model: str = "gpt2") -> Pa
             f"could not get {model!r} from the Hugging Face hub nor from the local cache ({err}). Is this "
             f"machine offline? Run `python -m privrisk.data.prepare gpt2` once online (it fills "
             f"~/.cache/huggingface, or $HF_HOME), or copy that cache here; see {GPT2_DOC}. Or set "
-            f"swanberg2025.data.enron.gpt2: false.") from err
+            f"swanberg2025.data.enron.gpt2: false."
+        ) from err
     marker = Path(marker)
     marker.parent.mkdir(parents=True, exist_ok=True)
-    info = {"model": model, "parameters": int(sum(p.numel() for p in lm.parameters())),
-            "commit": getattr(lm.config, "_commit_hash", None)}
+    info = {
+        "model": model,
+        "parameters": int(sum(p.numel() for p in lm.parameters())),
+        "commit": getattr(lm.config, "_commit_hash", None),
+    }
     marker.write_text(json.dumps(info, indent=1) + "\n")
     return marker
 
@@ -180,8 +224,10 @@ def rule_specs(config: Mapping[str, Any]) -> list[RuleSpec]:
             outs = tuple(str(p) for p in sources.real_files(name, block))
             if name in seen:  # the same dataset in two papers: one rule, unless the paths differ
                 if seen[name] != outs:
-                    raise ValueError(f"dataset {name} configured with different paths in two papers: "
-                                     f"{seen[name]} vs {outs}")
+                    raise ValueError(
+                        f"dataset {name} configured with different paths in two papers: "
+                        f"{seen[name]} vs {outs}"
+                    )
                 continue
             seen[name] = outs
             # only the keys the preparation reads: Snakemake reruns a rule whose params change, and a
@@ -192,9 +238,13 @@ def rule_specs(config: Mapping[str, Any]) -> list[RuleSpec]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m privrisk.data.prepare", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m privrisk.data.prepare", description=__doc__.split("\n")[0]
+    )
     ap.add_argument("dataset", choices=[*TABLES, "gpt2"])
-    ap.add_argument("--block", default="{}", help="the data block as JSON (path, urls, checksums, ...)")
+    ap.add_argument(
+        "--block", default="{}", help="the data block as JSON (path, urls, checksums, ...)"
+    )
     args = ap.parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(message)s")
     try:
@@ -203,8 +253,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             done = prepare(args.dataset, json.loads(args.block))
     except KeyError as err:
-        print(f"error: the block needs {err} (e.g. --block '{{\"path\": \"data/raw/{args.dataset}\"}}')",
-              file=sys.stderr)
+        print(
+            f'error: the block needs {err} (e.g. --block \'{{"path": "data/raw/{args.dataset}"}}\')',
+            file=sys.stderr,
+        )
         return 1
     except (OSError, RuntimeError, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)

@@ -63,25 +63,41 @@ def cifar10(archives: Mapping[str, Path], block, outputs: list[Path], *, what: s
     with tarfile.open(archive, "r:gz") as tar:
         for member in tar:
             name = Path(member.name)
-            if member.isfile() and name.parent.name == "cifar-10-batches-py" and name.name in wanted:
-                with _atomic(wanted.pop(name.name)) as part, tar.extractfile(member) as src, open(part, "wb") as dst:
+            if (
+                member.isfile()
+                and name.parent.name == "cifar-10-batches-py"
+                and name.name in wanted
+            ):
+                with (
+                    _atomic(wanted.pop(name.name)) as part,
+                    tar.extractfile(member) as src,
+                    open(part, "wb") as dst,
+                ):
                     shutil.copyfileobj(src, dst, 1 << 20)
     if wanted:
-        raise ValueError(f"{what}: {archive} has no cifar-10-batches-py/{sorted(wanted)}; not the CIFAR-10 "
-                         f"python tarball?")
+        raise ValueError(
+            f"{what}: {archive} has no cifar-10-batches-py/{sorted(wanted)}; not the CIFAR-10 "
+            f"python tarball?"
+        )
 
 
 def dermamnist(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str) -> None:
     """The MedMNIST+ npz is read as it is; check it has the arrays the loader needs."""
     (archive,) = archives.values()
     with np.load(archive) as npz:
-        missing = {f"{s}_{k}" for s in ("train", "val", "test") for k in ("images", "labels")} - set(npz.files)
+        missing = {
+            f"{s}_{k}" for s in ("train", "val", "test") for k in ("images", "labels")
+        } - set(npz.files)
     if missing:
-        raise ValueError(f"{what}: {archive} lacks the arrays {sorted(missing)}; not a MedMNIST npz?")
+        raise ValueError(
+            f"{what}: {archive} lacks the arrays {sorted(missing)}; not a MedMNIST npz?"
+        )
     for out in outputs:
         if not out.exists():
-            raise ValueError(f"{what}: the loader reads {out}, but the download is {archive}; set the block's "
-                             f"path to {archive.parent}")
+            raise ValueError(
+                f"{what}: the loader reads {out}, but the download is {archive}; set the block's "
+                f"path to {archive.parent}"
+            )
 
 
 def acs(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str) -> None:
@@ -95,17 +111,28 @@ def acs(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str) 
     with zipfile.ZipFile(archive) as zf:
         csvs = [n for n in zf.namelist() if n.lower().endswith(".csv")]
         if len(csvs) != 1:
-            raise ValueError(f"{what}: {archive} holds {csvs or 'no'} CSV files; expected psam_p06.csv only")
+            raise ValueError(
+                f"{what}: {archive} holds {csvs or 'no'} CSV files; expected psam_p06.csv only"
+            )
         with _atomic(out) as part:
             with zf.open(csvs[0]) as src, open(part, "wb") as dst:
                 shutil.copyfileobj(src, dst, 1 << 20)
             header = list(pd.read_csv(part, nrows=0).columns)
             missing = [c for c in COLUMNS if c not in header]
             if missing:
-                raise ValueError(f"{what}: {archive}:{csvs[0]} lacks the ACSEmployment columns {missing}")
+                raise ValueError(
+                    f"{what}: {archive}:{csvs[0]} lacks the ACSEmployment columns {missing}"
+                )
 
 
-def fire(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str, chunk_rows: int = 200_000) -> None:
+def fire(
+    archives: Mapping[str, Path],
+    block,
+    outputs: list[Path],
+    *,
+    what: str,
+    chunk_rows: int = 200_000,
+) -> None:
     """The 10 columns of the city's export, complete rows only, uniformly sub-sampled.
 
     The export has millions of rows and dozens of columns; it is streamed in chunks of
@@ -124,15 +151,25 @@ def fire(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str,
     header = list(pd.read_csv(archive, nrows=0).columns)
     missing = [c for c in COLUMNS if c not in header]
     if missing:
-        raise ValueError(f"{what}: {archive} lacks the columns {missing}; the export has {header[:12]}…")
+        raise ValueError(
+            f"{what}: {archive} lacks the columns {missing}; the export has {header[:12]}…"
+        )
     rng = seeds.rng(0, "fire", "prepare")
     kept: pd.DataFrame | None = None
     n_read = n_complete = 0
-    for chunk in pd.read_csv(archive, usecols=COLUMNS, dtype=str, chunksize=chunk_rows, keep_default_na=False,
-                             na_values=[""]):
+    for chunk in pd.read_csv(
+        archive,
+        usecols=COLUMNS,
+        dtype=str,
+        chunksize=chunk_rows,
+        keep_default_na=False,
+        na_values=[""],
+    ):
         n_read += len(chunk)
         chunk = chunk.dropna(how="any")[COLUMNS]
-        chunk = chunk.assign(_row=np.arange(n_complete, n_complete + len(chunk)), _key=rng.random(len(chunk)))
+        chunk = chunk.assign(
+            _row=np.arange(n_complete, n_complete + len(chunk)), _key=rng.random(len(chunk))
+        )
         n_complete += len(chunk)
         kept = chunk if kept is None else pd.concat([kept, chunk])
         if keep is not None and len(kept) > keep:
@@ -141,7 +178,9 @@ def fire(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str,
         raise ValueError(f"{what}: {archive} has no row with all of {COLUMNS}")
     with _atomic(out) as part:
         kept.sort_values("_row")[COLUMNS].to_csv(part, index=False)
-    log.info("%s: %d rows read, %d complete, %d kept in %s", what, n_read, n_complete, len(kept), out)
+    log.info(
+        "%s: %d rows read, %d complete, %d kept in %s", what, n_read, n_complete, len(kept), out
+    )
 
 
 def enron(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str) -> None:
@@ -157,8 +196,12 @@ def enron(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str
         def members():
             nonlocal n
             for m in tar:
-                if m.name.startswith("maildir/") and m.name != "maildir/" and (m.isfile() or m.isdir()):
-                    m.name = m.name[len("maildir/"):]
+                if (
+                    m.name.startswith("maildir/")
+                    and m.name != "maildir/"
+                    and (m.isfile() or m.isdir())
+                ):
+                    m.name = m.name[len("maildir/") :]
                     n += m.isfile()
                     if n and n % 50_000 == 0 and m.isfile():
                         log.info("%s: %d files unpacked", what, n)
@@ -168,4 +211,3 @@ def enron(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str
         if n == 0:
             raise ValueError(f"{what}: {archive} has no maildir/ files; not the CMU Enron tarball?")
         log.info("%s: %d e-mails unpacked to %s", what, n, out)
-

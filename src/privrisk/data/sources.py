@@ -94,8 +94,10 @@ def _resolve(name: str, block: Mapping[str, Any]) -> tuple[str, str]:
         missing = [str(p) for p in files if not p.exists()]
         if files and not missing:
             return "real", ""
-        return mod.FALLBACK, (f"source auto fell back to {mod.FALLBACK}: real file(s) missing: "
-                              f"{', '.join(missing) or 'none configured'}")
+        return mod.FALLBACK, (
+            f"source auto fell back to {mod.FALLBACK}: real file(s) missing: "
+            f"{', '.join(missing) or 'none configured'}"
+        )
     if source != mod.FALLBACK:
         raise ValueError(f"{name}: has no {source!r} data; its fallback is {mod.FALLBACK!r}")
     return source, ""
@@ -106,7 +108,9 @@ def obtains(name: str, block: Mapping[str, Any]) -> bool:
     whatever is missing): ``source: real``, or ``auto`` with ``download: true``, for a dataset with
     a download table (:data:`DOWNLOADABLE`)."""
     source = block.get("source", "auto")
-    return name in DOWNLOADABLE and (source == "real" or (source == "auto" and bool(block.get("download", False))))
+    return name in DOWNLOADABLE and (
+        source == "real" or (source == "auto" and bool(block.get("download", False)))
+    )
 
 
 def rule_inputs(name: str, block: Mapping[str, Any]) -> list[str]:

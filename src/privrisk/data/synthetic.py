@@ -32,15 +32,22 @@ def outlier_mask(rng: np.random.Generator, trials: int, population: int, n_out: 
     return ranks < n_out
 
 
-def gaussian_draws(rng: np.random.Generator, trials: int, points: int, d: int,
-                   n_outliers: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def gaussian_draws(
+    rng: np.random.Generator, trials: int, points: int, d: int, n_outliers: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
     """Standard-normal draws z (trials, points, d), then the outlier mask (trials, points)."""
     z = rng.standard_normal((trials, points, d))
     return z, outlier_mask(rng, trials, points, n_outliers)
 
 
-def population(center: np.ndarray, z: np.ndarray, sigma: float, clip: float,
-               outliers: np.ndarray | None = None, outlier_scale: float = 1.0) -> np.ndarray:
+def population(
+    center: np.ndarray,
+    z: np.ndarray,
+    sigma: float,
+    clip: float,
+    outliers: np.ndarray | None = None,
+    outlier_scale: float = 1.0,
+) -> np.ndarray:
     """x_i = center + σ z_i, chosen outliers multiplied by ``outlier_scale``, then clipped to C.
 
     ``center`` is (trials, d) (the first candidate w₁ in Lowy et al.'s Figures 1–3, 0 for the

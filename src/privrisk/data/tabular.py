@@ -51,12 +51,18 @@ class CategoricalTable:
     def __post_init__(self) -> None:
         self.codes = np.asarray(self.codes, dtype=np.int64)
         if self.codes.ndim != 2 or self.codes.shape[1] != len(self.columns):
-            raise ValueError(f"codes shape {self.codes.shape} does not match {len(self.columns)} columns")
+            raise ValueError(
+                f"codes shape {self.codes.shape} does not match {len(self.columns)} columns"
+            )
         if len(self.domains) != len(self.columns):
             raise ValueError("one domain size per column expected")
         dom = np.asarray(self.domains)
         if self.codes.size and (self.codes.min() < 0 or np.any(self.codes.max(axis=0) >= dom)):
-            bad = [c for c, m, k in zip(self.columns, self.codes.max(axis=0), dom, strict=True) if m >= k]
+            bad = [
+                c
+                for c, m, k in zip(self.columns, self.codes.max(axis=0), dom, strict=True)
+                if m >= k
+            ]
             raise ValueError(f"codes outside their domains in column(s) {bad}")
 
     @property
@@ -75,20 +81,26 @@ def csv_header(path: str | Path) -> list[str]:
         raise DataFormatError(f"{path}: not a readable CSV ({err})") from None
 
 
-def read_csv_columns(path: str | Path, columns: Sequence[str], *, dtype=str, nrows: int | None = None) -> pd.DataFrame:
+def read_csv_columns(
+    path: str | Path, columns: Sequence[str], *, dtype=str, nrows: int | None = None
+) -> pd.DataFrame:
     """Read ``columns`` of a CSV, raising DataFormatError naming the file and missing columns."""
     path = Path(path)
     header = csv_header(path)
     missing = [c for c in columns if c not in header]
     if missing:
-        raise DataFormatError(f"{path}: missing column(s) {missing}; the file has {list(header)[:20]}")
+        raise DataFormatError(
+            f"{path}: missing column(s) {missing}; the file has {list(header)[:20]}"
+        )
     try:
         return pd.read_csv(path, usecols=list(columns), dtype=dtype, nrows=nrows, low_memory=False)
     except (pd.errors.ParserError, ValueError, UnicodeDecodeError) as err:
         raise DataFormatError(f"{path}: cannot parse columns {list(columns)} ({err})") from None
 
 
-def encode_fixed(values: pd.Series, domain: Sequence, *, path: str | Path, column: str) -> np.ndarray:
+def encode_fixed(
+    values: pd.Series, domain: Sequence, *, path: str | Path, column: str
+) -> np.ndarray:
     """Codes of ``values`` in the fixed value list ``domain``; unknown values raise naming the column."""
     lookup = {v: i for i, v in enumerate(domain)}
     codes = values.map(lookup)
@@ -134,7 +146,9 @@ def sample_standin(
         j = index[col]
         base = np.asarray(spec.base[col], dtype=float)
         if base.shape != (domains[j],):
-            raise ValueError(f"stand-in base of {col!r} has {base.size} entries, domain is {domains[j]}")
+            raise ValueError(
+                f"stand-in base of {col!r} has {base.size} entries, domain is {domains[j]}"
+            )
         base = base / base.sum()
         pas = [index[p] for p in spec.parents.get(col, ())]
         if not pas:
@@ -181,8 +195,15 @@ def subsample_rows(df: pd.DataFrame, n: int | None, seed: int) -> pd.DataFrame:
     return df.iloc[keep]
 
 
-def load_table(name: str, block: Mapping[str, Any], *, seed: int, read_real: Callable[..., CategoricalTable],
-               standin: Callable[[int, int], CategoricalTable], default_path: Path) -> CategoricalTable:
+def load_table(
+    name: str,
+    block: Mapping[str, Any],
+    *,
+    seed: int,
+    read_real: Callable[..., CategoricalTable],
+    standin: Callable[[int, int], CategoricalTable],
+    default_path: Path,
+) -> CategoricalTable:
     """The raw table of dataset ``name`` for a data block ``{source, path, standin_size, raw_rows}``:
     the real file (``read_real(path, raw_rows=..., seed=...)``) or the stand-in, as
     :func:`privrisk.data.sources.resolve` decides."""
@@ -198,16 +219,22 @@ def load_table(name: str, block: Mapping[str, Any], *, seed: int, read_real: Cal
 MIN_ROWS = 100
 
 
-def validate_real(table: CategoricalTable, path: str | Path, *, min_rows: int = MIN_ROWS) -> CategoricalTable:
+def validate_real(
+    table: CategoricalTable, path: str | Path, *, min_rows: int = MIN_ROWS
+) -> CategoricalTable:
     """Reject a real table the pipeline cannot model: fewer than ``min_rows`` usable rows, or a
     modelled column holding a single value (a constant column carries no information to infer
     and usually means a mis-shaped or filtered file). Raises DataFormatError naming the file
     (and the column)."""
     if table.n_rows < min_rows:
-        raise DataFormatError(f"{path}: only {table.n_rows} usable rows; at least {min_rows} are needed to fit "
-                              "the Bayesian network")
+        raise DataFormatError(
+            f"{path}: only {table.n_rows} usable rows; at least {min_rows} are needed to fit "
+            "the Bayesian network"
+        )
     for j, col in enumerate(table.columns):
         if np.unique(table.codes[:, j]).size < 2:
-            raise DataFormatError(f"{path}: column {col!r} holds a single value in all {table.n_rows} usable rows; "
-                                  "a modelled column needs at least two")
+            raise DataFormatError(
+                f"{path}: column {col!r} holds a single value in all {table.n_rows} usable rows; "
+                "a modelled column needs at least two"
+            )
     return table

@@ -21,8 +21,14 @@ from .intervals import clopper_pearson
 from .mace import _as2d, bin_edges, bin_ids, metric_coefficients, scott_bandwidth, stratified_split
 
 
-def bins_for(n_min: int, dim: int = 1, *, max_bins: int = 100, points_per_bin: float | None = None,
-             min_bins: int = 5) -> int:
+def bins_for(
+    n_min: int,
+    dim: int = 1,
+    *,
+    max_bins: int = 100,
+    points_per_bin: float | None = None,
+    min_bins: int = 5,
+) -> int:
     """Bins per dimension for a ``dim``-d query whose smaller class has ``n_min`` points.
 
     ``points_per_bin=None`` keeps the paper's fixed ``max_bins`` (100^d). Otherwise the grid has
@@ -46,7 +52,7 @@ def membership_auc(q_in, q_out) -> float:
     if len(a) == 0 or len(b) == 0:
         raise ValueError("membership_auc needs members and non-members")
     ranks = stats.rankdata(np.r_[a, b])  # average ranks handle ties as ½
-    return float((ranks[:len(a)].sum() - len(a) * (len(a) + 1) / 2) / (len(a) * len(b)))
+    return float((ranks[: len(a)].sum() - len(a) * (len(a) + 1) / 2) / (len(a) * len(b)))
 
 
 def query_aucs(scores, member) -> dict[str, float]:
@@ -91,8 +97,17 @@ def _threshold_predict(fit_s, fit_m, test, p, rng):
     return top_fraction_predict(sign * test, p, rng), sign
 
 
-def heldout_comparison(q_in, q_out, p: float, rng: np.random.Generator, *, metric: str = "acc",
-                       method: str = "hist", bins: int = 10, fraction: float = 0.5) -> dict:
+def heldout_comparison(
+    q_in,
+    q_out,
+    p: float,
+    rng: np.random.Generator,
+    *,
+    metric: str = "acc",
+    method: str = "hist",
+    bins: int = 10,
+    fraction: float = 0.5,
+) -> dict:
     """Optimal (plug-in η̂ thresholded at t_ℓ) vs heuristic threshold, both fitted on S1 and scored on S2.
 
     The heuristic thresholds the first query dimension (or the maximum over dimensions). Values
@@ -122,7 +137,9 @@ def heldout_comparison(q_in, q_out, p: float, rng: np.random.Generator, *, metri
     return out
 
 
-def metric_interval(pred, m, p: float, metric: str, *, confidence: float = 0.95) -> tuple[float, float]:
+def metric_interval(
+    pred, m, p: float, metric: str, *, confidence: float = 0.95
+) -> tuple[float, float]:
     """Interval for ACC or AM of a fixed classifier from a stratified sample (members and
     non-members drawn separately, as in Experiment 2).
 

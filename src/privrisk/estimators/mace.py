@@ -23,8 +23,9 @@ from .intervals import clopper_pearson, kde_interval
 # --------------------------------------------------------------------------------- sampling
 
 
-def experiment2(n_members: int, n_holdout: int, p: float, rng: np.random.Generator,
-                n_max: int | None = None):
+def experiment2(
+    n_members: int, n_holdout: int, p: float, rng: np.random.Generator, n_max: int | None = None
+):
     """Indices of one Experiment 2 draw (without replacement): N1 = pN members, N2 = (1−p)N.
 
     Uses as many members as possible (all of them unless the hold-out set is too small to keep
@@ -37,8 +38,10 @@ def experiment2(n_members: int, n_holdout: int, p: float, rng: np.random.Generat
         n1 = min(n1, int(np.floor(n_max * p + 1e-9)))
     n2 = int(round(n1 * (1 - p) / p))
     if n1 < 1 or n2 < 1 or n2 > n_holdout:
-        raise ValueError(f"cannot draw Experiment 2 with p = {p} from {n_members} members and "
-                         f"{n_holdout} hold-out points")
+        raise ValueError(
+            f"cannot draw Experiment 2 with p = {p} from {n_members} members and "
+            f"{n_holdout} hold-out points"
+        )
     return rng.choice(n_members, n1, replace=False), rng.choice(n_holdout, n2, replace=False)
 
 
@@ -50,12 +53,16 @@ def _as2d(x) -> np.ndarray:
     return x[:, None] if x.ndim == 1 else x
 
 
-def bin_edges(pooled, bins: int, value_range: Sequence[Sequence[float]] | None = None) -> list[np.ndarray]:
+def bin_edges(
+    pooled, bins: int, value_range: Sequence[Sequence[float]] | None = None
+) -> list[np.ndarray]:
     """Per-dimension equal-width edges over ``value_range`` (else the pooled min–max, spec §5.5)."""
     pooled = _as2d(pooled)
     edges = []
     for j in range(pooled.shape[1]):
-        lo, hi = (value_range[j] if value_range is not None else (pooled[:, j].min(), pooled[:, j].max()))
+        lo, hi = (
+            value_range[j] if value_range is not None else (pooled[:, j].min(), pooled[:, j].max())
+        )
         if hi <= lo:
             hi = lo + 1.0
         edges.append(np.linspace(lo, hi, bins + 1))
@@ -100,16 +107,21 @@ def scott_bandwidth(x) -> np.ndarray:
     return np.where(sd > 0, sd, 1.0) * n ** (-1.0 / (d + 4))
 
 
-def _kde_on_grid(points: np.ndarray, axes: list[np.ndarray], h: np.ndarray, chunk: int = 512) -> np.ndarray:
+def _kde_on_grid(
+    points: np.ndarray, axes: list[np.ndarray], h: np.ndarray, chunk: int = 512
+) -> np.ndarray:
     """Gaussian product-kernel density of ``points`` on the product grid of ``axes``."""
     # The product kernel factorises, so the grid density is a sum over points of outer products
     # of 1-d kernels: an einsum per chunk instead of an (n_grid × n_points) distance matrix.
     d = points.shape[1]
     out = np.zeros([len(a) for a in axes])
     for s in range(0, len(points), chunk):
-        pts = points[s:s + chunk]
-        ks = [np.exp(-0.5 * ((a[None, :] - pts[:, j, None]) / h[j]) ** 2) / (np.sqrt(2 * np.pi) * h[j])
-              for j, a in enumerate(axes)]
+        pts = points[s : s + chunk]
+        ks = [
+            np.exp(-0.5 * ((a[None, :] - pts[:, j, None]) / h[j]) ** 2)
+            / (np.sqrt(2 * np.pi) * h[j])
+            for j, a in enumerate(axes)
+        ]
         if d == 1:
             out += ks[0].sum(axis=0)
         elif d == 2:
@@ -119,8 +131,14 @@ def _kde_on_grid(points: np.ndarray, axes: list[np.ndarray], h: np.ndarray, chun
     return out / len(points)
 
 
-def kde_advantage(q_in, q_out, p: float, bandwidth=None, grid_points: int | None = None,
-                  return_details: bool = False):
+def kde_advantage(
+    q_in,
+    q_out,
+    p: float,
+    bandwidth=None,
+    grid_points: int | None = None,
+    return_details: bool = False,
+):
     """U_N = ∫ |p r̂_h − (1−p) q̂_h| dx (Theorem 6), Gaussian kernel, grid quadrature.
 
     Args:
@@ -131,9 +149,16 @@ def kde_advantage(q_in, q_out, p: float, bandwidth=None, grid_points: int | None
     q_in, q_out = _as2d(q_in), _as2d(q_out)
     d = q_in.shape[1]
     pooled = np.vstack([q_in, q_out])
-    h = scott_bandwidth(pooled) if bandwidth is None else np.broadcast_to(np.asarray(bandwidth, float), (d,))
+    h = (
+        scott_bandwidth(pooled)
+        if bandwidth is None
+        else np.broadcast_to(np.asarray(bandwidth, float), (d,))
+    )
     g = grid_points or (4096 if d == 1 else 256)
-    axes = [np.linspace(pooled[:, j].min() - 5 * h[j], pooled[:, j].max() + 5 * h[j], g) for j in range(d)]
+    axes = [
+        np.linspace(pooled[:, j].min() - 5 * h[j], pooled[:, j].max() + 5 * h[j], g)
+        for j in range(d)
+    ]
     r = _kde_on_grid(q_in, axes, h)
     q = _kde_on_grid(q_out, axes, h)
     cell = np.prod([a[1] - a[0] for a in axes])
@@ -160,8 +185,9 @@ def abs_interval(lo, hi):
     return np.where((lo <= 0) & (hi >= 0), 0.0, np.minimum(a, b)), np.maximum(a, b)
 
 
-def individual_risk(q_in, q_out, q_query, p: float, *, confidence: float = 0.95, bins: int = 100,
-                    value_range=None) -> dict[str, np.ndarray]:
+def individual_risk(
+    q_in, q_out, q_query, p: float, *, confidence: float = 0.95, bins: int = 100, value_range=None
+) -> dict[str, np.ndarray]:
     """AdvI_p(Q_S, z) = |f_p(z)| for each query point (Theorem 2) with its ``confidence`` interval.
 
     With δ = 1 − confidence, r_j and q_j each get a two-sided Clopper–Pearson interval of level
@@ -182,15 +208,23 @@ def individual_risk(q_in, q_out, q_query, p: float, *, confidence: float = 0.95,
     return {"f": f, "advi": np.abs(f), "f_lo": f_lo, "f_hi": f_hi, "lo": lo, "hi": hi, "bin": j}
 
 
-def individual_risk_kde(q_in, q_out, q_query, p: float, *, confidence: float = 0.95, bandwidth=None):
+def individual_risk_kde(
+    q_in, q_out, q_query, p: float, *, confidence: float = 0.95, bandwidth=None
+):
     """Continuous-query AdvI (Theorem 3) with Lemma 4's KDE intervals (N1, N2 per class, E6)."""
     q_in, q_out, q_query = _as2d(q_in), _as2d(q_out), _as2d(q_query)
     d = q_in.shape[1]
-    h = scott_bandwidth(np.vstack([q_in, q_out])) if bandwidth is None else np.broadcast_to(bandwidth, (d,))
+    h = (
+        scott_bandwidth(np.vstack([q_in, q_out]))
+        if bandwidth is None
+        else np.broadcast_to(bandwidth, (d,))
+    )
 
     def dens(pts):
         z = (q_query[:, None, :] - pts[None, :, :]) / h
-        return np.exp(-0.5 * (z**2).sum(-1)).sum(1) / (len(pts) * np.prod(h) * (2 * np.pi) ** (d / 2))
+        return np.exp(-0.5 * (z**2).sum(-1)).sum(1) / (
+            len(pts) * np.prod(h) * (2 * np.pi) ** (d / 2)
+        )
 
     r, q = dens(q_in), dens(q_out)
     r_lo, r_hi = kde_interval(r, len(q_in), h, confidence=confidence, dim=d)
@@ -211,8 +245,15 @@ def metric_coefficients(metric: str, p: float) -> dict[str, float]:
     if metric == "acc":
         return {"e0": 1 - p, "e1": 2.0, "e2": -1.0, "h0": 1.0, "h1": 0.0, "h2": 0.0, "t": 0.5}
     if metric == "am":
-        return {"e0": 0.5, "e1": 1 / (2 * p * (1 - p)), "e2": -1 / (2 * (1 - p)),
-                "h0": 1.0, "h1": 0.0, "h2": 0.0, "t": p}
+        return {
+            "e0": 0.5,
+            "e1": 1 / (2 * p * (1 - p)),
+            "e2": -1 / (2 * (1 - p)),
+            "h0": 1.0,
+            "h1": 0.0,
+            "h2": 0.0,
+            "t": p,
+        }
     raise ValueError(f"unknown metric {metric!r}; expected one of {METRICS}")
 
 
@@ -240,8 +281,16 @@ def stratified_split(n_in: int, n_out: int, rng: np.random.Generator, fraction: 
     return (pin[:k_in], pout[:k_out]), (pin[k_in:], pout[k_out:])
 
 
-def algorithm2(q_in, q_out, p: float, metric: str, rng: np.random.Generator, bins: int = 100,
-               value_range=None, fraction: float = 0.5) -> dict[str, float]:
+def algorithm2(
+    q_in,
+    q_out,
+    p: float,
+    metric: str,
+    rng: np.random.Generator,
+    bins: int = 100,
+    value_range=None,
+    fraction: float = 0.5,
+) -> dict[str, float]:
     """Algorithm 2: fit the histogram plug-in η̂ on S1, predict sgn(η̂ − t_ℓ) on S2, score Eq. 20.
 
     Empty bins of S1 predict −1 (non-member). Returns the estimate, |S2| and the McDiarmid
@@ -260,9 +309,13 @@ def algorithm2(q_in, q_out, p: float, metric: str, rng: np.random.Generator, bin
     m = np.r_[np.ones(len(b_in)), -np.ones(len(b_out))]
     pred = np.where(eta[bin_ids(test, edges)] > t, 1, -1)
     n2 = len(m)
-    return {"value": empirical_metric(pred, m, p, metric), "n_eval": n2,
-            "halfwidth": metric_halfwidth(n2, p, metric, confidence=0.95), "eval_index_in": b_in,
-            "eval_index_out": b_out}
+    return {
+        "value": empirical_metric(pred, m, p, metric),
+        "n_eval": n2,
+        "halfwidth": metric_halfwidth(n2, p, metric, confidence=0.95),
+        "eval_index_in": b_in,
+        "eval_index_out": b_out,
+    }
 
 
 # --------------------------------------------------------------------------------- bounds, null
@@ -277,8 +330,9 @@ def dp_bound(epsilon, p: float = 0.5):
     return np.maximum(np.abs(np.tanh((e + lam) / 2)), np.abs(np.tanh((-e + lam) / 2)))
 
 
-def null_baseline(q_out, n1: int, n2: int, estimator: Callable[..., float], rng: np.random.Generator,
-                  **kw) -> float:
+def null_baseline(
+    q_out, n1: int, n2: int, estimator: Callable[..., float], rng: np.random.Generator, **kw
+) -> float:
     """The estimator on pseudo-members and pseudo-non-members drawn disjointly from the hold-out.
 
     Both groups are exchangeable, so the true Adv_p is |2p − 1| (0 at p = 0.5) and
@@ -288,4 +342,4 @@ def null_baseline(q_out, n1: int, n2: int, estimator: Callable[..., float], rng:
     if n1 + n2 > len(q_out):
         raise ValueError(f"null baseline needs {n1 + n2} hold-out points, have {len(q_out)}")
     perm = rng.permutation(len(q_out))
-    return estimator(q_out[perm[:n1]], q_out[perm[n1:n1 + n2]], **kw)
+    return estimator(q_out[perm[:n1]], q_out[perm[n1 : n1 + n2]], **kw)

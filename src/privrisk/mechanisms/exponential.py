@@ -70,8 +70,15 @@ def log_probs(losses: np.ndarray, beta: np.ndarray) -> np.ndarray:
     return a - np.log(np.exp(a).sum(axis=-1, keepdims=True))
 
 
-def eps_triple(w: np.ndarray, x: np.ndarray, *, n: int, clip: float, eps_x: float,
-               membership: np.ndarray | None = None) -> dict[str, np.ndarray]:
+def eps_triple(
+    w: np.ndarray,
+    x: np.ndarray,
+    *,
+    n: int,
+    clip: float,
+    eps_x: float,
+    membership: np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
     """(ε, ε(X), ε̃(X)) per trial for the exponential mechanism calibrated to ε(X) (spec §3.1.3).
 
     β = ε(X) / (2 Δ_ℓ(X)) (nominal guarantee with the X-restricted sensitivity equals ε(X));
@@ -104,5 +111,11 @@ def eps_triple(w: np.ndarray, x: np.ndarray, *, n: int, clip: float, eps_x: floa
     # Δ_ℓ(X) = 0 means every subset has the same loss vector, hence the same output law.
     eps_tilde = np.where(sens_x > 0, eps_tilde, 0.0)
     one_sided = np.where(sens_x > 0, one_sided, 0.0)
-    return {"eps": eps, "eps_x": np.full_like(eps, eps_x), "eps_tilde": eps_tilde,
-            "eps_tilde_one_sided": one_sided, "beta": beta, "sens_x": sens_x}
+    return {
+        "eps": eps,
+        "eps_x": np.full_like(eps, eps_x),
+        "eps_tilde": eps_tilde,
+        "eps_tilde_one_sided": one_sided,
+        "beta": beta,
+        "sens_x": sens_x,
+    }

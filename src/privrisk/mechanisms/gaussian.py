@@ -81,7 +81,9 @@ def _solve_rows(mu, rows, denom, delta, lo, hi, gid, best, tol, max_iter):
             newton = x - excess / slope
         ok = np.isfinite(newton) & (newton > lo) & (newton < hi)
         nxt = np.where(ok, newton, 0.5 * (lo + hi))
-        done = (hi - lo <= tol * np.maximum(1.0, hi)) | (np.abs(nxt - x) <= tol * np.maximum(1.0, x))
+        done = (hi - lo <= tol * np.maximum(1.0, hi)) | (
+            np.abs(nxt - x) <= tol * np.maximum(1.0, x)
+        )
         res = np.where(above, np.maximum(nxt, lo), x)
         if gid is not None:
             np.maximum.at(best, gid, lo)
@@ -98,9 +100,15 @@ def _solve_rows(mu, rows, denom, delta, lo, hi, gid, best, tol, max_iter):
     raise RuntimeError(f"smallest_eps did not converge in {max_iter} iterations")
 
 
-def smallest_eps(mu: np.ndarray, delta: float, *, groups: np.ndarray | None = None,
-                 denominator: int | None = None, tol: float = 1e-10,
-                 max_iter: int = 200) -> tuple[np.ndarray, np.ndarray]:
+def smallest_eps(
+    mu: np.ndarray,
+    delta: float,
+    *,
+    groups: np.ndarray | None = None,
+    denominator: int | None = None,
+    tol: float = 1e-10,
+    max_iter: int = 200,
+) -> tuple[np.ndarray, np.ndarray]:
     """For each row r, the smallest ε >= 0 with Σ_k δ(ε; μ[r, k]) / K <= δ.
 
     Args:
@@ -149,8 +157,9 @@ def smallest_eps(mu: np.ndarray, delta: float, *, groups: np.ndarray | None = No
     z = stats.norm.ppf(np.clip(target, 1e-300, 1.0))
     hi_all = rowmax**2 / 2 - rowmax * z + 1e-9
     if groups is None:
-        roots[act] = _solve_rows(mu, act, denom, delta, np.zeros(act.size), hi_all[act], None,
-                                 None, tol, max_iter)
+        roots[act] = _solve_rows(
+            mu, act, denom, delta, np.zeros(act.size), hi_all[act], None, None, tol, max_iter
+        )
         return roots, np.empty(0)
     groups = np.asarray(groups)
     n_groups = int(groups.max()) + 1
@@ -161,13 +170,33 @@ def smallest_eps(mu: np.ndarray, delta: float, *, groups: np.ndarray | None = No
     # Seed: in each group, solve the row with the largest δ at ε = 0 exactly.
     order = np.lexsort((-f0[act], gid))
     first = order[np.r_[True, gid[order][1:] != gid[order][:-1]]] if act.size else order
-    seed = _solve_rows(mu, act[first], denom, delta, np.zeros(first.size), hi_all[act[first]],
-                       None, None, tol, max_iter)
+    seed = _solve_rows(
+        mu,
+        act[first],
+        denom,
+        delta,
+        np.zeros(first.size),
+        hi_all[act[first]],
+        None,
+        None,
+        tol,
+        max_iter,
+    )
     roots[act[first]] = seed
     np.maximum.at(best, gid[first], seed)
     rest = np.setdiff1d(np.arange(act.size), first)
-    roots[act[rest]] = _solve_rows(mu, act[rest], denom, delta, np.zeros(rest.size),
-                                   hi_all[act[rest]], gid[rest], best, tol, max_iter)
+    roots[act[rest]] = _solve_rows(
+        mu,
+        act[rest],
+        denom,
+        delta,
+        np.zeros(rest.size),
+        hi_all[act[rest]],
+        gid[rest],
+        best,
+        tol,
+        max_iter,
+    )
     fin = ~np.isnan(roots)
     best = np.full(n_groups, -np.inf)
     np.maximum.at(best, groups[fin], roots[fin])
@@ -247,8 +276,9 @@ def eps_tilde_loop(x: np.ndarray, n: int, s: np.ndarray, delta: float) -> np.nda
     return out
 
 
-def eps_triple(x: np.ndarray, *, n: int, clip: float, delta: float, fixed: str,
-               value: float) -> dict[str, np.ndarray]:
+def eps_triple(
+    x: np.ndarray, *, n: int, clip: float, delta: float, fixed: str, value: float
+) -> dict[str, np.ndarray]:
     """(ε, ε(X), ε̃(X)) per trial for the mean query on population ``x`` (trials, 2n, d).
 
     ``fixed`` chooses which DP parameter is held at ``value`` (the paper is ambiguous,
@@ -269,6 +299,7 @@ def eps_triple(x: np.ndarray, *, n: int, clip: float, delta: float, fixed: str,
     eps = dp_epsilon(np.full(t, sens), s, delta)
     eps_x = dp_epsilon(sens_x, s, delta)
     mu = pmp_bound_terms(dist, n, s)
-    _, et = smallest_eps(mu, delta, groups=np.repeat(np.arange(t), x.shape[1]),
-                         denominator=x.shape[1] - 1)
+    _, et = smallest_eps(
+        mu, delta, groups=np.repeat(np.arange(t), x.shape[1]), denominator=x.shape[1] - 1
+    )
     return {"eps": eps, "eps_x": eps_x, "eps_tilde": et, "s": s, "sens_x": sens_x}

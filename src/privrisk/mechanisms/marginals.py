@@ -66,7 +66,9 @@ def layout(domains: Sequence[int], triples: Sequence[tuple[int, ...]]) -> Layout
     strides = np.ones_like(sizes)
     for j in range(t.shape[1] - 2, -1, -1):
         strides[:, j] = strides[:, j + 1] * sizes[:, j + 1]
-    return Layout([tuple(int(v) for v in row) for row in t], np.concatenate([[0], np.cumsum(cells)]), strides)
+    return Layout(
+        [tuple(int(v) for v in row) for row in t], np.concatenate([[0], np.cumsum(cells)]), strides
+    )
 
 
 def marginal_counts(records: np.ndarray, domains: Sequence[int], lay: Layout) -> np.ndarray:
@@ -81,11 +83,21 @@ def noise_std(epsilon: float, delta: float, m: int) -> float:
     """Count-scale Gaussian std for m marginals jointly (ε, δ)-DP: √(2m) / μ(ε, δ); 0 at ε = ∞."""
     if m < 1:
         raise ValueError("need at least one marginal")
-    return accounting.gaussian_sigma(epsilon, delta, sensitivity=SENSITIVITY_PER_MARGINAL * math.sqrt(m))
+    return accounting.gaussian_sigma(
+        epsilon, delta, sensitivity=SENSITIVITY_PER_MARGINAL * math.sqrt(m)
+    )
 
 
-def release(records: np.ndarray, domains: Sequence[int], unknown: Sequence[int], *, epsilon: float,
-            delta: float, rng: np.random.Generator, k: int = 3) -> tuple[Layout, np.ndarray, float]:
+def release(
+    records: np.ndarray,
+    domains: Sequence[int],
+    unknown: Sequence[int],
+    *,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    k: int = 3,
+) -> tuple[Layout, np.ndarray, float]:
     """The mechanism: noisy normalised k-way marginals of every set touching an unknown column.
 
     Returns the layout, the noisy marginals divided by n (Def. A.1's scale; may be negative — no

@@ -53,7 +53,9 @@ class BayesNet:
         for v in range(d):
             shape = tuple(self.domains[p] for p in self.parents[v]) + (self.domains[v],)
             if self.cpts[v].shape != shape:
-                raise ValueError(f"cpt of variable {v} has shape {self.cpts[v].shape}, expected {shape}")
+                raise ValueError(
+                    f"cpt of variable {v} has shape {self.cpts[v].shape}, expected {shape}"
+                )
             if any(pos[p] >= pos[v] for p in self.parents[v]):
                 raise ValueError(f"a parent of variable {v} comes after it in the visit order")
 
@@ -65,8 +67,11 @@ class BayesNet:
         """n records (n, d) by ancestral sampling in visit order."""
         out = np.zeros((n, self.d), dtype=np.int64)
         for v in self.order:
-            table = self.cpts[v][tuple(out[:, p] for p in self.parents[v])] if self.parents[v] else \
-                np.broadcast_to(self.cpts[v], (n, self.domains[v]))
+            table = (
+                self.cpts[v][tuple(out[:, p] for p in self.parents[v])]
+                if self.parents[v]
+                else np.broadcast_to(self.cpts[v], (n, self.domains[v]))
+            )
             cdf = np.cumsum(table, axis=1)
             u = rng.random(n)[:, None] * cdf[:, -1:]
             out[:, v] = np.minimum((u >= cdf).sum(axis=1), self.domains[v] - 1)
@@ -105,9 +110,13 @@ class BayesNet:
 # ----------------------------------------------------------------------------------- learning
 
 
-def mutual_information(child: np.ndarray, parents: np.ndarray, k_child: int, k_parents: int) -> float:
+def mutual_information(
+    child: np.ndarray, parents: np.ndarray, k_child: int, k_parents: int
+) -> float:
     """Empirical I(child; parents) in nats; ``parents`` is the joint parent code in 0..k_parents-1."""
-    joint = np.bincount(parents * k_child + child, minlength=k_parents * k_child).reshape(k_parents, k_child)
+    joint = np.bincount(parents * k_child + child, minlength=k_parents * k_child).reshape(
+        k_parents, k_child
+    )
     n = joint.sum()
     pj = joint / n
     pc = pj.sum(axis=0, keepdims=True)
@@ -158,9 +167,15 @@ def fit_greedy(
         parents[c] = tuple(pa)
         added.append(c)
         remaining.remove(c)
-        log.info("baynet: added %s with parents %s (MI %.4f)",
-                 names[c] if names else c, [names[p] for p in pa] if names else pa, best[0])
-    return fit_cpts(data, domains, [parents[v] for v in range(d)], added, pseudocount=pseudocount, names=names)
+        log.info(
+            "baynet: added %s with parents %s (MI %.4f)",
+            names[c] if names else c,
+            [names[p] for p in pa] if names else pa,
+            best[0],
+        )
+    return fit_cpts(
+        data, domains, [parents[v] for v in range(d)], added, pseudocount=pseudocount, names=names
+    )
 
 
 def fit_cpts(data, domains, parents, order, *, pseudocount: float = 0.0, names=None) -> BayesNet:
@@ -170,11 +185,19 @@ def fit_cpts(data, domains, parents, order, *, pseudocount: float = 0.0, names=N
     for v, pa in enumerate(parents):
         shape = [domains[p] for p in pa] + [domains[v]]
         idx = np.ravel_multi_index(tuple(data[:, p] for p in pa) + (data[:, v],), shape)
-        counts = np.bincount(idx, minlength=int(np.prod(shape))).reshape(shape).astype(float) + pseudocount
+        counts = (
+            np.bincount(idx, minlength=int(np.prod(shape))).reshape(shape).astype(float)
+            + pseudocount
+        )
         tot = counts.sum(axis=-1, keepdims=True)
         cpts.append(np.where(tot > 0, counts / np.where(tot > 0, tot, 1), 1.0 / domains[v]))
-    return BayesNet(list(domains), [tuple(p) for p in parents], cpts, list(order),
-                    list(names) if names is not None else None)
+    return BayesNet(
+        list(domains),
+        [tuple(p) for p in parents],
+        cpts,
+        list(order),
+        list(names) if names is not None else None,
+    )
 
 
 # ---------------------------------------------------------------------------------- inference
@@ -277,7 +300,9 @@ def _split(bn: BayesNet, unknown: Sequence[int]) -> np.ndarray:
     return np.array([v for v in range(bn.d) if v not in unknown], dtype=np.int64)
 
 
-def conditional_marginal(bn: BayesNet, records: np.ndarray, unknown: Sequence[int], target: int) -> np.ndarray:
+def conditional_marginal(
+    bn: BayesNet, records: np.ndarray, unknown: Sequence[int], target: int
+) -> np.ndarray:
     """P(x_target | known columns of each record), (n, |target|); ``unknown`` includes ``target``.
 
     The known columns are all columns not in ``unknown`` (their values are read from ``records``;
@@ -292,14 +317,18 @@ def conditional_marginal(bn: BayesNet, records: np.ndarray, unknown: Sequence[in
     for v in _order(others, factors, bn.domains):
         factors, _ = _eliminate(factors, bn.domains, v, "sum")
     n = records.shape[0]
-    factors = [f for f in factors if f.vars] or [_Factor((target,), np.ones((n, bn.domains[target])))]
+    factors = [f for f in factors if f.vars] or [
+        _Factor((target,), np.ones((n, bn.domains[target])))
+    ]
     prod = _product(factors, bn.domains)
     if prod.vars != (target,):  # target had no factor at all (cannot happen: its CPT mentions it)
         raise RuntimeError("internal error in variable elimination")
     return prod.table / prod.table.sum(axis=1, keepdims=True)
 
 
-def conditional_map(bn: BayesNet, records: np.ndarray, unknown: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+def conditional_map(
+    bn: BayesNet, records: np.ndarray, unknown: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray]:
     """The MAP guess of the unknown columns given each record's known columns and its probability.
 
     Returns:
@@ -317,7 +346,11 @@ def conditional_map(bn: BayesNet, records: np.ndarray, unknown: Sequence[int]) -
         factors, info = _eliminate(factors, bn.domains, v, "sum")
         if info is not None:
             log_z += info[1]
-    log_z += sum(np.log(f.table) for f in factors if not f.vars) if any(not f.vars for f in factors) else 0.0
+    log_z += (
+        sum(np.log(f.table) for f in factors if not f.vars)
+        if any(not f.vars for f in factors)
+        else 0.0
+    )
     # Max-product with argmax tables, then backtrack in reverse elimination order.
     factors, log_m, trace = list(base), np.zeros(n), []
     order = _order(unknown, factors, bn.domains)
@@ -328,7 +361,11 @@ def conditional_map(bn: BayesNet, records: np.ndarray, unknown: Sequence[int]) -
         trace.append((v, info[0]))
         log_m += info[1]
     with np.errstate(divide="ignore"):
-        log_m += sum(np.log(f.table) for f in factors if not f.vars) if any(not f.vars for f in factors) else 0.0
+        log_m += (
+            sum(np.log(f.table) for f in factors if not f.vars)
+            if any(not f.vars for f in factors)
+            else 0.0
+        )
     assign: dict[int, np.ndarray] = {}
     rows = np.arange(n)
     for v, (others, argtab) in reversed(trace):

@@ -45,11 +45,19 @@ def mlp(sizes: Sequence[int], out_act: nn.Module | None = None) -> nn.Sequential
 class MLPGenerator(nn.Module):
     """E.1 generator: z (+ one-hot condition) → hidden LeakyReLU layers → out_dim (tanh/sigmoid)."""
 
-    def __init__(self, z_dim: int, hidden: Sequence[int], out_dim: int, n_classes: int = 0,
-                 out_act: str = "tanh"):
+    def __init__(
+        self,
+        z_dim: int,
+        hidden: Sequence[int],
+        out_dim: int,
+        n_classes: int = 0,
+        out_act: str = "tanh",
+    ):
         super().__init__()
         self.z_dim, self.n_classes = z_dim, n_classes
-        self.net = mlp([z_dim + n_classes, *hidden, out_dim], nn.Tanh() if out_act == "tanh" else nn.Sigmoid())
+        self.net = mlp(
+            [z_dim + n_classes, *hidden, out_dim], nn.Tanh() if out_act == "tanh" else nn.Sigmoid()
+        )
 
     def forward(self, z, y=None):
         if self.n_classes:
@@ -83,10 +91,14 @@ class ConvGenerator(nn.Module):
         self.z_dim, self.c0 = z_dim, c0
         self.fc = nn.Linear(z_dim, 4 * c0)
         self.net = nn.Sequential(
-            nn.ConvTranspose2d(c0, c1, 3, 1, 0), nn.ReLU(),
-            nn.ConvTranspose2d(c1, c2, 4, 2, 1), nn.ReLU(),
-            nn.ConvTranspose2d(c2, c3, 4, 2, 1), nn.ReLU(),
-            nn.ConvTranspose2d(c3, 3, 4, 2, 1), nn.Tanh(),
+            nn.ConvTranspose2d(c0, c1, 3, 1, 0),
+            nn.ReLU(),
+            nn.ConvTranspose2d(c1, c2, 4, 2, 1),
+            nn.ReLU(),
+            nn.ConvTranspose2d(c2, c3, 4, 2, 1),
+            nn.ReLU(),
+            nn.ConvTranspose2d(c3, 3, 4, 2, 1),
+            nn.Tanh(),
         )
 
     def forward(self, z, y=None):
@@ -117,7 +129,9 @@ def build(kind: str, cfg: dict, data_shape: tuple[int, ...], n_classes: int = 0)
         g = MLPGenerator(cfg["z_dim"], cfg["g_hidden"], dim, n_classes, cfg.get("g_out", "tanh"))
         return g, MLPCritic(dim, cfg["d_hidden"], n_classes)
     if kind == "conv":
-        return ConvGenerator(cfg["z_dim"], cfg["g_channels"]), ConvCritic(cfg["d_channels"], data_shape[-1])
+        return ConvGenerator(cfg["z_dim"], cfg["g_channels"]), ConvCritic(
+            cfg["d_channels"], data_shape[-1]
+        )
     raise ValueError(f"unknown architecture {kind!r}; expected mlp or conv")
 
 
@@ -137,17 +151,30 @@ def _rng(seed: int, dev: torch.device) -> torch.Generator:
     return torch.Generator(device=dev).manual_seed(seed)
 
 
-def gradient_penalty(critic: nn.Module, real: torch.Tensor, fake: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+def gradient_penalty(
+    critic: nn.Module, real: torch.Tensor, fake: torch.Tensor, gen: torch.Generator
+) -> torch.Tensor:
     """E[(||∇_x̂ D(x̂)||₂ − 1)²] at random interpolates x̂ (Gulrajani et al. 2017, Alg. 1)."""
     eps = torch.rand((real.shape[0],) + (1,) * (real.dim() - 1), generator=gen, device=real.device)
     xh = (eps * real + (1 - eps) * fake).requires_grad_(True)
-    grad, = torch.autograd.grad(critic(xh).sum(), xh, create_graph=True)
+    (grad,) = torch.autograd.grad(critic(xh).sum(), xh, create_graph=True)
     return ((grad.flatten(1).norm(dim=1) - 1) ** 2).mean()
 
 
-def train_wgan_gp(x: torch.Tensor, g: nn.Module, d: nn.Module, *, gen_iters: int, batch_size: int = 64,
-                  n_critic: int = 5, gp_weight: float = 10.0, lr: float = 1e-4,
-                  betas: tuple[float, float] = (0.0, 0.9), seed: int = 0, log_every: int = 100):
+def train_wgan_gp(
+    x: torch.Tensor,
+    g: nn.Module,
+    d: nn.Module,
+    *,
+    gen_iters: int,
+    batch_size: int = 64,
+    n_critic: int = 5,
+    gp_weight: float = 10.0,
+    lr: float = 1e-4,
+    betas: tuple[float, float] = (0.0, 0.9),
+    seed: int = 0,
+    log_every: int = 100,
+):
     """Train in place; x is the training set scaled to [−1, 1], on the models' device. Returns a
     loss history."""
     torch.manual_seed(seed)
@@ -161,27 +188,48 @@ def train_wgan_gp(x: torch.Tensor, g: nn.Module, d: nn.Module, *, gen_iters: int
         for _ in range(n_critic):
             real = x[torch.randint(0, n, (bs,), generator=gen, device=dev)]
             fake = g(torch.randn(bs, g.z_dim, generator=gen, device=dev)).view_as(real).detach()
-            loss_d = d(fake).mean() - d(real).mean() + gp_weight * gradient_penalty(d, real, fake, gen)
+            loss_d = (
+                d(fake).mean() - d(real).mean() + gp_weight * gradient_penalty(d, real, fake, gen)
+            )
             od.zero_grad()
             loss_d.backward()
             od.step()
-        loss_g = -d(g(torch.randn(bs, g.z_dim, generator=gen, device=dev)).view((bs,) + x.shape[1:])).mean()
+        loss_g = -d(
+            g(torch.randn(bs, g.z_dim, generator=gen, device=dev)).view((bs,) + x.shape[1:])
+        ).mean()
         og.zero_grad()
         loss_g.backward()
         og.step()
         hist.append((loss_d.item(), loss_g.item()))
         if (it + 1) % log_every == 0 or it + 1 == gen_iters:
-            log.info("WGAN-GP iter %d/%d: critic loss %.4f, generator loss %.4f", it + 1, gen_iters, *hist[-1])
+            log.info(
+                "WGAN-GP iter %d/%d: critic loss %.4f, generator loss %.4f",
+                it + 1,
+                gen_iters,
+                *hist[-1],
+            )
     return hist
 
 
 # ----------------------------------------------------------------------------- privGAN
 
 
-def train_privgan(x: torch.Tensor, gens: Sequence[nn.Module], discs: Sequence[nn.Module], priv: nn.Module, *,
-                  epochs: int, batch_size: int = 128, lr: float = 2e-4, beta1: float = 0.5,
-                  privacy_weight: float = 1.0, dp_delay: int = 0, disc_epochs: int = 0,
-                  label_smoothing: float = 0.95, seed: int = 0):
+def train_privgan(
+    x: torch.Tensor,
+    gens: Sequence[nn.Module],
+    discs: Sequence[nn.Module],
+    priv: nn.Module,
+    *,
+    epochs: int,
+    batch_size: int = 128,
+    lr: float = 2e-4,
+    beta1: float = 0.5,
+    privacy_weight: float = 1.0,
+    dp_delay: int = 0,
+    disc_epochs: int = 0,
+    label_smoothing: float = 0.95,
+    seed: int = 0,
+):
     """privGAN (Mukherjee et al. 2019): pair i (G_i, D_i) is a JS-GAN on part i of the training
     set; the privacy discriminator ``priv`` (r logits) learns which generator made a sample and
     each G_i also minimises −λ log(1 − P_priv(i | G_i(z))) once ``dp_delay`` epochs have passed.
@@ -194,13 +242,19 @@ def train_privgan(x: torch.Tensor, gens: Sequence[nn.Module], discs: Sequence[nn
     part = torch.randperm(n, generator=gen, device=dev) % r
     parts = [x[part == i] for i in range(r)]
     adam = lambda ps: torch.optim.Adam(ps, lr=lr, betas=(beta1, 0.999))  # noqa: E731
-    ogs, ods, op = [adam(m.parameters()) for m in gens], [adam(m.parameters()) for m in discs], adam(priv.parameters())
+    ogs, ods, op = (
+        [adam(m.parameters()) for m in gens],
+        [adam(m.parameters()) for m in discs],
+        adam(priv.parameters()),
+    )
     bs = min(batch_size, min(len(p) for p in parts))
     steps = max(1, math.ceil(min(len(p) for p in parts) / bs))
     z_dim = gens[0].z_dim
 
     def priv_step():
-        fakes = torch.cat([gens[i](torch.randn(bs, z_dim, generator=gen, device=dev)).detach() for i in range(r)])
+        fakes = torch.cat(
+            [gens[i](torch.randn(bs, z_dim, generator=gen, device=dev)).detach() for i in range(r)]
+        )
         lab = torch.arange(r, device=dev).repeat_interleave(bs)
         loss = F.cross_entropy(priv(fakes), lab)
         op.zero_grad()
@@ -215,8 +269,11 @@ def train_privgan(x: torch.Tensor, gens: Sequence[nn.Module], discs: Sequence[nn
             for i in range(r):
                 real = parts[i][torch.randint(0, len(parts[i]), (bs,), generator=gen, device=dev)]
                 fake = gens[i](torch.randn(bs, z_dim, generator=gen, device=dev))
-                ld = (F.binary_cross_entropy_with_logits(discs[i](real), torch.full((bs,), label_smoothing, device=dev))
-                      + F.binary_cross_entropy_with_logits(discs[i](fake.detach()), torch.zeros(bs, device=dev)))
+                ld = F.binary_cross_entropy_with_logits(
+                    discs[i](real), torch.full((bs,), label_smoothing, device=dev)
+                ) + F.binary_cross_entropy_with_logits(
+                    discs[i](fake.detach()), torch.zeros(bs, device=dev)
+                )
                 ods[i].zero_grad()
                 ld.backward()
                 ods[i].step()
@@ -230,17 +287,36 @@ def train_privgan(x: torch.Tensor, gens: Sequence[nn.Module], discs: Sequence[nn
             if ep >= dp_delay and privacy_weight > 0:
                 lp = priv_step()
         if (ep + 1) % max(1, epochs // 10) == 0 or ep + 1 == epochs:
-            log.info("privGAN epoch %d/%d: D loss %.4f, G loss %.4f, privacy D loss %s", ep + 1, epochs,
-                     float(ld), float(lg), f"{lp:.4f}" if ep >= dp_delay and privacy_weight > 0 else "n/a")
+            log.info(
+                "privGAN epoch %d/%d: D loss %.4f, G loss %.4f, privacy D loss %s",
+                ep + 1,
+                epochs,
+                float(ld),
+                float(lg),
+                f"{lp:.4f}" if ep >= dp_delay and privacy_weight > 0 else "n/a",
+            )
     return part.cpu().numpy()
 
 
 # ----------------------------------------------------------------------------- DP-cGAN
 
 
-def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *, epsilon: float, delta: float,
-                 epochs: int, batch_size: int, max_grad_norm: float = 1.0, lr_d: float = 0.05, lr_g: float = 1e-3,
-                 d_optimizer: str = "sgd", seed: int = 0) -> dict:
+def train_dpcgan(
+    x: torch.Tensor,
+    y: torch.Tensor,
+    g: nn.Module,
+    d: nn.Module,
+    *,
+    epsilon: float,
+    delta: float,
+    epochs: int,
+    batch_size: int,
+    max_grad_norm: float = 1.0,
+    lr_d: float = 0.05,
+    lr_g: float = 1e-3,
+    d_optimizer: str = "sgd",
+    seed: int = 0,
+) -> dict:
     """Conditional GAN with a DP-SGD discriminator (Torkzadehmahani et al. 2019).
 
     D's optimiser is SGD (the DP-CGAN repository) or Adam. The real-data loss of D gets opacus
@@ -264,13 +340,21 @@ def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *
     steps = max(1, int(round(epochs / q)))
     # ε = ∞ is the non-private control: the same clipped SGD with no noise
     private = math.isfinite(epsilon)
-    sigma = accounting.dpsgd_noise_multiplier(epsilon=epsilon, delta=delta, sample_rate=q, steps=steps) if private else 0.0
+    sigma = (
+        accounting.dpsgd_noise_multiplier(epsilon=epsilon, delta=delta, sample_rate=q, steps=steps)
+        if private
+        else 0.0
+    )
     gd = GradSampleModule(d)
     # DP-Adam is as private as DP-SGD (Adam only post-processes the noised, clipped gradients)
-    base = (torch.optim.SGD(gd.parameters(), lr=lr_d) if d_optimizer == "sgd"
-            else torch.optim.Adam(gd.parameters(), lr=lr_d, betas=(0.5, 0.999)))
-    od = DPOptimizer(base, noise_multiplier=sigma,
-                     max_grad_norm=max_grad_norm, expected_batch_size=batch_size)
+    base = (
+        torch.optim.SGD(gd.parameters(), lr=lr_d)
+        if d_optimizer == "sgd"
+        else torch.optim.Adam(gd.parameters(), lr=lr_d, betas=(0.5, 0.999))
+    )
+    od = DPOptimizer(
+        base, noise_multiplier=sigma, max_grad_norm=max_grad_norm, expected_batch_size=batch_size
+    )
     og = torch.optim.Adam(g.parameters(), lr=lr_g, betas=(0.5, 0.999))
     params = [p for p in gd.parameters() if p.requires_grad]
     skipped = 0
@@ -283,12 +367,16 @@ def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *
         yf = torch.randint(0, g.n_classes, (batch_size,), generator=gen, device=dev)
         fake = g(torch.randn(batch_size, g.z_dim, generator=gen, device=dev), yf)
         gd.disable_hooks()
-        lf = F.binary_cross_entropy_with_logits(gd(fake.detach(), yf), torch.zeros(batch_size, device=dev))
+        lf = F.binary_cross_entropy_with_logits(
+            gd(fake.detach(), yf), torch.zeros(batch_size, device=dev)
+        )
         g_fake = torch.autograd.grad(lf, params)
         gd.enable_hooks()
         od.zero_grad()
         # sum-over-batch / expected batch size: the DP-SGD estimator of the mean real loss
-        lr_loss = F.binary_cross_entropy_with_logits(gd(xb, yb), torch.ones(len(xb), device=dev), reduction="mean")
+        lr_loss = F.binary_cross_entropy_with_logits(
+            gd(xb, yb), torch.ones(len(xb), device=dev), reduction="mean"
+        )
         lr_loss.backward()
         od.pre_step()
         for p, gf in zip(params, g_fake, strict=True):
@@ -297,19 +385,38 @@ def train_dpcgan(x: torch.Tensor, y: torch.Tensor, g: nn.Module, d: nn.Module, *
         od.zero_grad()
         gd.disable_hooks()
         lg = F.binary_cross_entropy_with_logits(
-            gd(g(torch.randn(batch_size, g.z_dim, generator=gen, device=dev), yf), yf), torch.ones(batch_size, device=dev))
+            gd(g(torch.randn(batch_size, g.z_dim, generator=gen, device=dev), yf), yf),
+            torch.ones(batch_size, device=dev),
+        )
         og.zero_grad()
         lg.backward()
         og.step()
         gd.zero_grad()
         gd.enable_hooks()
         if (step + 1) % max(1, steps // 5) == 0:
-            log.info("DP-cGAN ε=%g step %d/%d: D real loss %.4f, G loss %.4f", epsilon, step + 1, steps,
-                     float(lr_loss), float(lg))
-    spent = (accounting.dpsgd_epsilon(noise_multiplier=sigma, delta=delta, sample_rate=q, steps=steps) if private
-             else math.inf)
-    return {"noise_multiplier": sigma, "sample_rate": q, "steps": steps, "epsilon_spent": spent, "d_optimizer": d_optimizer,
-            "delta": delta, "max_grad_norm": max_grad_norm, "skipped_empty_batches": skipped}
+            log.info(
+                "DP-cGAN ε=%g step %d/%d: D real loss %.4f, G loss %.4f",
+                epsilon,
+                step + 1,
+                steps,
+                float(lr_loss),
+                float(lg),
+            )
+    spent = (
+        accounting.dpsgd_epsilon(noise_multiplier=sigma, delta=delta, sample_rate=q, steps=steps)
+        if private
+        else math.inf
+    )
+    return {
+        "noise_multiplier": sigma,
+        "sample_rate": q,
+        "steps": steps,
+        "epsilon_spent": spent,
+        "d_optimizer": d_optimizer,
+        "delta": delta,
+        "max_grad_norm": max_grad_norm,
+        "skipped_empty_batches": skipped,
+    }
 
 
 # ----------------------------------------------------------------------------- I/O
@@ -330,9 +437,14 @@ def load_checkpoint(path: str | Path, **modules: nn.Module) -> None:
 
 
 @torch.no_grad()
-def scores(model: nn.Module, x: torch.Tensor, y: torch.Tensor | None = None, batch: int = 2048) -> np.ndarray:
+def scores(
+    model: nn.Module, x: torch.Tensor, y: torch.Tensor | None = None, batch: int = 2048
+) -> np.ndarray:
     """Model outputs on all of x, in batches, as float64."""
     model.eval()
-    out = [model(x[s:s + batch], None if y is None else y[s:s + batch]) for s in range(0, len(x), batch)]
+    out = [
+        model(x[s : s + batch], None if y is None else y[s : s + batch])
+        for s in range(0, len(x), batch)
+    ]
     model.train()
     return torch.cat(out).double().cpu().numpy()

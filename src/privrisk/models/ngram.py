@@ -39,8 +39,15 @@ class NGramMLP(nn.Module):
         return self.out(self.features(ctx))
 
 
-def lazy_setup(prior: np.ndarray, prefix, *, embedding_dim: int = 8, hidden: int = 32, seed: int = 0,
-               dtype=torch.float32):
+def lazy_setup(
+    prior: np.ndarray,
+    prefix,
+    *,
+    embedding_dim: int = 8,
+    hidden: int = 32,
+    seed: int = 0,
+    dtype=torch.float32,
+):
     """The frozen prefix features h and the prior-initialised output layer of M models.
 
     Args:
@@ -69,6 +76,8 @@ def lazy_logits(params: dict[str, torch.Tensor], h: torch.Tensor) -> torch.Tenso
     return torch.einsum("mvh,h->mv", params["weight"], h) + params["bias"]
 
 
-def lazy_loss(params: dict[str, torch.Tensor], h: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+def lazy_loss(
+    params: dict[str, torch.Tensor], h: torch.Tensor, target: torch.Tensor
+) -> torch.Tensor:
     """(M,) cross-entropy of each model on its own canary's last symbol."""
     return nn.functional.cross_entropy(lazy_logits(params, h), target, reduction="none")

@@ -42,7 +42,10 @@ class Generator(nn.Module):
         outs = [*channels[1:], 3]
         for i, (c_in, c_out) in enumerate(zip(channels, outs, strict=True)):
             last = i == len(outs) - 1
-            layers += [nn.ConvTranspose2d(c_in, c_out, 5, 2, 2, output_padding=1), nn.Tanh() if last else nn.ReLU()]
+            layers += [
+                nn.ConvTranspose2d(c_in, c_out, 5, 2, 2, output_padding=1),
+                nn.Tanh() if last else nn.ReLU(),
+            ]
         self.net = nn.Sequential(*layers)
 
     @property
@@ -93,7 +96,7 @@ class Classifier(nn.Module):
         self.eval()
         wb, bb = [], []
         for s in range(0, len(x), batch):
-            h = self.penultimate(x[s:s + batch])
+            h = self.penultimate(x[s : s + batch])
             wb.append(h)
             bb.append(torch.sigmoid(self.out(h).squeeze(1)))
         self.train()
@@ -103,19 +106,30 @@ class Classifier(nn.Module):
 def build_gan(cfg: dict, size: int, device: torch.device) -> tuple[Generator, Discriminator]:
     g = Generator(cfg["z_dim"], cfg["g_channels"]).to(device)
     if g.size != size:
-        raise ValueError(f"g_channels has {len(cfg['g_channels'])} entries: the generator makes {g.size}×{g.size} "
-                         f"images, the data are {size}×{size} (need log2(size/4) entries)")
+        raise ValueError(
+            f"g_channels has {len(cfg['g_channels'])} entries: the generator makes {g.size}×{g.size} "
+            f"images, the data are {size}×{size} (need log2(size/4) entries)"
+        )
     return g, Discriminator(cfg["d_channels"], size).to(device)
 
 
 def _batches(n: int, bs: int, gen: torch.Generator, device: torch.device):
     """One epoch of shuffled index batches (the last one may be short)."""
     perm = torch.randperm(n, generator=gen).to(device)
-    return [perm[s:s + bs] for s in range(0, n, bs)]
+    return [perm[s : s + bs] for s in range(0, n, bs)]
 
 
-def train_jsgan(x: torch.Tensor, g: Generator, d: Discriminator, *, epochs: int, batch_size: int,
-                lr: float = 2e-4, beta1: float = 0.5, seed: int = 0) -> list[tuple[float, float]]:
+def train_jsgan(
+    x: torch.Tensor,
+    g: Generator,
+    d: Discriminator,
+    *,
+    epochs: int,
+    batch_size: int,
+    lr: float = 2e-4,
+    beta1: float = 0.5,
+    seed: int = 0,
+) -> list[tuple[float, float]]:
     """The JS-GAN in place on x (NCHW in [−1, 1], on the models' device); returns per-epoch losses."""
     dev = x.device
     gen = torch.Generator().manual_seed(seed)
@@ -126,8 +140,9 @@ def train_jsgan(x: torch.Tensor, g: Generator, d: Discriminator, *, epochs: int,
         for idx in _batches(len(x), batch_size, gen, dev):
             real, b = x[idx], len(idx)
             fake = g(torch.randn(b, g.z_dim, generator=gen).to(dev))
-            ld = (F.binary_cross_entropy_with_logits(d(real), torch.ones(b, device=dev))
-                  + F.binary_cross_entropy_with_logits(d(fake.detach()), torch.zeros(b, device=dev)))
+            ld = F.binary_cross_entropy_with_logits(
+                d(real), torch.ones(b, device=dev)
+            ) + F.binary_cross_entropy_with_logits(d(fake.detach()), torch.zeros(b, device=dev))
             od.zero_grad()
             ld.backward()
             od.step()
@@ -141,8 +156,18 @@ def train_jsgan(x: torch.Tensor, g: Generator, d: Discriminator, *, epochs: int,
     return hist
 
 
-def train_wgangp(x: torch.Tensor, g: Generator, d: Discriminator, *, epochs: int, batch_size: int,
-                 lr: float = 1e-4, n_critic: int = 5, gp_weight: float = 10.0, seed: int = 0):
+def train_wgangp(
+    x: torch.Tensor,
+    g: Generator,
+    d: Discriminator,
+    *,
+    epochs: int,
+    batch_size: int,
+    lr: float = 1e-4,
+    n_critic: int = 5,
+    gp_weight: float = 10.0,
+    seed: int = 0,
+):
     """WGAN-GP (Gulrajani et al.: Adam(β = 0, 0.9)) in place; one generator step per n_critic batches."""
     dev = x.device
     gen = torch.Generator().manual_seed(seed)
@@ -155,7 +180,7 @@ def train_wgangp(x: torch.Tensor, g: Generator, d: Discriminator, *, epochs: int
             fake = g(torch.randn(b, g.z_dim, generator=gen).to(dev)).detach()
             eps = torch.rand(b, 1, 1, 1, generator=gen).to(dev)
             xh = (eps * real + (1 - eps) * fake).requires_grad_(True)
-            grad, = torch.autograd.grad(d(xh).sum(), xh, create_graph=True)
+            (grad,) = torch.autograd.grad(d(xh).sum(), xh, create_graph=True)
             gp = ((grad.flatten(1).norm(dim=1) - 1) ** 2).mean()
             ld = d(fake).mean() - d(real).mean() + gp_weight * gp
             od.zero_grad()
@@ -171,8 +196,16 @@ def train_wgangp(x: torch.Tensor, g: Generator, d: Discriminator, *, epochs: int
     return hist
 
 
-def train_classifier(x: torch.Tensor, y: torch.Tensor, model: Classifier, *, epochs: int, batch_size: int,
-                     lr: float = 1e-3, seed: int = 0) -> list[float]:
+def train_classifier(
+    x: torch.Tensor,
+    y: torch.Tensor,
+    model: Classifier,
+    *,
+    epochs: int,
+    batch_size: int,
+    lr: float = 1e-3,
+    seed: int = 0,
+) -> list[float]:
     """Binary cross-entropy with Adam; y in {0, 1} on the model's device. Returns per-epoch losses."""
     gen = torch.Generator().manual_seed(seed)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
@@ -190,7 +223,7 @@ def train_classifier(x: torch.Tensor, y: torch.Tensor, model: Classifier, *, epo
 @torch.no_grad()
 def logits(d: nn.Module, x: torch.Tensor, batch: int = 1024) -> np.ndarray:
     d.eval()
-    out = torch.cat([d(x[s:s + batch]) for s in range(0, len(x), batch)])
+    out = torch.cat([d(x[s : s + batch]) for s in range(0, len(x), batch)])
     d.train()
     return out.double().cpu().numpy()
 
@@ -201,14 +234,20 @@ def generate(g: Generator, n: int, seed: int, batch: int = 1024) -> torch.Tensor
     dev = next(g.parameters()).device
     gen = torch.Generator().manual_seed(seed)
     g.eval()
-    out = torch.cat([g(torch.randn(min(batch, n - s), g.z_dim, generator=gen).to(dev)) for s in range(0, n, batch)])
+    out = torch.cat(
+        [
+            g(torch.randn(min(batch, n - s), g.z_dim, generator=gen).to(dev))
+            for s in range(0, n, batch)
+        ]
+    )
     g.train()
     return out
 
 
 @torch.no_grad()
-def nearest_distances(x: torch.Tensor, synthetic: torch.Tensor, sizes: Sequence[int], *,
-                      chunk: int = 4096) -> np.ndarray:
+def nearest_distances(
+    x: torch.Tensor, synthetic: torch.Tensor, sizes: Sequence[int], *, chunk: int = 4096
+) -> np.ndarray:
     """(N, len(sizes)): min_{j < n} ||x_i − g_j||₂ for each n in ``sizes`` (Eq. 2, L2 in pixel space).
 
     One pass over the synthetic set in chunks of ``chunk`` rows keeps a running minimum, read off

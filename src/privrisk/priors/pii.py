@@ -32,6 +32,7 @@ from ..data.enron import MASK
 
 log = logging.getLogger(__name__)
 
+
 @dataclass
 class PiiPrior:
     """Per-sequence priors over a shared candidate set.
@@ -83,7 +84,11 @@ class PiiPrior:
 
 def _frequency(names_pkg: dict, first: np.ndarray, last: np.ndarray, cue: str | None) -> np.ndarray:
     """Census frequency of full names 'First Last' given a gender cue (None, 'm', 'f')."""
-    tables = {"m": [names_pkg["male"]], "f": [names_pkg["female"]], None: [names_pkg["male"], names_pkg["female"]]}
+    tables = {
+        "m": [names_pkg["male"]],
+        "f": [names_pkg["female"]],
+        None: [names_pkg["male"], names_pkg["female"]],
+    }
     f_first = np.zeros(first.size)
     for nm, fr in tables[cue]:
         lookup = dict(zip(nm, fr, strict=True))
@@ -119,11 +124,20 @@ NORMALISATIONS = ("likelihood", "inverse_perplexity")
 
 def _n_tokens(sequences, candidates) -> np.ndarray:
     """Whitespace-token count of every filled-in sequence (the name-frequency model's 'tokens')."""
-    return np.array([[len(seq.replace(MASK, c).split()) for c in candidates] for seq in sequences], float)
+    return np.array(
+        [[len(seq.replace(MASK, c).split()) for c in candidates] for seq in sequences], float
+    )
 
 
-def from_sequences(sequences, truths, *, source: str, scorer: str = "namefreq", lm_scorer=None,
-                   normalisation: str = "likelihood") -> PiiPrior:
+def from_sequences(
+    sequences,
+    truths,
+    *,
+    source: str,
+    scorer: str = "namefreq",
+    lm_scorer=None,
+    normalisation: str = "likelihood",
+) -> PiiPrior:
     """Build the prior for masked sequences with known true names; candidates = the distinct names.
 
     ``normalisation`` (the paper says only "perplexity ... normalized over the candidates"; spec §7.3):
@@ -143,25 +157,45 @@ def from_sequences(sequences, truths, *, source: str, scorer: str = "namefreq", 
         logs = lm_scorer.score(list(sequences), list(candidates), per_token=per_token)
     else:
         raise ValueError(f"unknown scorer {scorer!r}; expected 'namefreq' or 'gpt2'")
-    return PiiPrior(list(sequences), candidates, normalise(logs), truth, source, scorer,
-                    info={"normalisation": normalisation})
+    return PiiPrior(
+        list(sequences),
+        candidates,
+        normalise(logs),
+        truth,
+        source,
+        scorer,
+        info={"normalisation": normalisation},
+    )
 
 
-def build(*, source: str = "auto", path: str | Path = enron.DEFAULT_PATH, n_sequences: int = 500, seed: int = 0,
-          scorer: str = "auto", normalisation: str = "likelihood") -> PiiPrior:
+def build(
+    *,
+    source: str = "auto",
+    path: str | Path = enron.DEFAULT_PATH,
+    n_sequences: int = 500,
+    seed: int = 0,
+    scorer: str = "auto",
+    normalisation: str = "likelihood",
+) -> PiiPrior:
     """The PII prior from the data block ``{source, path}`` (``auto``: the Enron maildir at
     ``path`` if present, else the stand-in; see :func:`privrisk.data.enron.load`)."""
     seqs, truths, src = enron.load({"source": source, "path": str(path)}, n=n_sequences, seed=seed)
     if src != "real":
-        return from_sequences(seqs, truths, source=src, scorer="namefreq", normalisation=normalisation)
+        return from_sequences(
+            seqs, truths, source=src, scorer="namefreq", normalisation=normalisation
+        )
     lm = None
     use = scorer
     if scorer in ("auto", "gpt2"):
         lm = Gpt2Scorer.try_load()
         use = "gpt2" if lm is not None else "namefreq"
         if scorer == "gpt2" and lm is None:
-            raise FileNotFoundError("scorer gpt2 requested but transformers/GPT-2 weights are not available")
-    return from_sequences(seqs, truths, source="real", scorer=use, lm_scorer=lm, normalisation=normalisation)
+            raise FileNotFoundError(
+                "scorer gpt2 requested but transformers/GPT-2 weights are not available"
+            )
+    return from_sequences(
+        seqs, truths, source="real", scorer=use, lm_scorer=lm, normalisation=normalisation
+    )
 
 
 class Gpt2Scorer:
@@ -186,7 +220,9 @@ class Gpt2Scorer:
             return None
         return cls(model, tok)
 
-    def score(self, sequences: list[str], candidates: list[str], per_token: bool = False) -> np.ndarray:
+    def score(
+        self, sequences: list[str], candidates: list[str], per_token: bool = False
+    ) -> np.ndarray:
         """Summed (or, with ``per_token``, mean per predicted token) log-likelihood of each filled sequence."""
         import torch
 
@@ -194,7 +230,11 @@ class Gpt2Scorer:
         with torch.no_grad():
             for i, seq in enumerate(sequences):
                 texts = [seq.replace(MASK, c) for c in candidates]
-                enc = self.tok(texts, return_tensors="pt", padding=True) if self.tok.pad_token else None
+                enc = (
+                    self.tok(texts, return_tensors="pt", padding=True)
+                    if self.tok.pad_token
+                    else None
+                )
                 if enc is None:
                     self.tok.pad_token = self.tok.eos_token
                     enc = self.tok(texts, return_tensors="pt", padding=True)

@@ -20,7 +20,9 @@ SCALING_RULES = {
 }
 
 
-def scaled_prior(name: str, k: int = 10, *, s: float = 1.1, pii_pooled=None, **pii_options) -> np.ndarray:
+def scaled_prior(
+    name: str, k: int = 10, *, s: float = 1.1, pii_pooled=None, **pii_options
+) -> np.ndarray:
     """k-value prior (sums to 1, sorted from most to least probable except ``uniform``).
 
     Args:

@@ -25,7 +25,9 @@ from .. import accounting
 SENSITIVITY = {"replace_one": 2.0, "add_remove": 1.0}  # per-step L2 sensitivity / C
 
 
-def full_batch_noise_multiplier(epsilon: float, delta: float, steps: int, adjacency: str = "replace_one") -> float:
+def full_batch_noise_multiplier(
+    epsilon: float, delta: float, steps: int, adjacency: str = "replace_one"
+) -> float:
     """Noise multiplier σ (noise std = σC) making T full-batch DP-SGD steps (ε, δ)-DP.
 
     Returns 0 for ε = ∞ (no noise).
@@ -103,9 +105,18 @@ def batched_dpsgd(
     return {k: v.detach() for k, v in p.items()}
 
 
-def opacus_reference_train(module: torch.nn.Module, x: torch.Tensor, y: torch.Tensor, *, steps: int, lr: float,
-                           clip: float, noise_multiplier: float, noises: list[list[torch.Tensor]] | None = None,
-                           seed: int = 0) -> torch.nn.Module:
+def opacus_reference_train(
+    module: torch.nn.Module,
+    x: torch.Tensor,
+    y: torch.Tensor,
+    *,
+    steps: int,
+    lr: float,
+    clip: float,
+    noise_multiplier: float,
+    noises: list[list[torch.Tensor]] | None = None,
+    seed: int = 0,
+) -> torch.nn.Module:
     """Train ONE model on one example (x, y) with opacus (GradSampleModule + DPOptimizer, SGD).
 
     ``noises[t][j]`` (standard normal, shaped like the j-th parameter) replaces opacus' own draw
@@ -116,8 +127,12 @@ def opacus_reference_train(module: torch.nn.Module, x: torch.Tensor, y: torch.Te
     from opacus.optimizers import optimizer as opt_mod
 
     gsm = GradSampleModule(module)
-    opt = DPOptimizer(torch.optim.SGD(gsm.parameters(), lr=lr), noise_multiplier=noise_multiplier,
-                      max_grad_norm=clip, expected_batch_size=1)
+    opt = DPOptimizer(
+        torch.optim.SGD(gsm.parameters(), lr=lr),
+        noise_multiplier=noise_multiplier,
+        max_grad_norm=clip,
+        expected_batch_size=1,
+    )
     original = opt_mod._generate_noise
     state = {"t": 0, "j": 0}
 

@@ -14,7 +14,9 @@ SE = np.full(6, 0.001)
 
 
 def _trend(y, sign, se=SE):
-    return checks.trend_claim(figure="f", claim_id="c", claim="s", x=X, curves={"r": (y, se)}, sign=sign).status
+    return checks.trend_claim(
+        figure="f", claim_id="c", claim="s", x=X, curves={"r": (y, se)}, sign=sign
+    ).status
 
 
 def test_trend_increasing_and_decreasing():
@@ -36,21 +38,36 @@ def test_trend_reversal_at_the_end_fails_but_noise_does_not():
 
 
 def test_trend_needs_every_curve():
-    c = checks.trend_claim(figure="f", claim_id="c", claim="s", x=X,
-                           curves={"a": (UP, SE), "b": (UP[::-1], SE)}, sign=+1)
+    c = checks.trend_claim(
+        figure="f",
+        claim_id="c",
+        claim="s",
+        x=X,
+        curves={"a": (UP, SE), "b": (UP[::-1], SE)},
+        sign=+1,
+    )
     assert c.status == "qualitative-fails"
 
 
-@pytest.mark.parametrize(("mean", "status"), [(0.010, "qualitative-ok"), (0.015, "qualitative-fails"),
-                                              (0.0122, "uninformative")])
+@pytest.mark.parametrize(
+    ("mean", "status"),
+    [(0.010, "qualitative-ok"), (0.015, "qualitative-fails"), (0.0122, "uninformative")],
+)
 def test_below_threshold(mean, status):
-    c = checks.below_claim(figure="f", claim_id="c", claim="s", values={"r": (mean, 1e-4)}, threshold=0.0123)
+    c = checks.below_claim(
+        figure="f", claim_id="c", claim="s", values={"r": (mean, 1e-4)}, threshold=0.0123
+    )
     assert c.status == status
 
 
 def test_below_threshold_one_estimate_above_fails():
-    c = checks.below_claim(figure="f", claim_id="c", claim="s",
-                           values={"a": (0.01, 1e-4), "b": (0.02, 1e-4)}, threshold=0.0123)
+    c = checks.below_claim(
+        figure="f",
+        claim_id="c",
+        claim="s",
+        values={"a": (0.01, 1e-4), "b": (0.02, 1e-4)},
+        threshold=0.0123,
+    )
     assert c.status == "qualitative-fails"
 
 
@@ -63,13 +80,22 @@ def test_approaches_zero():
     assert checks.approaches_zero_claim(y=(plateau, SE * 0.01), **kw).status == "qualitative-fails"
     rising_at_small = y.copy()
     rising_at_small[0] = 0.009  # goes up again as σ -> 0
-    assert checks.approaches_zero_claim(y=(rising_at_small, SE * 0.01), **kw).status == "qualitative-fails"
+    assert (
+        checks.approaches_zero_claim(y=(rising_at_small, SE * 0.01), **kw).status
+        == "qualitative-fails"
+    )
 
 
 def test_flat():
     kw = dict(figure="f", claim_id="c", claim="s", x=X)
-    assert checks.flat_claim(y=np.array([0.41, 0.40, 0.42, 0.41, 0.40, 0.41]), **kw).status == "qualitative-ok"
-    assert checks.flat_claim(y=np.array([0.41, 0.40, 0.42, 0.41, 0.30, 0.22]), **kw).status == "qualitative-fails"
+    assert (
+        checks.flat_claim(y=np.array([0.41, 0.40, 0.42, 0.41, 0.40, 0.41]), **kw).status
+        == "qualitative-ok"
+    )
+    assert (
+        checks.flat_claim(y=np.array([0.41, 0.40, 0.42, 0.41, 0.30, 0.22]), **kw).status
+        == "qualitative-fails"
+    )
 
 
 def test_gap():
@@ -77,14 +103,27 @@ def test_gap():
     lower = (np.full(6, 0.02), SE)
     assert checks.gap_claim(lower=lower, upper=(UP, SE), **kw).status == "qualitative-ok"
     # a constant gap (the literal reading of Figure 4) does not widen
-    assert checks.gap_claim(lower=lower, upper=(np.full(6, 0.7), SE), **kw).status == "qualitative-fails"
+    assert (
+        checks.gap_claim(lower=lower, upper=(np.full(6, 0.7), SE), **kw).status
+        == "qualitative-fails"
+    )
     # a widening but small gap is not "large"
-    assert checks.gap_claim(lower=(UP, SE), upper=(UP * 1.1, SE * 0), **kw).status == "qualitative-fails"
+    assert (
+        checks.gap_claim(lower=(UP, SE), upper=(UP * 1.1, SE * 0), **kw).status
+        == "qualitative-fails"
+    )
 
 
-@pytest.mark.parametrize(("a", "b", "status"), [(0.25, 0.03, "qualitative-ok"), (0.03, 0.25, "qualitative-fails"),
-                                                (0.0300, 0.0301, "uninformative")])
+@pytest.mark.parametrize(
+    ("a", "b", "status"),
+    [
+        (0.25, 0.03, "qualitative-ok"),
+        (0.03, 0.25, "qualitative-fails"),
+        (0.0300, 0.0301, "uninformative"),
+    ],
+)
 def test_compare(a, b, status):
-    c = checks.compare_claim(figure="f", claim_id="c", claim="s", larger=(a, 0.001), smaller=(b, 0.001),
-                             names=("a", "b"))
+    c = checks.compare_claim(
+        figure="f", claim_id="c", claim="s", larger=(a, 0.001), smaller=(b, 0.001), names=("a", "b")
+    )
     assert c.status == status

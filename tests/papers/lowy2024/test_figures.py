@@ -43,14 +43,17 @@ def test_shipped_config_is_valid_and_errors_name_the_key(config):
         exponential.fig2(p)
 
 
-@pytest.mark.parametrize(("fig", "new", "plural"), [
-    ("fig1", "sigmas", "sigmas, clips or dims"),
-    ("fig2", "clips", "sigmas, clips or dims"),
-    ("fig3", "dims", "sigmas, clips or dims"),
-    ("fig4", "epsilons", "epsilons, clips or dims"),
-    ("fig4_epsX", "epsilons", "epsilons, clips or dims"),
-    ("fig6_epsX", "dims", "epsilons, clips or dims"),
-])
+@pytest.mark.parametrize(
+    ("fig", "new", "plural"),
+    [
+        ("fig1", "sigmas", "sigmas, clips or dims"),
+        ("fig2", "clips", "sigmas, clips or dims"),
+        ("fig3", "dims", "sigmas, clips or dims"),
+        ("fig4", "epsilons", "epsilons, clips or dims"),
+        ("fig4_epsX", "epsilons", "epsilons, clips or dims"),
+        ("fig6_epsX", "dims", "epsilons, clips or dims"),
+    ],
+)
 def test_old_sweep_names_fail_naming_the_new_key(config, fig, new, plural):
     bad = copy.deepcopy(config)
     section = bad["lowy2024"][fig]

@@ -24,7 +24,15 @@ def test_lowy2024_tiny_end_to_end(tmp_path, pipeline):
         assert data.y.notna().all()
         prov = json.loads((tmp_path / out["json"]).read_text())
         assert prov["scale"] == "tiny" and prov["parameters"]["trials"] == 3
-    assert {"fig1_ratio_sigma1", "fig2_eps_tilde_C50", "fig5_eps_tilde_C100", "prop5_ln2"} <= set(claims.claim_id)
-    assert set(claims.status) <= {"reproduced", "differs", "qualitative-ok", "qualitative-fails", "derived",
-                                  "uninformative"}
+    assert {"fig1_ratio_sigma1", "fig2_eps_tilde_C50", "fig5_eps_tilde_C100", "prop5_ln2"} <= set(
+        claims.claim_id
+    )
+    assert set(claims.status) <= {
+        "reproduced",
+        "differs",
+        "qualitative-ok",
+        "qualitative-fails",
+        "derived",
+        "uninformative",
+    }
     assert (claims[claims.status.isin(["differs", "qualitative-fails"])].note != "").all()

@@ -13,9 +13,14 @@ KW = dict(figure="f", claim_id="c", claim="s")
 
 def test_agrees():
     closed = 1 / (1 + np.exp(X / 2))
-    assert checks.agrees(numeric=closed + 5e-4, closed_form=closed, atol=1e-3, **KW).status == "qualitative-ok"
-    assert checks.agrees(numeric=np.full_like(X, 0.5), closed_form=closed, atol=1e-3,
-                         **KW).status == "qualitative-fails"
+    assert (
+        checks.agrees(numeric=closed + 5e-4, closed_form=closed, atol=1e-3, **KW).status
+        == "qualitative-ok"
+    )
+    assert (
+        checks.agrees(numeric=np.full_like(X, 0.5), closed_form=closed, atol=1e-3, **KW).status
+        == "qualitative-fails"
+    )
 
 
 def test_below():
@@ -28,15 +33,24 @@ def test_below():
 
 def test_looser():
     tight = 1 / (1 + 19 * np.exp(-X))
-    assert checks.looser(x=X, loose=np.minimum(3 * tight, 1), tight=tight, **KW).status == "qualitative-ok"
-    assert checks.looser(x=X, loose=tight * 1.01, tight=tight, **KW).status == "qualitative-fails"  # barely
-    assert checks.looser(x=X, loose=tight * 0.9, tight=tight, **KW).status == "qualitative-fails"  # tighter
+    assert (
+        checks.looser(x=X, loose=np.minimum(3 * tight, 1), tight=tight, **KW).status
+        == "qualitative-ok"
+    )
+    assert (
+        checks.looser(x=X, loose=tight * 1.01, tight=tight, **KW).status == "qualitative-fails"
+    )  # barely
+    assert (
+        checks.looser(x=X, loose=tight * 0.9, tight=tight, **KW).status == "qualitative-fails"
+    )  # tighter
 
 
 def test_exceeds():
     ref = 0.05 * X
     assert checks.exceeds(x=X, values=2 * ref, reference=ref, **KW).status == "qualitative-ok"
-    assert checks.exceeds(x=X, values=ref, reference=ref, **KW).status == "qualitative-fails"  # equal: not larger
+    assert (
+        checks.exceeds(x=X, values=ref, reference=ref, **KW).status == "qualitative-fails"
+    )  # equal: not larger
     smaller = 2 * ref
     smaller[3] = 0.9 * ref[3]
     assert checks.exceeds(x=X, values=smaller, reference=ref, **KW).status == "qualitative-fails"

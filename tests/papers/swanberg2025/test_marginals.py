@@ -32,7 +32,9 @@ def test_bound_pure_dp_equals_binomial_quantiles_and_edges():
     rng = np.random.default_rng(0)
     p = rng.uniform(0.05, 0.9, 100)
     s = (rng.random((200_000, 100)) < beta_multi(1.0, p)).sum(axis=1)
-    assert sm.bound_quantiles(1.0, 0.0 + 1e-15, p, levels=(0.5,))[0] == int(np.quantile(s, 0.5, method="inverted_cdf"))
+    assert sm.bound_quantiles(1.0, 0.0 + 1e-15, p, levels=(0.5,))[0] == int(
+        np.quantile(s, 0.5, method="inverted_cdf")
+    )
 
 
 def test_delta_term_only_raises_the_bound():
@@ -46,7 +48,10 @@ def _tiny_net(seed=0):
     rng = np.random.default_rng(seed)
     doms = [3, 2, 3, 2, 3]
     parents = [(), (0,), (0, 1), (2,), (1, 3)]
-    cpts = [rng.dirichlet(np.full(doms[v], 0.8), size=tuple(doms[p] for p in parents[v])) for v in range(5)]
+    cpts = [
+        rng.dirichlet(np.full(doms[v], 0.8), size=tuple(doms[p] for p in parents[v]))
+        for v in range(5)
+    ]
     return bnm.BayesNet(doms, parents, cpts, list(range(5)))
 
 
@@ -54,7 +59,9 @@ FIXED = {0.0: ("adam", 0.1, 60), 1.0: ("adam", 0.1, 60)}
 
 
 def _draws(bn, unknown, eps, *, n=30, draws=4, seed=3, kind="target"):
-    return sm.make_draws(bn, unknown, eps, delta=1e-5, n=n, draws=draws, seed=seed, tag="t", kind=kind)
+    return sm.make_draws(
+        bn, unknown, eps, delta=1e-5, n=n, draws=draws, seed=seed, tag="t", kind=kind
+    )
 
 
 def test_bound_is_not_beaten_by_the_attack_beyond_sampling_error():
@@ -109,10 +116,14 @@ def test_shadow_tuning_detects_a_mistuned_attack():
     table, chosen = sm.tune(shadow, grid, [0.0], [20, 80], domains=bn.domains)
     assert chosen[0.0][0] == "adam"
     bad = table[(table.optimiser == "sgd")]
-    assert (bad["minus_chosen"] + 2 * bad["minus_chosen_se"] < 0).all()  # loses beyond 2 paired s.e.
+    assert (
+        bad["minus_chosen"] + 2 * bad["minus_chosen_se"] < 0
+    ).all()  # loses beyond 2 paired s.e.
     target = _draws(bn, [2], math.inf, n=40, draws=4)
     good = sm.outcome_rows(target, sm.attack_draws(target, {0.0: chosen[0.0]}, domains=bn.domains))
-    mis = sm.outcome_rows(target, sm.attack_draws(target, {0.0: ("sgd", 1e-4, 80)}, domains=bn.domains))
+    mis = sm.outcome_rows(
+        target, sm.attack_draws(target, {0.0: ("sgd", 1e-4, 80)}, domains=bn.domains)
+    )
     assert good["attack_l0_ok"].sum() > mis["attack_l0_ok"].sum()
     assert table["chosen"].sum() == 1 and set(table.steps) == {20, 80}
 
@@ -122,7 +133,7 @@ def test_judges_hold_fail_and_cannot_decide():
 
     assert ms.judge_at_least([1.0, 0.0], [0.5, 0.5]) is True
     assert ms.judge_at_least([1.0, -3.0], [0.5, 1.0]) is False  # one gap significantly below 0
-    assert ms.judge_at_least([1.0, -1.0], [0.5, 1.0]) is None   # below 0, within 2 s.e.
+    assert ms.judge_at_least([1.0, -1.0], [0.5, 1.0]) is None  # below 0, within 2 s.e.
     assert ms.judge_greater(3.0, 1.0) is True
     assert ms.judge_greater(-1.0, 0.4) is False
     assert ms.judge_greater(1.0, 1.0) is None
@@ -140,9 +151,20 @@ def test_summary_and_ge_prior_claim_fail_on_a_constructed_losing_attack():
     for draw in range(10):
         for rec in range(50):
             prior = rng.random() < 0.6
-            rows.append({"x": "A", "epsilon": 1.0, "draw": draw, "record": rec, "m": 3, "sigma_count": 1.0,
-                         "ambiguous": False, "p_star": 0.6, "prior_ok": prior,
-                         "attack_l0_ok": prior and rng.random() < 0.6})  # loses ~40 % of the prior's hits
+            rows.append(
+                {
+                    "x": "A",
+                    "epsilon": 1.0,
+                    "draw": draw,
+                    "record": rec,
+                    "m": 3,
+                    "sigma_count": 1.0,
+                    "ambiguous": False,
+                    "p_star": 0.6,
+                    "prior_ok": prior,
+                    "attack_l0_ok": prior and rng.random() < 0.6,
+                }
+            )  # loses ~40 % of the prior's hits
     summ = ms.summarise(pd.DataFrame(rows), 1e-5, [0.0])
     assert summ["draws"].iloc[0] == 10 and summ["gap_l0"].iloc[0] < -5
     claim = fm._ge_prior("figX", summ, [0.0], "columns", "standin")
@@ -160,31 +182,42 @@ def test_real_file_in_data_raw_is_used(tmp_path, pipeline):
     """With a FIRE CSV under data/raw/ (source auto) the same targets use it and say so."""
     rng = np.random.default_rng(0)
     n = 3000
-    ctype = rng.choice(["Medical Incident", "Alarms", "Structure Fire", "Outside Fire"], n, p=[0.7, 0.15, 0.1, 0.05])
+    ctype = rng.choice(
+        ["Medical Incident", "Alarms", "Structure Fire", "Outside Fire"],
+        n,
+        p=[0.7, 0.15, 0.1, 0.05],
+    )
     als = np.where(ctype == "Medical Incident", rng.random(n) < 0.8, rng.random(n) < 0.1)
     station = rng.choice([f"{i:02d}" for i in range(1, 13)], n)
-    df = pd.DataFrame({
-        "Call Number": np.arange(n),
-        "Call Type": ctype,
-        "Call Final Disposition": rng.choice(["Code 2 Transport", "Fire", "Other"], n),
-        "City": rng.choice(["San Francisco", "Presidio"], n, p=[0.95, 0.05]),
-        "Zipcode of Incident": [f"941{int(s):02d}" for s in station],
-        "Battalion": [f"B{(int(s) - 1) // 3 + 1:02d}" for s in station],
-        "Station Area": station,
-        "Priority": rng.choice(["2", "3", "E"], n),
-        "ALS Unit": np.where(als, "True", "False"),
-        "Call Type Group": rng.choice(["Alarm", "Fire", "Potentially Life-Threatening"], n),
-        "Number of Alarms": rng.choice(["1", "2"], n, p=[0.98, 0.02]),
-    })
+    df = pd.DataFrame(
+        {
+            "Call Number": np.arange(n),
+            "Call Type": ctype,
+            "Call Final Disposition": rng.choice(["Code 2 Transport", "Fire", "Other"], n),
+            "City": rng.choice(["San Francisco", "Presidio"], n, p=[0.95, 0.05]),
+            "Zipcode of Incident": [f"941{int(s):02d}" for s in station],
+            "Battalion": [f"B{(int(s) - 1) // 3 + 1:02d}" for s in station],
+            "Station Area": station,
+            "Priority": rng.choice(["2", "3", "E"], n),
+            "ALS Unit": np.where(als, "True", "False"),
+            "Call Type Group": rng.choice(["Alarm", "Fire", "Potentially Life-Threatening"], n),
+            "Number of Alarms": rng.choice(["1", "2"], n, p=[0.98, 0.02]),
+        }
+    )
     raw = tmp_path / "data" / "raw" / "fire"
     raw.mkdir(parents=True)
     df.to_csv(raw / "Fire_Department_Calls_for_Service.csv", index=False)
     override = tmp_path / "real.yaml"
     override.write_text(
         "swanberg2025:\n  data:\n    fire: {source: auto, path: "
-        "data/raw/fire/Fire_Department_Calls_for_Service.csv, raw_rows: 2000, standin_size: 3000}\n")
-    pipeline(tmp_path, "results/swanberg2025/fig4b.pdf", "results/swanberg2025/fig7b.pdf",
-             configfiles=("config/config.yaml", "config/tiny.yaml", str(override)))
+        "data/raw/fire/Fire_Department_Calls_for_Service.csv, raw_rows: 2000, standin_size: 3000}\n"
+    )
+    pipeline(
+        tmp_path,
+        "results/swanberg2025/fig4b.pdf",
+        "results/swanberg2025/fig7b.pdf",
+        configfiles=("config/config.yaml", "config/tiny.yaml", str(override)),
+    )
     res = tmp_path / "results" / "swanberg2025"
     for fig in ("fig4b", "fig7b"):
         prov = json.loads((res / f"{fig}.json").read_text())

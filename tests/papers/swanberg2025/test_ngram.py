@@ -21,10 +21,24 @@ torch.set_num_threads(1)
 
 
 def _params(**kw):
-    p = dict(seed=0, password_s=1.1, enron={"source": "standin", "path": "nope"}, pii_sequences=100,
-             epsilons=[1, 4, ".inf"], delta=1e-5, adjacency="replace_one", prior_names=["uniform", "password", "pii"],
-             vocab=10, prefix=[3, 1, 4, 1, 5, 9, 2, 6], embedding_dim=8, hidden=16, trials=400, tune_trials=40,
-             grid={"clip": [1.0], "lr": [0.01, 0.1, 1.0, 3.0], "steps": [1, 4]}, chunk_models=5000)
+    p = dict(
+        seed=0,
+        password_s=1.1,
+        enron={"source": "standin", "path": "nope"},
+        pii_sequences=100,
+        epsilons=[1, 4, ".inf"],
+        delta=1e-5,
+        adjacency="replace_one",
+        prior_names=["uniform", "password", "pii"],
+        vocab=10,
+        prefix=[3, 1, 4, 1, 5, 9, 2, 6],
+        embedding_dim=8,
+        hidden=16,
+        trials=400,
+        tune_trials=40,
+        grid={"clip": [1.0], "lr": [0.01, 0.1, 1.0, 3.0], "steps": [1, 4]},
+        chunk_models=5000,
+    )
     p.update(kw)
     return p
 
@@ -49,7 +63,9 @@ def test_clopper_pearson_matches_scipy():
     lo, hi = clopper_pearson(k, n, confidence=0.95)
     for i in range(4):
         ci = stats.binomtest(int(k[i]), int(n[i])).proportion_ci(0.95, method="exact")
-        assert lo[i] == pytest.approx(ci.low, abs=1e-12) and hi[i] == pytest.approx(ci.high, abs=1e-12)
+        assert lo[i] == pytest.approx(ci.low, abs=1e-12) and hi[i] == pytest.approx(
+            ci.high, abs=1e-12
+        )
 
 
 def test_attack_never_clearly_exceeds_our_bound(run):
@@ -57,7 +73,9 @@ def test_attack_never_clearly_exceeds_our_bound(run):
     assert len(df) == 9
     # one-sided 99.9 % CP lower limit of the accuracy must not exceed Cor 3.4's expected-success bound
     lo, _ = clopper_pearson(df["correct"], df["n"], confidence=0.998)
-    assert np.all(lo <= df["bound_cor34_at_guess"] + 1e-12), df[["epsilon", "prior", "accuracy", "bound_cor34_at_guess"]]
+    assert np.all(lo <= df["bound_cor34_at_guess"] + 1e-12), df[
+        ["epsilon", "prior", "accuracy", "bound_cor34_at_guess"]
+    ]
 
 
 def test_attack_uses_the_prior_and_is_exact_without_noise(run):
@@ -93,7 +111,9 @@ def test_chosen_hyperparameters_minimise_tuning_loss(run):
     sig = z["noise_multiplier"]
     for i, row in df.iterrows():
         if math.isfinite(row["epsilon"]):
-            assert sig[i] == pytest.approx(2 * math.sqrt(row["steps"]) / accounting.gdp_mu(row["epsilon"], 1e-5))
+            assert sig[i] == pytest.approx(
+                2 * math.sqrt(row["steps"]) / accounting.gdp_mu(row["epsilon"], 1e-5)
+            )
 
 
 def test_deterministic(tmp_path):
@@ -116,11 +136,16 @@ def test_bad_config_names_the_key():
 
 def test_fig3_result_and_claims(run):
     out, _ = run
-    r = fig.fig3({"seed": 0, "delta": 1e-5, "confidence": 0.95, "claim_tolerance": 0.04}, {"npz": out["npz"]})
+    r = fig.fig3(
+        {"seed": 0, "delta": 1e-5, "confidence": 0.95, "claim_tolerance": 0.04}, {"npz": out["npz"]}
+    )
     assert {"series", "x", "y", "lo", "hi"} <= set(r.data.columns)
     ids = {c.claim_id: c for c in r.claims}
     # 1/10 is our own uniform prior's value: a derived value, never "reproduced" (it agrees)
-    assert ids["fig3_uniform_baseline"].status == "derived" and "agrees: True" in ids["fig3_uniform_baseline"].note
+    assert (
+        ids["fig3_uniform_baseline"].status == "derived"
+        and "agrees: True" in ids["fig3_uniform_baseline"].note
+    )
     assert ids["fig3_pii_eps1"].status == "standin"
     assert ids["fig3_pii_eps10_barely"].data == "standin"
     assert ids["fig3_attack_below_bound"].status == "qualitative-ok"
@@ -145,14 +170,52 @@ def test_crn_tuning_gives_identical_results_to_identical_settings_and_paired_se(
 
 
 def test_gain_claims_fail_when_the_attack_is_clearly_below_the_prior():
-    df = pd.DataFrame([
-        {"epsilon": 1.0, "prior": "password", "n": 2000, "accuracy": 0.30, "baseline": 0.373, "clip": 1.0,
-         "lr": 0.1, "steps": 4, "tune_gap": 0.01, "tune_gap_se": 0.002, "tune_separated": True},
-        {"epsilon": 1.0, "prior": "uniform", "n": 2000, "accuracy": 0.13, "baseline": 0.1, "clip": 1.0,
-         "lr": 0.1, "steps": 4, "tune_gap": 0.0, "tune_gap_se": 0.001, "tune_separated": False},
-        {"epsilon": 2.0, "prior": "password", "n": 2000, "accuracy": 0.368, "baseline": 0.373, "clip": 1.0,
-         "lr": 0.1, "steps": 4, "tune_gap": float("nan"), "tune_gap_se": float("nan"), "tune_separated": False},
-    ])
+    df = pd.DataFrame(
+        [
+            {
+                "epsilon": 1.0,
+                "prior": "password",
+                "n": 2000,
+                "accuracy": 0.30,
+                "baseline": 0.373,
+                "clip": 1.0,
+                "lr": 0.1,
+                "steps": 4,
+                "tune_gap": 0.01,
+                "tune_gap_se": 0.002,
+                "tune_separated": True,
+            },
+            {
+                "epsilon": 1.0,
+                "prior": "uniform",
+                "n": 2000,
+                "accuracy": 0.13,
+                "baseline": 0.1,
+                "clip": 1.0,
+                "lr": 0.1,
+                "steps": 4,
+                "tune_gap": 0.0,
+                "tune_gap_se": 0.001,
+                "tune_separated": False,
+            },
+            {
+                "epsilon": 2.0,
+                "prior": "password",
+                "n": 2000,
+                "accuracy": 0.368,
+                "baseline": 0.373,
+                "clip": 1.0,
+                "lr": 0.1,
+                "steps": 4,
+                "tune_gap": float("nan"),
+                "tune_gap_se": float("nan"),
+                "tune_separated": False,
+            },
+        ]
+    )
     status = {c.claim_id: c.status for c in fig._gain_claims(df, "standin")}
-    assert status == {"fig3_gain_password_eps1": "qualitative-fails", "fig3_gain_uniform_eps1": "qualitative-ok",
-                      "fig3_gain_password_eps2": "uninformative"}
+    assert status == {
+        "fig3_gain_password_eps1": "qualitative-fails",
+        "fig3_gain_uniform_eps1": "qualitative-ok",
+        "fig3_gain_password_eps2": "uninformative",
+    }

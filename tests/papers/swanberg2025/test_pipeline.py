@@ -61,7 +61,9 @@ def test_steps_do_not_depend_on_plotting_or_figure_code():
     for step in reg.steps:
         files = workflow.code_inputs(step.func, root=REPO)
         assert "src/privrisk/plotting.py" not in files, step.name
-        assert not [m for m in figure_modules if m.replace(".", "/") + ".py" in " ".join(files)], step.name
+        assert not [m for m in figure_modules if m.replace(".", "/") + ".py" in " ".join(files)], (
+            step.name
+        )
 
 
 def test_real_data_become_inputs_of_what_reads_them(tmp_path, monkeypatch):
@@ -77,23 +79,28 @@ def test_real_data_become_inputs_of_what_reads_them(tmp_path, monkeypatch):
     fire = tmp_path / "data" / "raw" / "fire" / "Fire_Department_Calls_for_Service.csv"
     fire.parent.mkdir(parents=True)
     fire.write_text("x\n")
-    assert workflow.data_inputs(cfg, PAPER, decls["marginals_dataset_fire"]) == [str(fire.relative_to(tmp_path))]
+    assert workflow.data_inputs(cfg, PAPER, decls["marginals_dataset_fire"]) == [
+        str(fire.relative_to(tmp_path))
+    ]
     assert not workflow.data_inputs(cfg, PAPER, decls["marginals_dataset_acs"])
 
 
-@pytest.mark.parametrize("section, old, new", [
-    ("ngram_train", {"n_models": 5}, "trials"),
-    ("ngram_train", {"n_tune_models": 5}, "tune_trials"),
-    ("ngram_train", {"priors": ["uniform"]}, "prior_names"),
-    ("common", {"pii_source": "auto"}, "data.enron.source"),
-    ("fig2a", {"epsilon_max": 20}, "epsilons"),
-    ("fig1a", {"p_min": 1e-3}, "prior_probs"),
-    ("fig2b", {"p_max": 0.9}, "prior_probs"),
-    (None, {"marginals_data": {"n_records": 100}}, "marginals"),
-    ("marginals_attack", {"steps": 150}, "tuning.steps"),
-    ("marginals_attack", {"lr": 0.1}, "tuning.adam_lr"),
-    ("fig6a", {"steps": 60}, "tuning_steps"),
-])
+@pytest.mark.parametrize(
+    "section, old, new",
+    [
+        ("ngram_train", {"n_models": 5}, "trials"),
+        ("ngram_train", {"n_tune_models": 5}, "tune_trials"),
+        ("ngram_train", {"priors": ["uniform"]}, "prior_names"),
+        ("common", {"pii_source": "auto"}, "data.enron.source"),
+        ("fig2a", {"epsilon_max": 20}, "epsilons"),
+        ("fig1a", {"p_min": 1e-3}, "prior_probs"),
+        ("fig2b", {"p_max": 0.9}, "prior_probs"),
+        (None, {"marginals_data": {"n_records": 100}}, "marginals"),
+        ("marginals_attack", {"steps": 150}, "tuning.steps"),
+        ("marginals_attack", {"lr": 0.1}, "tuning.adam_lr"),
+        ("fig6a", {"steps": 60}, "tuning_steps"),
+    ],
+)
 def test_old_config_names_fail_naming_the_new_key(section, old, new):
     cfg = config.load(*[REPO / c for c in TINY])
     target = cfg[PAPER] if section is None else cfg[PAPER][section]
@@ -103,11 +110,23 @@ def test_old_config_names_fail_naming_the_new_key(section, old, new):
     assert new in str(err.value) and next(iter(old)) in str(err.value)
 
 
-@pytest.mark.parametrize("module", ["privrisk.data.enron", "privrisk.priors.pii", "privrisk.data.census_names",
-                                    "privrisk.data.acs", "privrisk.data.fire"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "privrisk.data.enron",
+        "privrisk.priors.pii",
+        "privrisk.data.census_names",
+        "privrisk.data.acs",
+        "privrisk.data.fire",
+    ],
+)
 def test_data_and_priors_import_alone_without_a_cycle(module):
-    subprocess.run([sys.executable, "-c", f"import {module}"], check=True, cwd=REPO,
-                   env=dict(os.environ, PYTHONPATH=str(REPO / "src")))
+    subprocess.run(
+        [sys.executable, "-c", f"import {module}"],
+        check=True,
+        cwd=REPO,
+        env=dict(os.environ, PYTHONPATH=str(REPO / "src")),
+    )
     source = (REPO / "src" / "privrisk" / "data" / "enron.py").read_text()
     assert "priors" not in source.split('"""', 2)[2].split("def ")[0]  # data never imports priors
 
@@ -121,8 +140,11 @@ def test_report_captions_take_their_numbers_from_the_params():
     for fig in reg.figures:
         path = REPO / "workflow" / "rules" / workflow.caption_path(PAPER, fig.name)
         params = workflow.params(cfg, PAPER, fig)
-        text = jinja2.Environment().from_string(path.read_text()).render(
-            snakemake=SimpleNamespace(params=SimpleNamespace(cfg=params), config=cfg))
+        text = (
+            jinja2.Environment()
+            .from_string(path.read_text())
+            .render(snakemake=SimpleNamespace(params=SimpleNamespace(cfg=params), config=cfg))
+        )
         assert "{{" not in text and "snakemake" not in text, fig.name
         if fig.name.startswith(("fig4", "fig5", "fig6", "fig7")) and fig.name.endswith("a"):
             assert f"δ = {params['marginals_attack']['delta']:g}" in text, fig.name

@@ -13,10 +13,15 @@ KW = dict(figure="f", claim_id="c", claim="s")
 
 
 def test_unbounded_vs_constant():
-    assert checks.unbounded_vs_constant(t=T, grows=(1 - T) / T, bounded=np.exp(-T), **KW).status == "qualitative-ok"
+    assert (
+        checks.unbounded_vs_constant(t=T, grows=(1 - T) / T, bounded=np.exp(-T), **KW).status
+        == "qualitative-ok"
+    )
     # two bounded curves: the statement is false
-    assert checks.unbounded_vs_constant(t=T, grows=1.5 * np.exp(-T), bounded=np.exp(-T),
-                                        **KW).status == "qualitative-fails"
+    assert (
+        checks.unbounded_vs_constant(t=T, grows=1.5 * np.exp(-T), bounded=np.exp(-T), **KW).status
+        == "qualitative-fails"
+    )
 
 
 def test_lowest():
@@ -24,7 +29,9 @@ def test_lowest():
     ours, other = 1 / (1 + np.exp(-x)), 1 - np.exp(-x) / 2
     assert checks.lowest(x=x, ours=ours, others={"o": other}, **KW).status == "qualitative-ok"
     assert checks.lowest(x=x, ours=other, others={"o": ours}, **KW).status == "qualitative-fails"
-    assert checks.lowest(x=x, ours=ours, others={"o": ours}, **KW).status == "qualitative-fails"  # never lower
+    assert (
+        checks.lowest(x=x, ours=ours, others={"o": ours}, **KW).status == "qualitative-fails"
+    )  # never lower
 
 
 def test_closer_to():
@@ -38,26 +45,46 @@ def test_closer_to():
 
 
 def test_increasing():
-    assert checks.increasing(x=P, curves={"a": P ** 0.5}, **KW).status == "qualitative-ok"
-    assert checks.increasing(x=P, curves={"a": P ** 0.5, "b": np.sin(3 * P)}, **KW).status == "qualitative-fails"
+    assert checks.increasing(x=P, curves={"a": P**0.5}, **KW).status == "qualitative-ok"
+    assert (
+        checks.increasing(x=P, curves={"a": P**0.5, "b": np.sin(3 * P)}, **KW).status
+        == "qualitative-fails"
+    )
 
 
 def test_bump():
     hump = P * (1 - P) ** 3
     assert checks.bump(p=P, y=hump, away_from=0.5, **KW).status == "qualitative-ok"
     assert checks.bump(p=P, y=P, **KW).status == "qualitative-fails"  # monotone
-    assert checks.bump(p=P, y=P * (1 - P), away_from=0.5, **KW).status == "qualitative-fails"  # peak at 0.5
+    assert (
+        checks.bump(p=P, y=P * (1 - P), away_from=0.5, **KW).status == "qualitative-fails"
+    )  # peak at 0.5
 
 
 def test_tends_to():
     a = np.linspace(-100, 100, 401)
-    assert checks.tends_to(x=a, y=1 / (1 + np.exp(a / 20)), limit=1, **KW).status == "qualitative-ok"
-    assert checks.tends_to(x=a, y=0.8 / (1 + np.exp(a / 20)), limit=1, **KW).status == "qualitative-fails"
+    assert (
+        checks.tends_to(x=a, y=1 / (1 + np.exp(a / 20)), limit=1, **KW).status == "qualitative-ok"
+    )
+    assert (
+        checks.tends_to(x=a, y=0.8 / (1 + np.exp(a / 20)), limit=1, **KW).status
+        == "qualitative-fails"
+    )
 
 
 def test_high_then_marginally_lower():
     c = np.linspace(0.5, 200, 100)
-    assert checks.high_then_marginally_lower(c=c, ours=np.maximum(1e4 / c, 0.8 * c), linear=c,
-                                             **KW).status == "qualitative-ok"
-    assert checks.high_then_marginally_lower(c=c, ours=6000 / c, linear=c, **KW).status == "qualitative-fails"
-    assert checks.high_then_marginally_lower(c=c, ours=2 * c, linear=c, **KW).status == "qualitative-fails"
+    assert (
+        checks.high_then_marginally_lower(
+            c=c, ours=np.maximum(1e4 / c, 0.8 * c), linear=c, **KW
+        ).status
+        == "qualitative-ok"
+    )
+    assert (
+        checks.high_then_marginally_lower(c=c, ours=6000 / c, linear=c, **KW).status
+        == "qualitative-fails"
+    )
+    assert (
+        checks.high_then_marginally_lower(c=c, ours=2 * c, linear=c, **KW).status
+        == "qualitative-fails"
+    )

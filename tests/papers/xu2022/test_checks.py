@@ -31,24 +31,42 @@ def test_greater():
     assert biased.value > LEAKS.value and checks.greater(biased, LEAKS)["holds"] is False
     # both leak, but their excesses differ by less than the half-width: undecided, either order
     close = E(0.62, 0.20, 0.15)
-    assert checks.greater(LEAKS, close)["holds"] is None and checks.greater(close, LEAKS)["holds"] is None
+    assert (
+        checks.greater(LEAKS, close)["holds"] is None
+        and checks.greater(close, LEAKS)["holds"] is None
+    )
 
 
 def test_optimal_ge_heuristic():
     est, half = {"d": LEAKS, "c": LEAKS}, {"d": 0.05, "c": 0.05}
-    assert checks.optimal_ge_heuristic(est, {"d": 0.5, "c": 0.5}, {"d": 0.4, "c": 0.4}, half)["holds"] is True
+    assert (
+        checks.optimal_ge_heuristic(est, {"d": 0.5, "c": 0.5}, {"d": 0.4, "c": 0.4}, half)["holds"]
+        is True
+    )
     bad = checks.optimal_ge_heuristic(est, {"d": 0.5, "c": 0.5}, {"d": 0.6, "c": 0.4}, half)
     assert bad["holds"] is False and "for d" in bad["note"]
-    assert checks.optimal_ge_heuristic({"d": LEAKS, "c": FLAT}, {"d": 0.5, "c": 0.5},
-                                       {"d": 0.4, "c": 0.4}, half)["holds"] is None
+    assert (
+        checks.optimal_ge_heuristic(
+            {"d": LEAKS, "c": FLAT}, {"d": 0.5, "c": 0.5}, {"d": 0.4, "c": 0.4}, half
+        )["holds"]
+        is None
+    )
     # a held-out gap within the half-width decides nothing, either way (the Fig. 1a 0.933 vs 0.978)
     for heur in (0.48, 0.52):
         tie = checks.optimal_ge_heuristic(est, {"d": 0.5, "c": 0.5}, {"d": heur, "c": 0.4}, half)
         assert tie["holds"] is None and "within the half-width for d" in tie["note"]
-    assert checks.optimal_ge_heuristic(est, {"d": 0.933, "c": 0.5}, {"d": 0.978, "c": 0.4},
-                                       {"d": 0.06, "c": 0.05})["holds"] is None
-    assert checks.optimal_ge_heuristic(est, {"d": 0.933, "c": 0.5}, {"d": 0.978, "c": 0.4},
-                                       {"d": 0.04, "c": 0.05})["holds"] is False
+    assert (
+        checks.optimal_ge_heuristic(
+            est, {"d": 0.933, "c": 0.5}, {"d": 0.978, "c": 0.4}, {"d": 0.06, "c": 0.05}
+        )["holds"]
+        is None
+    )
+    assert (
+        checks.optimal_ge_heuristic(
+            est, {"d": 0.933, "c": 0.5}, {"d": 0.978, "c": 0.4}, {"d": 0.04, "c": 0.05}
+        )["holds"]
+        is False
+    )
 
 
 def test_order():
@@ -65,7 +83,9 @@ def test_comparable_uses_a_fixed_tolerance_not_the_interval():
     wide = E(0.95, 0.90, 0.02)  # a tight interval, informative
     assert checks.comparable(wide, 0.93, 0.05)["holds"] is True
     assert checks.comparable(wide, 0.85, 0.05)["holds"] is False
-    assert checks.comparable(wide, 1.05, 0.05)["holds"] is False  # heuristic better than the estimate
+    assert (
+        checks.comparable(wide, 1.05, 0.05)["holds"] is False
+    )  # heuristic better than the estimate
     assert checks.comparable(E(0.91, 0.90, 0.3), 0.5, 0.05)["holds"] is None  # within the null
 
 
@@ -81,7 +101,9 @@ def test_below_bound_fails_and_undecided():
     assert checks.below_bound({0.5: E(0.80, 0.20, 0.1)}, bounds, LEAKS)["holds"] is False
     # bias alone (estimate 0.40, null 0.30) no longer "violates" ε = 0.5
     assert checks.below_bound({0.5: E(0.40, 0.30, 0.1)}, bounds, LEAKS)["holds"] is True
-    assert checks.below_bound({0.5: E(0.50, 0.20, 0.1)}, bounds, LEAKS)["holds"] is None  # interval reaches it
+    assert (
+        checks.below_bound({0.5: E(0.50, 0.20, 0.1)}, bounds, LEAKS)["holds"] is None
+    )  # interval reaches it
 
 
 def test_max_individual_below_bound():

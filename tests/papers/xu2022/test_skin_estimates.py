@@ -28,26 +28,44 @@ def test_estimate_recovers_gaussian_tv_and_a_small_null():
 
 def test_heldout_optimal_and_heuristic_agree_on_a_monotone_shift_and_not_on_two_tails():
     rng = np.random.default_rng(2)
-    r = se.heldout(rng.normal(2, 1, 4000), rng.normal(0, 1, 36_000), EST, np.random.default_rng(3), heuristic="hayes")
-    assert r["optimal"] == pytest.approx(0.682689, abs=0.04) and r["heuristic"] == pytest.approx(0.682689, abs=0.04)
+    r = se.heldout(
+        rng.normal(2, 1, 4000),
+        rng.normal(0, 1, 36_000),
+        EST,
+        np.random.default_rng(3),
+        heuristic="hayes",
+    )
+    assert r["optimal"] == pytest.approx(0.682689, abs=0.04) and r["heuristic"] == pytest.approx(
+        0.682689, abs=0.04
+    )
     # members in both tails: a one-sided threshold cannot find them, the histogram adversary can
     tails = np.r_[rng.normal(-3, 0.5, 2000), rng.normal(3, 0.5, 2000)]
-    r2 = se.heldout(tails, rng.normal(0, 1, 36_000), EST, np.random.default_rng(4), heuristic="fitted")
+    r2 = se.heldout(
+        tails, rng.normal(0, 1, 36_000), EST, np.random.default_rng(4), heuristic="fitted"
+    )
     assert r2["optimal"] > 0.9 and r2["heuristic"] < 0.6
 
 
 def test_verdict_rule():
     assert se.verdict(0.5, 0.1, 0.1, signal=True) is True
     assert se.verdict(0.1, 0.5, 0.1, signal=True) is False
-    assert se.verdict(0.05, 0.02, 0.1, signal=True) is None  # both within the half-width of their null
+    assert (
+        se.verdict(0.05, 0.02, 0.1, signal=True) is None
+    )  # both within the half-width of their null
     assert se.verdict(0.5, 0.1, 0.1, signal=False) is None  # no membership signal in the model
     # a gap within the half-width decides nothing, either way
-    assert se.verdict(0.5, 0.45, 0.1, signal=True) is None and se.verdict(0.45, 0.5, 0.1, signal=True) is None
+    assert (
+        se.verdict(0.5, 0.45, 0.1, signal=True) is None
+        and se.verdict(0.45, 0.5, 0.1, signal=True) is None
+    )
     # "a lot larger" (margin = half-width): holds beyond margin + half, fails below margin − half
     assert se.verdict(0.5, 0.25, 0.1, signal=True, margin=0.1) is True
     assert se.verdict(0.5, 0.45, 0.1, signal=True, margin=0.1) is None
     assert se.verdict(0.5, 0.52, 0.1, signal=True, margin=0.1) is False
-    assert se.clip01(0.95, 0.1) == (0.85, 1.0) and se.clip01(0.02, 0.1) == (0.0, pytest.approx(0.12))
+    assert se.clip01(0.95, 0.1) == (0.85, 1.0) and se.clip01(0.02, 0.1) == (
+        0.0,
+        pytest.approx(0.12),
+    )
 
 
 def test_gate_reads_the_best_auc_either_direction():

@@ -10,7 +10,14 @@ import pytest
 from privrisk.papers.xu2022 import skin_figures as sf
 from privrisk.papers.xu2022 import skin_risk_figures as sr
 
-EST = {"p": 0.5, "points_per_bin": 24, "max_bins": 100, "confidence": 0.95, "trials": 1, "min_auc": 0.7}
+EST = {
+    "p": 0.5,
+    "points_per_bin": 24,
+    "max_bins": 100,
+    "confidence": 0.95,
+    "trials": 1,
+    "min_auc": 0.7,
+}
 N_IN, N_OUT = 1500, 4500
 
 
@@ -18,8 +25,17 @@ def write(tmp_path, auc=0.9, **arrays):
     member = np.r_[np.ones(N_IN, bool), np.zeros(N_OUT, bool)]
     path = tmp_path / "m_queries.npz"
     np.savez(path, member=member, **arrays)
-    (tmp_path / "m_record.json").write_text(json.dumps({"auc": {"q": auc}, "data_source": "standin", "n": len(member),
-                                                        "n_train": N_IN, "image_size": 16}))
+    (tmp_path / "m_record.json").write_text(
+        json.dumps(
+            {
+                "auc": {"q": auc},
+                "data_source": "standin",
+                "n": len(member),
+                "n_train": N_IN,
+                "image_size": 16,
+            }
+        )
+    )
     return {"queries": str(path)}
 
 
@@ -29,8 +45,11 @@ def shifted(rng, mu, n_in=N_IN, n_out=N_OUT, sd=1.0):
 
 def gan_queries(rng, d_shift, nn_shifts):
     """D(z) with members shifted up; NN distances (one column per size) with members shifted down."""
-    return {"d": shifted(rng, d_shift), "nn": np.stack([-shifted(rng, s) for s in nn_shifts], 1),
-            "nn_sizes": np.array([10, 100, 1000][:len(nn_shifts)])}
+    return {
+        "d": shifted(rng, d_shift),
+        "nn": np.stack([-shifted(rng, s) for s in nn_shifts], 1),
+        "nn_sizes": np.array([10, 100, 1000][: len(nn_shifts)]),
+    }
 
 
 def params(**kw):
@@ -38,7 +57,11 @@ def params(**kw):
 
 
 def status(res, cid=None):
-    return {c.claim_id: c.status for c in res.claims} if cid is None else {c.claim_id: c.status for c in res.claims}[cid]
+    return (
+        {c.claim_id: c.status for c in res.claims}
+        if cid is None
+        else {c.claim_id: c.status for c in res.claims}[cid]
+    )
 
 
 def test_fig1b_ok_fails_and_uninformative(tmp_path):
@@ -48,20 +71,34 @@ def test_fig1b_ok_fails_and_uninformative(tmp_path):
     d = res.data.set_index(["series", "x"])
     plotted = res.data[res.data.series != sf.EXCESS]
     assert (plotted.lo >= 0).all() and (plotted.hi <= 1).all()
-    assert d.loc[(sf.EST, "discriminator D(z) (model access)"), "y"] == pytest.approx(0.866, abs=0.05)  # TV at μ = 3
+    assert d.loc[(sf.EST, "discriminator D(z) (model access)"), "y"] == pytest.approx(
+        0.866, abs=0.05
+    )  # TV at μ = 3
     assert status(sf.fig1b(params(), write(tmp_path, **gan_queries(rng, 0, [3, 3])))) == {
-        "fig1b_discriminator_gg_nn": "qualitative-fails"}
-    assert status(sf.fig1b(params(), write(tmp_path, **gan_queries(rng, 0, [0, 0]))), "fig1b_discriminator_gg_nn") == "uninformative"
+        "fig1b_discriminator_gg_nn": "qualitative-fails"
+    }
+    assert (
+        status(
+            sf.fig1b(params(), write(tmp_path, **gan_queries(rng, 0, [0, 0]))),
+            "fig1b_discriminator_gg_nn",
+        )
+        == "uninformative"
+    )
     low = sf.fig1b(params(), write(tmp_path, auc=0.6, **gan_queries(rng, 3, [0, 0])))
     assert low.claims[0].status == "uninformative" and "AUC 0.600 < 0.7" in low.claims[0].note
 
 
 def test_fig1c_held_out_optimal_vs_heuristic(tmp_path):
     rng = np.random.default_rng(1)
-    tails = np.r_[rng.normal(-3, 0.5, N_IN // 2), rng.normal(3, 0.5, N_IN // 2), rng.normal(0, 1, N_OUT)]
+    tails = np.r_[
+        rng.normal(-3, 0.5, N_IN // 2), rng.normal(3, 0.5, N_IN // 2), rng.normal(0, 1, N_OUT)
+    ]
     q = gan_queries(rng, 0, [0, 0]) | {"d": tails}
     res = sf.fig1c(params(), write(tmp_path, **q))
-    assert status(res) == {"fig1c_optimal_ge_hayes": "qualitative-ok", "fig1c_optimal_ge_hilprecht": "uninformative"}
+    assert status(res) == {
+        "fig1c_optimal_ge_hayes": "qualitative-ok",
+        "fig1c_optimal_ge_hilprecht": "uninformative",
+    }
     # a histogram with one point per bin over-fits its half; the threshold does not
     sparse = params(est=EST | {"points_per_bin": 0.01, "max_bins": 2000})
     res2 = sf.fig1c(sparse, write(tmp_path, **gan_queries(rng, 0.8, [0, 0])))
@@ -76,9 +113,19 @@ def test_fig2b_hybrid(tmp_path):
     fine = lambda n, odd: (2 * rng.integers(0, 50, n) + odd + rng.uniform(0.2, 0.8, n)) / 100  # noqa: E731
     q = gan_queries(rng, 0, [0, 0]) | {"d": np.r_[fine(N_IN, 0), fine(N_OUT, 1)]}
     est = EST | {"points_per_bin": 2 * N_IN / 100}
-    assert status(sf.fig2b(params(gan="jsgan", est=est), write(tmp_path, **q)), "fig2b_hybrid_gt_each_1d") == "qualitative-fails"
-    assert status(sf.fig2b(params(gan="jsgan"), write(tmp_path, **gan_queries(rng, 0, [0, 0]))),
-                  "fig2b_hybrid_gt_each_1d") == "uninformative"
+    assert (
+        status(
+            sf.fig2b(params(gan="jsgan", est=est), write(tmp_path, **q)), "fig2b_hybrid_gt_each_1d"
+        )
+        == "qualitative-fails"
+    )
+    assert (
+        status(
+            sf.fig2b(params(gan="jsgan"), write(tmp_path, **gan_queries(rng, 0, [0, 0]))),
+            "fig2b_hybrid_gt_each_1d",
+        )
+        == "uninformative"
+    )
 
 
 def test_fig7_monotone_in_size(tmp_path):
@@ -86,10 +133,20 @@ def test_fig7_monotone_in_size(tmp_path):
     res = sf.fig7(params(), write(tmp_path, **gan_queries(rng, 0, [0.2, 1, 2])))
     assert status(res, "fig7_nondecreasing_in_synthetic_size") == "qualitative-ok"
     assert sorted(res.data.x.unique()) == [10, 100, 1000]
-    assert status(sf.fig7(params(), write(tmp_path, **gan_queries(rng, 0, [2, 1, 0.2]))),
-                  "fig7_nondecreasing_in_synthetic_size") == "qualitative-fails"
-    assert status(sf.fig7(params(), write(tmp_path, **gan_queries(rng, 0, [0, 0, 0]))),
-                  "fig7_nondecreasing_in_synthetic_size") == "uninformative"
+    assert (
+        status(
+            sf.fig7(params(), write(tmp_path, **gan_queries(rng, 0, [2, 1, 0.2]))),
+            "fig7_nondecreasing_in_synthetic_size",
+        )
+        == "qualitative-fails"
+    )
+    assert (
+        status(
+            sf.fig7(params(), write(tmp_path, **gan_queries(rng, 0, [0, 0, 0]))),
+            "fig7_nondecreasing_in_synthetic_size",
+        )
+        == "uninformative"
+    )
 
 
 def corrupted_queries(rng, corrupted_d, clean_d):
@@ -97,8 +154,12 @@ def corrupted_queries(rng, corrupted_d, clean_d):
     corrupted = np.zeros(N_IN + N_OUT, bool)
     corrupted[: N_IN // 10] = True
     d = np.r_[corrupted_d(N_IN // 10), clean_d(N_IN - N_IN // 10), rng.normal(0, 1, N_OUT)]
-    return {"d": d, "corrupted": corrupted & member, "train_idx": np.arange(N_IN),
-            "train_images": rng.integers(0, 256, (N_IN, 8, 8, 3), dtype=np.uint8)}
+    return {
+        "d": d,
+        "corrupted": corrupted & member,
+        "train_idx": np.arange(N_IN),
+        "train_images": rng.integers(0, 256, (N_IN, 8, 8, 3), dtype=np.uint8),
+    }
 
 
 def test_fig4_corrupted_vs_clean(tmp_path):
@@ -118,9 +179,18 @@ def test_fig4_corrupted_vs_clean(tmp_path):
     assert [bool(a.images) for a in grid2.fig.axes] == [True, True, False, True, True, True]
     # corrupted images where members and hold-out balance, clean ones far out: the claim must fail
     q2 = corrupted_queries(rng, lambda n: rng.normal(1.5, 0.2, n), lambda n: rng.normal(3, 1, n))
-    assert status(sr.fig4b({"seed": 0, "est": EST}, write(tmp_path, **q2)), "fig4b_corrupted_gt_clean") == "qualitative-fails"
+    assert (
+        status(sr.fig4b({"seed": 0, "est": EST}, write(tmp_path, **q2)), "fig4b_corrupted_gt_clean")
+        == "qualitative-fails"
+    )
     q3 = corrupted_queries(rng, lambda n: rng.normal(6, 0.5, n), lambda n: rng.normal(0.1, 1, n))
-    assert status(sr.fig4b({"seed": 0, "est": EST}, write(tmp_path, auc=0.55, **q3)), "fig4b_corrupted_gt_clean") == "uninformative"
+    assert (
+        status(
+            sr.fig4b({"seed": 0, "est": EST}, write(tmp_path, auc=0.55, **q3)),
+            "fig4b_corrupted_gt_clean",
+        )
+        == "uninformative"
+    )
 
 
 def test_fig8_white_vs_black(tmp_path):
@@ -128,10 +198,14 @@ def test_fig8_white_vs_black(tmp_path):
     white = np.c_[shifted(rng, 2), shifted(rng, 0)]
     res = sr.fig8({"seed": 0, "est": EST}, write(tmp_path, white=white, black=shifted(rng, 0)))
     assert status(res, "fig8_whitebox_gt_blackbox") == "qualitative-ok"
-    res2 = sr.fig8({"seed": 0, "est": EST}, write(tmp_path, white=np.c_[shifted(rng, 0), shifted(rng, 0)],
-                                                   black=shifted(rng, 2)))
+    res2 = sr.fig8(
+        {"seed": 0, "est": EST},
+        write(tmp_path, white=np.c_[shifted(rng, 0), shifted(rng, 0)], black=shifted(rng, 2)),
+    )
     assert status(res2, "fig8_whitebox_gt_blackbox") == "qualitative-fails"
-    res3 = sr.fig8({"seed": 0, "est": EST}, write(tmp_path, white=np.c_[shifted(rng, 0), shifted(rng, 0)],
-                                                   black=shifted(rng, 0)))
+    res3 = sr.fig8(
+        {"seed": 0, "est": EST},
+        write(tmp_path, white=np.c_[shifted(rng, 0), shifted(rng, 0)], black=shifted(rng, 0)),
+    )
     assert status(res3, "fig8_whitebox_gt_blackbox") == "uninformative"
     assert all(c.data == "standin" and "stand-in" in c.note for c in res.claims + res2.claims)

@@ -22,6 +22,11 @@ def test_tiny_pipeline_xu2022_skin(pipeline, tmp_path):
         rec = json.loads((res / "intermediate" / f"{model}_record.json").read_text())
         assert rec["device"] == "cpu" and rec["auc"] and rec["data_source"] == "standin"
     skin = ledger[ledger.figure.isin(SKIN)]
-    assert set(skin.claim_id) >= {"fig1b_discriminator_gg_nn", "fig2b_hybrid_gt_each_1d", "fig4b_corrupted_gt_clean",
-                                  "fig7_nondecreasing_in_synthetic_size", "fig8_whitebox_gt_blackbox"}
+    assert set(skin.claim_id) >= {
+        "fig1b_discriminator_gg_nn",
+        "fig2b_hybrid_gt_each_1d",
+        "fig4b_corrupted_gt_clean",
+        "fig7_nondecreasing_in_synthetic_size",
+        "fig8_whitebox_gt_blackbox",
+    }
     assert set(skin.data) == {"standin"}

@@ -36,8 +36,10 @@ def run(cfg, name, tmp_path, monkeypatch, setting="cpu", threads=1):
     return seen, json.loads(open(outs["record"]).read()), np.load(outs["queries"])
 
 
-@pytest.mark.parametrize("name", ["train_mnist_wgangp", "train_cifar10_wgangp", "train_mnist_privgan",
-                                  "train_dpcgan_epsinf"])
+@pytest.mark.parametrize(
+    "name",
+    ["train_mnist_wgangp", "train_cifar10_wgangp", "train_mnist_privgan", "train_dpcgan_epsinf"],
+)
 def test_device_setting_reaches_every_module(tiny, name, tmp_path, monkeypatch):
     before = torch.get_num_threads()
     try:

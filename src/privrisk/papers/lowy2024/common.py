@@ -84,8 +84,19 @@ def tidy(xs, per_point: list[dict[str, np.ndarray]]) -> pd.DataFrame:
         }
         for name, (panel, vals) in series.items():
             mean, std, se, count = summarise(vals)
-            rows.append({"panel": panel, "series": name, "x": x, "y": mean, "lo": mean - se,
-                         "hi": mean + se, "se": se, "std": std, "n_trials": count})
+            rows.append(
+                {
+                    "panel": panel,
+                    "series": name,
+                    "x": x,
+                    "y": mean,
+                    "lo": mean - se,
+                    "hi": mean + se,
+                    "se": se,
+                    "std": std,
+                    "n_trials": count,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -119,23 +130,54 @@ def curve_se(data: pd.DataFrame, series: str) -> tuple[np.ndarray, np.ndarray]:
 def mark(ax, x, y, text: str, *, above: bool = True) -> None:
     """A paper-quoted value drawn on the figure (black ×, labelled), so a discrepancy is visible."""
     first = "value quoted by the paper" not in ax.get_legend_handles_labels()[1]
-    ax.plot([x], [y], marker="X", color="black", markersize=8, linestyle="none", zorder=5,
-            label="value quoted by the paper" if first else "_nolegend_")
-    ax.annotate(text, (x, y), xytext=(7, 2 if above else -2), textcoords="offset points",
-                ha="left", va="bottom" if above else "top", fontsize=7.5)
+    ax.plot(
+        [x],
+        [y],
+        marker="X",
+        color="black",
+        markersize=8,
+        linestyle="none",
+        zorder=5,
+        label="value quoted by the paper" if first else "_nolegend_",
+    )
+    ax.annotate(
+        text,
+        (x, y),
+        xytext=(7, 2 if above else -2),
+        textcoords="offset points",
+        ha="left",
+        va="bottom" if above else "top",
+        fontsize=7.5,
+    )
 
 
-def plot(data: pd.DataFrame, *, xlabel: str, title: str, logx: bool, marks=(), param_marks=(),
-         logy_ratios: bool = False) -> plotting.Figure:
+def plot(
+    data: pd.DataFrame,
+    *,
+    xlabel: str,
+    title: str,
+    logx: bool,
+    marks=(),
+    param_marks=(),
+    logy_ratios: bool = False,
+) -> plotting.Figure:
     """The two panels; ``marks``/``param_marks`` are (x, y, text) of values quoted by the paper,
     drawn on the ratios / parameters panel."""
     fig, (ax, bx) = plotting.subplots(1, 2, width=4.4, height=3.4)
     for i, name in enumerate((RATIO, RATIO_X)):
         d = data[data.series == name].sort_values("x")
-        ax.plot(d.x, d.y, color=plotting.color(i), linestyle=plotting.linestyle(i),
-                marker=plotting.marker(i), markersize=4, label=name)
-        ax.fill_between(d.x.astype(float), d.lo, d.hi, color=plotting.color(i), alpha=0.2,
-                        linewidth=0)
+        ax.plot(
+            d.x,
+            d.y,
+            color=plotting.color(i),
+            linestyle=plotting.linestyle(i),
+            marker=plotting.marker(i),
+            markersize=4,
+            label=name,
+        )
+        ax.fill_between(
+            d.x.astype(float), d.lo, d.hi, color=plotting.color(i), alpha=0.2, linewidth=0
+        )
     for x, y, text in marks:
         mark(ax, x, y, text)
     ax.set(xlabel=xlabel, ylabel="ratio (mean over trials, ±1 s.e.)", title=title)
@@ -147,12 +189,23 @@ def plot(data: pd.DataFrame, *, xlabel: str, title: str, logx: bool, marks=(), p
     for i, name in enumerate(PARAM_SERIES.values()):
         d = data[data.series == name].sort_values("x")
         y = np.where(np.isfinite(d.y) & (d.y > 0), d.y, np.nan)
-        bx.plot(d.x, y, color=plotting.color(i + 2), linestyle=plotting.linestyle(i),
-                marker=plotting.marker(i + 2), markersize=4, label=name)
+        bx.plot(
+            d.x,
+            y,
+            color=plotting.color(i + 2),
+            linestyle=plotting.linestyle(i),
+            marker=plotting.marker(i + 2),
+            markersize=4,
+            label=name,
+        )
     for x, y, text in param_marks:
         mark(bx, x, y, text)
-    bx.set(xlabel=xlabel, ylabel="privacy parameter (mean over trials)", yscale="log",
-           title="The three parameters")
+    bx.set(
+        xlabel=xlabel,
+        ylabel="privacy parameter (mean over trials)",
+        yscale="log",
+        title="The three parameters",
+    )
     if logx:
         ax.set_xscale("log")
         bx.set_xscale("log")
@@ -163,6 +216,15 @@ def plot(data: pd.DataFrame, *, xlabel: str, title: str, logx: bool, marks=(), p
     return fig
 
 
-def result(params, *, data: pd.DataFrame, fig, claims: list, caption: str, extra: dict) -> FigureResult:
-    return FigureResult(data=data, fig=fig, claims=claims, data_sources=DATA_SOURCES,
-                        seeds={"seed": int(params["seed"])}, caption=caption, extra=extra)
+def result(
+    params, *, data: pd.DataFrame, fig, claims: list, caption: str, extra: dict
+) -> FigureResult:
+    return FigureResult(
+        data=data,
+        fig=fig,
+        claims=claims,
+        data_sources=DATA_SOURCES,
+        seeds={"seed": int(params["seed"])},
+        caption=caption,
+        extra=extra,
+    )

@@ -13,32 +13,67 @@ from ...claims import Claim, Ledger
 LEDGER = Ledger("pankova2022")
 
 
-def agrees(*, figure: str, claim_id: str, claim: str, numeric, closed_form, atol: float = 0.0,
-           rtol: float = 0.0, what: str = "") -> Claim:
+def agrees(
+    *,
+    figure: str,
+    claim_id: str,
+    claim: str,
+    numeric,
+    closed_form,
+    atol: float = 0.0,
+    rtol: float = 0.0,
+    what: str = "",
+) -> Claim:
     """A numerical search (e.g. a minimum over a dense grid of priors) matches the closed form."""
     a, b = np.asarray(numeric, float), np.asarray(closed_form, float)
     ok = bool(np.allclose(a, b, atol=atol, rtol=rtol))
     err = float(np.max(np.abs(a - b)))
     return LEDGER.qualitative(
-        figure=figure, claim_id=claim_id, claim=claim, holds=ok,
+        figure=figure,
+        claim_id=claim_id,
+        claim=claim,
+        holds=ok,
         ours=f"{what}largest deviation {err:.3g} (atol {atol:g}, rtol {rtol:g})",
-        note="" if ok else f"the numerical search departs from the closed form by {err:.3g}")
+        note="" if ok else f"the numerical search departs from the closed form by {err:.3g}",
+    )
 
 
-def below(*, figure: str, claim_id: str, claim: str, x, values, bound, what: str = "", note: str = "",
-          tol: float = 1e-12) -> Claim:
+def below(
+    *,
+    figure: str,
+    claim_id: str,
+    claim: str,
+    x,
+    values,
+    bound,
+    what: str = "",
+    note: str = "",
+    tol: float = 1e-12,
+) -> Claim:
     """``values`` (e.g. an attack's success, or a lower confidence limit of it) never exceed ``bound``."""
     x, v, b = (np.asarray(a, float) for a in (x, values, bound))
     over = np.nonzero(v > b + tol)[0]
     ok = not len(over)
     return LEDGER.qualitative(
-        figure=figure, claim_id=claim_id, claim=claim, holds=ok,
-        ours=(f"{what}checked at {x.size} points; largest excess {float(np.max(v - b)):.3g}"
-              + (f"; first violation at x = {x[over[0]]:g}: {v[over[0]]:.4f} > {b[over[0]]:.4f}" if len(over) else "")),
-        note=note if not ok else "")
+        figure=figure,
+        claim_id=claim_id,
+        claim=claim,
+        holds=ok,
+        ours=(
+            f"{what}checked at {x.size} points; largest excess {float(np.max(v - b)):.3g}"
+            + (
+                f"; first violation at x = {x[over[0]]:g}: {v[over[0]]:.4f} > {b[over[0]]:.4f}"
+                if len(over)
+                else ""
+            )
+        ),
+        note=note if not ok else "",
+    )
 
 
-def looser(*, figure: str, claim_id: str, claim: str, x, loose, tight, factor: float = 1.2) -> Claim:
+def looser(
+    *, figure: str, claim_id: str, claim: str, x, loose, tight, factor: float = 1.2
+) -> Claim:
     """``loose`` is never below ``tight`` and is much weaker somewhere (its gap to certainty,
     1 − y, is at least ``factor`` × smaller... i.e. loose >= tight everywhere and the ratio
     (loose − tight) / tight reaches ``factor`` − 1 at some x)."""
@@ -48,13 +83,28 @@ def looser(*, figure: str, claim_id: str, claim: str, x, loose, tight, factor: f
     much = rel >= factor - 1
     ok = never_below and much
     return LEDGER.qualitative(
-        figure=figure, claim_id=claim_id, claim=claim, holds=ok,
+        figure=figure,
+        claim_id=claim_id,
+        claim=claim,
+        holds=ok,
         ours=f"largest relative excess of the looser bound {rel:.1%} (criterion >= {factor - 1:.0%})",
-        note="" if ok else ("below the tighter bound somewhere" if not never_below else "never much weaker"))
+        note=""
+        if ok
+        else ("below the tighter bound somewhere" if not never_below else "never much weaker"),
+    )
 
 
-def exceeds(*, figure: str, claim_id: str, claim: str, x, values, reference, what: str = "",
-            rtol: float = 1e-6) -> Claim:
+def exceeds(
+    *,
+    figure: str,
+    claim_id: str,
+    claim: str,
+    x,
+    values,
+    reference,
+    what: str = "",
+    rtol: float = 1e-6,
+) -> Claim:
     """``values`` (e.g. the largest ε a precise bound allows) are strictly larger than ``reference``
     (the same quantity from a cruder bound) at every x, by more than ``rtol`` relatively."""
     x, v, r = (np.asarray(a, float) for a in (x, values, reference))
@@ -62,7 +112,17 @@ def exceeds(*, figure: str, claim_id: str, claim: str, x, values, reference, wha
     bad = np.nonzero(~(ratio > 1 + rtol))[0]
     ok = not len(bad)
     return LEDGER.qualitative(
-        figure=figure, claim_id=claim_id, claim=claim, holds=ok,
-        ours=(f"{what}checked at {x.size} points; ratio from {float(np.min(ratio)):.4g} to {float(np.max(ratio)):.4g}"
-              + (f"; not larger at x = {x[bad[0]]:g}: {v[bad[0]]:.4g} vs {r[bad[0]]:.4g}" if len(bad) else "")),
-        note="" if ok else "not larger everywhere")
+        figure=figure,
+        claim_id=claim_id,
+        claim=claim,
+        holds=ok,
+        ours=(
+            f"{what}checked at {x.size} points; ratio from {float(np.min(ratio)):.4g} to {float(np.max(ratio)):.4g}"
+            + (
+                f"; not larger at x = {x[bad[0]]:g}: {v[bad[0]]:.4g} vs {r[bad[0]]:.4g}"
+                if len(bad)
+                else ""
+            )
+        ),
+        note="" if ok else "not larger everywhere",
+    )

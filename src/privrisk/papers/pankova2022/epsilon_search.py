@@ -19,11 +19,14 @@ def _eps_search_uniform(M, eta, centres, precise: bool) -> np.ndarray:
     for c in centres:
         p = at.uniform_guess_prior(M, c)
         if precise:
+
             def bound(e, c=c):
                 return at.posterior_main_theorem_uniform(e, M, c)
         else:
+
             def bound(e, p=p):
                 return at.posterior_simplified(e, p, R=M)
+
         out.append(at.largest_epsilon_for_advantage(bound, p, eta))
     return np.array(out)
 
@@ -36,13 +39,27 @@ def _scaling_deviation(M, epsilons, alphas, eta) -> float:
     p = 2 / M
     for a in alphas:
         for e in epsilons:
-            devs.append(abs(float(at.posterior_simplified(a * e, p, R=M / a)) - float(at.posterior_simplified(e, p, R=M))))
+            devs.append(
+                abs(
+                    float(at.posterior_simplified(a * e, p, R=M / a))
+                    - float(at.posterior_simplified(e, p, R=M))
+                )
+            )
             for c in (M / 2, 1.0):
-                devs.append(abs(at.posterior_main_theorem_uniform(a * e, M / a, c / a, radius=1 / a)
-                                - at.posterior_main_theorem_uniform(e, M, c)))
-        base = at.largest_epsilon_for_advantage(lambda e: at.posterior_main_theorem_uniform(e, M), p, eta)
+                devs.append(
+                    abs(
+                        at.posterior_main_theorem_uniform(a * e, M / a, c / a, radius=1 / a)
+                        - at.posterior_main_theorem_uniform(e, M, c)
+                    )
+                )
+        base = at.largest_epsilon_for_advantage(
+            lambda e: at.posterior_main_theorem_uniform(e, M), p, eta
+        )
         scaled = at.largest_epsilon_for_advantage(
-            lambda e, a=a: at.posterior_main_theorem_uniform(e, M / a, M / (2 * a), radius=1 / a), p, eta)
+            lambda e, a=a: at.posterior_main_theorem_uniform(e, M / a, M / (2 * a), radius=1 / a),
+            p,
+            eta,
+        )
         devs.append(abs(scaled / a - base) / base)
     return float(max(devs))
 
@@ -63,66 +80,126 @@ def table_eps_for_advantage(params) -> FigureResult:
             i_mid = len(centres) - 1  # the centred guess c = M/2
             e_mid = prec[i_mid]
             roundtrip.append(at.posterior_main_theorem_uniform(e_mid, M) - p_c[i_mid] - eta)
-            vals = {"simplified closed form (worst centre)": closed.min(),
-                    "simplified window search (worst centre)": simp.min(),
-                    "precise window search (centred guess)": e_mid,
-                    "precise window search (worst centre)": prec.min()}
-            rows += [{"series": f"M = {M:g}: {k}", "x": eta, "y": v, "M": M} for k, v in vals.items()]
-            cells = [f"{v:.5f}" for v in vals.values()] + [f"{prec.min() / closed.min():.2f}",
-                                                           f"{centres[prec.argmin()]:g}"]
+            vals = {
+                "simplified closed form (worst centre)": closed.min(),
+                "simplified window search (worst centre)": simp.min(),
+                "precise window search (centred guess)": e_mid,
+                "precise window search (worst centre)": prec.min(),
+            }
+            rows += [
+                {"series": f"M = {M:g}: {k}", "x": eta, "y": v, "M": M} for k, v in vals.items()
+            ]
+            cells = [f"{v:.5f}" for v in vals.values()] + [
+                f"{prec.min() / closed.min():.2f}",
+                f"{centres[prec.argmin()]:g}",
+            ]
             md_rows.append("| " + " | ".join([f"{M:g}", f"{2 / M:.4f}", f"{eta:g}", *cells]) + " |")
             tex_rows.append(" & ".join([f"{M:g}", f"{2 / M:.4f}", f"{eta:g}", *cells]) + r" \\")
-    head = ["M (d-units)", "p = 2/M", "η", "ε simplified, closed form", "ε simplified, search",
-            "ε precise, centred", "ε precise, worst centre", "precise / simplified", "worst centre c"]
-    md = ["# Largest ε per d-unit with advantage <= η (slide 'Computing ε'; uniform prior on [0, M], g = [c − 1, c + 1])",
-          "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head), *md_rows, "",
-          "Worst centre: the minimum over guess centres c in [0, M/2] (the range [M/2, M] by symmetry), each "
-          "with its own prior p(c). The search doubles a window until the advantage exceeds η, then bisects "
-          "(Brent's method)."]
-    tex = [r"\begin{tabular}{rrr" + "r" * 6 + "}", r"\toprule",
-           r"$M$ & $p$ & $\eta$ & simpl.\ closed & simpl.\ search & precise (centre) & precise (worst) & ratio & $c$ \\",
-           r"\midrule", *tex_rows, r"\bottomrule", r"\end{tabular}"]
+    head = [
+        "M (d-units)",
+        "p = 2/M",
+        "η",
+        "ε simplified, closed form",
+        "ε simplified, search",
+        "ε precise, centred",
+        "ε precise, worst centre",
+        "precise / simplified",
+        "worst centre c",
+    ]
+    md = [
+        "# Largest ε per d-unit with advantage <= η (slide 'Computing ε'; uniform prior on [0, M], g = [c − 1, c + 1])",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+        *md_rows,
+        "",
+        "Worst centre: the minimum over guess centres c in [0, M/2] (the range [M/2, M] by symmetry), each "
+        "with its own prior p(c). The search doubles a window until the advantage exceeds η, then bisects "
+        "(Brent's method).",
+    ]
+    tex = [
+        r"\begin{tabular}{rrr" + "r" * 6 + "}",
+        r"\toprule",
+        r"$M$ & $p$ & $\eta$ & simpl.\ closed & simpl.\ search & precise (centre) & precise (worst) & ratio & $c$ \\",
+        r"\midrule",
+        *tex_rows,
+        r"\bottomrule",
+        r"\end{tabular}",
+    ]
     data = pd.DataFrame(rows)
     precise = data[data.series.str.endswith("precise window search (worst centre)")]
     simple = data[data.series.str.endswith("simplified closed form (worst centre)")]
     eta0 = params["scaling_eta"]
-    scale_dev = max(_scaling_deviation(M, params["scaling_epsilons"], params["scaling_alphas"], eta0) for M in Ms)
+    scale_dev = max(
+        _scaling_deviation(M, params["scaling_epsilons"], params["scaling_alphas"], eta0)
+        for M in Ms
+    )
     claims = [
         LEDGER.numeric(
-            figure="table_eps_for_advantage", claim_id="search_simplified_closed_form",
+            figure="table_eps_for_advantage",
+            claim_id="search_simplified_closed_form",
             claim="For the simplified bound the formula can be inverted: ε <= (1/R) ln[(1−p)(p+η)/(p(1−p−η))]",
-            paper_value=0.0, ours=float(max(search_dev)), tolerance=1e-8, derived=True,
-            note=("self-check: largest relative deviation between the window search on the simplified bound "
-                  f"and the closed form, over M ∈ {list(Ms)}, η ∈ {list(etas)} and {params['n_centres']} guess "
-                  "centres each")),
+            paper_value=0.0,
+            ours=float(max(search_dev)),
+            tolerance=1e-8,
+            derived=True,
+            note=(
+                "self-check: largest relative deviation between the window search on the simplified bound "
+                f"and the closed form, over M ∈ {list(Ms)}, η ∈ {list(etas)} and {params['n_centres']} guess "
+                "centres each"
+            ),
+        ),
         checks.agrees(
-            figure="table_eps_for_advantage", claim_id="precise_eps_window_search",
+            figure="table_eps_for_advantage",
+            claim_id="precise_eps_window_search",
             claim="For the precise bound on Pr_post, ε can be approximated numerically by a window binary "
-                  "search over ε > 0",
-            numeric=np.array(roundtrip), closed_form=np.zeros(len(roundtrip)), atol=1e-9,
-            what="round trip (main theorem at the searched ε) − p − η, centred guess: "),
+            "search over ε > 0",
+            numeric=np.array(roundtrip),
+            closed_form=np.zeros(len(roundtrip)),
+            atol=1e-9,
+            what="round trip (main theorem at the searched ε) − p − η, centred guess: ",
+        ),
         checks.exceeds(
-            figure="table_eps_for_advantage", claim_id="precise_allows_larger_eps",
+            figure="table_eps_for_advantage",
+            claim_id="precise_allows_larger_eps",
             claim="The precise (main-theorem) bound allows a larger ε than the simplified bound for the same η "
-                  "(known uniform prior)",
-            x=np.arange(len(precise)), values=precise.y.to_numpy(), reference=simple.y.to_numpy(),
-            what="worst-centre ε_max, precise vs simplified, every (M, η) row: "),
+            "(known uniform prior)",
+            x=np.arange(len(precise)),
+            values=precise.y.to_numpy(),
+            reference=simple.y.to_numpy(),
+            what="worst-centre ε_max, precise vs simplified, every (M, η) row: ",
+        ),
         LEDGER.numeric(
-            figure="table_eps_for_advantage", claim_id="scaling_invariance",
+            figure="table_eps_for_advantage",
+            claim_id="scaling_invariance",
             claim="Pr(f(t) ∈ Y') <= e^(αε · d(t,t')/α) Pr(f(t') ∈ Y') for any α > 0: (ε, d) and (αε, d/α) "
-                  "are the same guarantee, so every bound is unchanged",
-            paper_value=0.0, ours=scale_dev, tolerance=1e-8, derived=True,
-            note=("a property of the formulas (only ε·d enters); checked numerically: largest change of the "
-                  f"simplified bound and the main-theorem quadrature (centres M/2 and 1) for α ∈ "
-                  f"{list(params['scaling_alphas'])}, ε ∈ {list(params['scaling_epsilons'])}, and relative change "
-                  f"of α⁻¹·ε_max(η = {eta0:g}) from the search. The slides' shell sum over a ∈ ℕ is not "
-                  "invariant (its integer shells do not rescale)")),
+            "are the same guarantee, so every bound is unchanged",
+            paper_value=0.0,
+            ours=scale_dev,
+            tolerance=1e-8,
+            derived=True,
+            note=(
+                "a property of the formulas (only ε·d enters); checked numerically: largest change of the "
+                f"simplified bound and the main-theorem quadrature (centres M/2 and 1) for α ∈ "
+                f"{list(params['scaling_alphas'])}, ε ∈ {list(params['scaling_epsilons'])}, and relative change "
+                f"of α⁻¹·ε_max(η = {eta0:g}) from the search. The slides' shell sum over a ∈ ℕ is not "
+                "invariant (its integer shells do not rescale)"
+            ),
+        ),
     ]
     return FigureResult(
-        data=data, table_md="\n".join(md) + "\n", table_tex="\n".join(tex) + "\n", claims=claims,
-        caption=("Largest ε per d-unit keeping the guessing advantage <= η for a uniform prior on [0, M] "
-                 "(d = |x − x'|/r, g = [c − 1, c + 1]): the simplified bound's closed form (R = M), the same found "
-                 "by the window search, and the window search on the main theorem (quadrature), for the "
-                 "centred guess and the worst guess centre."),
-        extra={"centres": f"{params['n_centres']} in [0, M/2]", "search": "window doubling from ε = 0.5, then brentq"},
+        data=data,
+        table_md="\n".join(md) + "\n",
+        table_tex="\n".join(tex) + "\n",
+        claims=claims,
+        caption=(
+            "Largest ε per d-unit keeping the guessing advantage <= η for a uniform prior on [0, M] "
+            "(d = |x − x'|/r, g = [c − 1, c + 1]): the simplified bound's closed form (R = M), the same found "
+            "by the window search, and the window search on the main theorem (quadrature), for the "
+            "centred guess and the worst guess centre."
+        ),
+        extra={
+            "centres": f"{params['n_centres']} in [0, M/2]",
+            "search": "window doubling from ε = 0.5, then brentq",
+        },
     )

@@ -48,46 +48,87 @@ def fig_two_attributes(params) -> FigureResult:
     a1.plot(eps, single2, color=plotting.color(1), linestyle="-.", label=f"X₂ alone (M₂ = {M2:g})")
     a1.plot(eps, and_, color="black", linewidth=2, label="X₁ AND X₂ (CDF product)")
     a1.axhline(4 / (M1 * M2), **plotting.BASELINE, label="prior of the AND guess")
-    a1.set(xlabel="ε per d-unit", ylabel="posterior of a correct guess", ylim=(0, 1.02),
-           title="(a) AND: slides' shell sum\n(approximation, not a valid bound)")
+    a1.set(
+        xlabel="ε per d-unit",
+        ylabel="posterior of a correct guess",
+        ylim=(0, 1.02),
+        title="(a) AND: slides' shell sum\n(approximation, not a valid bound)",
+    )
     plotting.legend(a1, fontsize=7, loc="upper left")
     a2.plot(eps, s1, color=plotting.color(0), linestyle="--", label=f"X₁ simplified (R = {M1:g})")
     a2.plot(eps, s2, color=plotting.color(1), linestyle="-.", label=f"X₂ simplified (R = {M2:g})")
     a2.plot(eps, or_, color="black", linewidth=2, label="X₁ OR X₂: union bound")
-    a2.plot(eps, att_or, color=plotting.color(3), linestyle=":", linewidth=2,
-            label="OR attained: Laplace(1/ε) each,\nguess = release (worst release)")
-    a2.set(xlabel="ε per d-unit" + (" (log scale)" if eps.min() > 0 else ""), ylim=(0, 1.02),
-           title="(b) OR: union of simplified bounds")
+    a2.plot(
+        eps,
+        att_or,
+        color=plotting.color(3),
+        linestyle=":",
+        linewidth=2,
+        label="OR attained: Laplace(1/ε) each,\nguess = release (worst release)",
+    )
+    a2.set(
+        xlabel="ε per d-unit" + (" (log scale)" if eps.min() > 0 else ""),
+        ylim=(0, 1.02),
+        title="(b) OR: union of simplified bounds",
+    )
     if eps.min() > 0:
         a2.set_xscale("log")
     plotting.legend(a2, fontsize=7, loc="lower right")
-    series = {("a", "X1 shell sum"): single1, ("a", "X2 shell sum"): single2, ("a", "AND shell sum"): and_,
-              ("b", "X1 simplified"): s1, ("b", "X2 simplified"): s2, ("b", "OR union bound"): or_,
-              ("b", "OR attained (Laplace)"): att_or}
-    data = pd.concat([pd.DataFrame({"series": s, "x": eps, "y": y, "panel": pnl}) for (pnl, s), y in series.items()],
-                     ignore_index=True)
-    shell_note = ("the §2.11 sum is the slides' shell sum, which fig_shell_counterexample shows is not a valid "
-                  "bound for every prior; here it is compared like for like with the single-attribute shell sums")
+    series = {
+        ("a", "X1 shell sum"): single1,
+        ("a", "X2 shell sum"): single2,
+        ("a", "AND shell sum"): and_,
+        ("b", "X1 simplified"): s1,
+        ("b", "X2 simplified"): s2,
+        ("b", "OR union bound"): or_,
+        ("b", "OR attained (Laplace)"): att_or,
+    }
+    data = pd.concat(
+        [
+            pd.DataFrame({"series": s, "x": eps, "y": y, "panel": pnl})
+            for (pnl, s), y in series.items()
+        ],
+        ignore_index=True,
+    )
+    shell_note = (
+        "the §2.11 sum is the slides' shell sum, which fig_shell_counterexample shows is not a valid "
+        "bound for every prior; here it is compared like for like with the single-attribute shell sums"
+    )
     claims = [
         LEDGER.numeric(
-            figure="fig_two_attributes", claim_id="and_balls_from_cdfs",
+            figure="fig_two_attributes",
+            claim_id="and_balls_from_cdfs",
             claim="The probabilities of X ∈ B(x, a) can be computed from the CDFs of X₁ and X₂ and, if they are "
-                  "independent, easily combined",
-            paper_value=0.0, ours=float(np.max(np.abs(counted - product))), tolerance=2 / k, derived=True,
-            note=(f"self-check: largest |∏ᵢ[Fᵢ(xᵢ + a rᵢ) − Fᵢ(xᵢ − a rᵢ)] − mass counted on a {k}×{k} grid| "
-                  f"over a ∈ {radii.tolist()}; tolerance 2/grid size")),
+            "independent, easily combined",
+            paper_value=0.0,
+            ours=float(np.max(np.abs(counted - product))),
+            tolerance=2 / k,
+            derived=True,
+            note=(
+                f"self-check: largest |∏ᵢ[Fᵢ(xᵢ + a rᵢ) − Fᵢ(xᵢ − a rᵢ)] − mass counted on a {k}×{k} grid| "
+                f"over a ∈ {radii.tolist()}; tolerance 2/grid size"
+            ),
+        ),
         checks.below(
-            figure="fig_two_attributes", claim_id="and_below_single",
+            figure="fig_two_attributes",
+            claim_id="and_below_single",
             claim="Guessing X₁ AND X₂ (treated like a single attribute with the scaled-L∞ metric) gives a "
-                  "posterior bound no larger than guessing either attribute alone",
-            x=eps, values=and_, bound=np.minimum(single1, single2),
+            "posterior bound no larger than guessing either attribute alone",
+            x=eps,
+            values=and_,
+            bound=np.minimum(single1, single2),
             what="AND shell sum vs the smaller single-attribute shell sum: ",
-            note=shell_note),
+            note=shell_note,
+        ),
         checks.below(
-            figure="fig_two_attributes", claim_id="or_union_bound",
+            figure="fig_two_attributes",
+            claim_id="or_union_bound",
             claim="Pr_post(g(x)|k(x)) <= Pr_post(g₁(x)|k(x)) + Pr_post(g₂(x)|k(x)), each from the simplified bound",
-            x=eps, values=att_or, bound=or_,
-            what="exact OR posterior of a per-attribute Laplace attack (worst release) vs the union bound: "),
+            x=eps,
+            values=att_or,
+            bound=or_,
+            what="exact OR posterior of a per-attribute Laplace attack (worst release) vs the union bound: ",
+        ),
     ]
     # "Cannot get a significantly better bound": two independent two-point attributes, each at distance
     # R_i with randomized response attaining its simplified bound s_i, give the OR posterior
@@ -95,28 +136,40 @@ def fig_two_attributes(params) -> FigureResult:
     floor = 1 - (1 - s1) * (1 - s2)
     gap = or_ - floor
     i_small = int(np.argmin(np.abs(eps - 0.05)))
-    claims.append(LEDGER.qualitative(
-        figure="fig_two_attributes", claim_id="or_no_better_bound",
-        claim="For OR, one cannot get a significantly better bound than the union of the single-attribute bounds",
-        holds=None,
-        ours=(f"union bound − attained floor (tight two-point attributes): largest gap {float(gap.max()):.3g} at "
-              f"ε = {float(eps[gap.argmax()]):.3g}; at ε = {float(eps[i_small]):.3g}: union {float(or_[i_small]):.4f} vs "
-              f"floor {float(floor[i_small]):.4f}"),
-        note=("not decidable by computation: 'significantly' is not defined and the statement is about every "
-              "possible bound. Estimate: the best bound from single-attribute information lies between the "
-              "floor 1 − (1 − s₁)(1 − s₂) (attained by randomized response on two independent two-point "
-              "attributes) and the union min(1, s₁ + s₂), a gap of at most s₁s₂ (the largest gap is given in "
-              "ours); null: a bound lower than the union by more than that; half-width: 0 (exact formulas)")))
+    claims.append(
+        LEDGER.qualitative(
+            figure="fig_two_attributes",
+            claim_id="or_no_better_bound",
+            claim="For OR, one cannot get a significantly better bound than the union of the single-attribute bounds",
+            holds=None,
+            ours=(
+                f"union bound − attained floor (tight two-point attributes): largest gap {float(gap.max()):.3g} at "
+                f"ε = {float(eps[gap.argmax()]):.3g}; at ε = {float(eps[i_small]):.3g}: union {float(or_[i_small]):.4f} vs "
+                f"floor {float(floor[i_small]):.4f}"
+            ),
+            note=(
+                "not decidable by computation: 'significantly' is not defined and the statement is about every "
+                "possible bound. Estimate: the best bound from single-attribute information lies between the "
+                "floor 1 − (1 − s₁)(1 − s₂) (attained by randomized response on two independent two-point "
+                "attributes) and the union min(1, s₁ + s₂), a gap of at most s₁s₂ (the largest gap is given in "
+                "ours); null: a bound lower than the union by more than that; half-width: 0 (exact formulas)"
+            ),
+        )
+    )
     return FigureResult(
-        data=data, fig=fig, claims=claims,
-        caption=("Two independent attributes, uniform priors on [0, M₁] and [0, M₂] in precision units "
-                 f"(M₁ = {M1:g}, M₂ = {M2:g}), guesses centred. (a) AND (slide 'Guessing AND of attributes'): the "
-                 "metric max(|Δx₁|/r₁, |Δx₂|/r₂), the slides' shell sum with ball probabilities "
-                 "∏ᵢ[Fᵢ(xᵢ + a rᵢ) − Fᵢ(xᵢ − a rᵢ)], against the same sum for each attribute alone. The shell "
-                 "sum is the slides' approximation and is not a valid bound for every prior "
-                 "(fig_shell_counterexample). (b) OR (slide 'Guessing OR of attributes'): the union of the two "
-                 "single-attribute simplified bounds (R = Mᵢ), against the exact posterior attained when each "
-                 "attribute is released with Laplace(rᵢ/ε) noise and the attacker guesses the releases "
-                 f"(maximum over {params['release_points']} release values per attribute)."),
+        data=data,
+        fig=fig,
+        claims=claims,
+        caption=(
+            "Two independent attributes, uniform priors on [0, M₁] and [0, M₂] in precision units "
+            f"(M₁ = {M1:g}, M₂ = {M2:g}), guesses centred. (a) AND (slide 'Guessing AND of attributes'): the "
+            "metric max(|Δx₁|/r₁, |Δx₂|/r₂), the slides' shell sum with ball probabilities "
+            "∏ᵢ[Fᵢ(xᵢ + a rᵢ) − Fᵢ(xᵢ − a rᵢ)], against the same sum for each attribute alone. The shell "
+            "sum is the slides' approximation and is not a valid bound for every prior "
+            "(fig_shell_counterexample). (b) OR (slide 'Guessing OR of attributes'): the union of the two "
+            "single-attribute simplified bounds (R = Mᵢ), against the exact posterior attained when each "
+            "attribute is released with Laplace(rᵢ/ε) noise and the attacker guesses the releases "
+            f"(maximum over {params['release_points']} release values per attribute)."
+        ),
         extra={"centres": list(c), "n_shells": n},
     )

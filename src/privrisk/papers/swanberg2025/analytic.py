@@ -40,39 +40,69 @@ def _fig1(params, approx: bool, name: str) -> FigureResult:
             gap_ok &= bool(np.all(ours <= rero + 1e-12))
         ks = np.array(params["mmc_K"])
         mmc = rb.mmc_fdp(eps, delta, ks)
-        ax.plot(1 / ks, mmc, marker=plotting.marker(i), linestyle="none", color=plotting.color(i),
-                markerfacecolor="none", label=f"MMC f_(ε,δ={delta:g}) at p = 1/K, ε = {eps:g}")
+        ax.plot(
+            1 / ks,
+            mmc,
+            marker=plotting.marker(i),
+            linestyle="none",
+            color=plotting.color(i),
+            markerfacecolor="none",
+            label=f"MMC f_(ε,δ={delta:g}) at p = 1/K, ε = {eps:g}",
+        )
         frames.append(pd.DataFrame({"series": f"MMC eps={eps:g}", "x": 1 / ks, "y": mmc, "K": ks}))
         ours_at = rb.beta_one_run(eps, delta, 1 / ks) if approx else rb.beta_pure(eps, 1 / ks)
         mmc_ok &= bool(np.allclose(mmc, ours_at, atol=1e-6))
     ax.plot(p, p, label="baseline (no mechanism): y = p", **plotting.BASELINE)
     frames.append(pd.DataFrame({"series": "baseline", "x": p, "y": p}))
-    ax.set(xscale="log", xlabel="prior probability of success p", ylabel="bound on posterior success probability",
-           title=f"Single target, {f'(ε, δ)-DP, δ = {delta:g}' if approx else 'ε-DP'}", ylim=(0, 1.02))
+    ax.set(
+        xscale="log",
+        xlabel="prior probability of success p",
+        ylabel="bound on posterior success probability",
+        title=f"Single target, {f'(ε, δ)-DP, δ = {delta:g}' if approx else 'ε-DP'}",
+        ylim=(0, 1.02),
+    )
     # Outside the axes: inside, the legend covered the ε = 4 curve.
     ax.legend(fontsize=6.5, loc="center left", bbox_to_anchor=(1.01, 0.5), ncol=1)
     if not approx:
         e = params["epsilons"][0]
-        claims.append(LEDGER.qualitative(figure=name, claim_id="fig1a_vs_rero",
-            claim="For ε-DP our bound substantially improves upon ReRo, especially when the prior is large",
-            holds=gap_ok and float(rb.rero_pure(e, 0.5) - rb.beta_pure(e, 0.5)) > float(
-                rb.rero_pure(e, 0.01) - rb.beta_pure(e, 0.01)),
-            ours=f"ε = {e:g}: ReRo − ours = {float(rb.rero_pure(e, 0.01) - rb.beta_pure(e, 0.01)):.4f} at p = 0.01, "
-                 f"{float(rb.rero_pure(e, 0.5) - rb.beta_pure(e, 0.5)):.4f} at p = 0.5"))
-    claims.append(LEDGER.qualitative(figure=name, claim_id=f"{name}_vs_mmc",
-        claim="Our bound closely aligns with the MMC bound for uniform priors",
-        holds=mmc_ok, ours="MMC with f_(ε,δ) equals ours at every p = 1/K (to 1e-6)"))
+        claims.append(
+            LEDGER.qualitative(
+                figure=name,
+                claim_id="fig1a_vs_rero",
+                claim="For ε-DP our bound substantially improves upon ReRo, especially when the prior is large",
+                holds=gap_ok
+                and float(rb.rero_pure(e, 0.5) - rb.beta_pure(e, 0.5))
+                > float(rb.rero_pure(e, 0.01) - rb.beta_pure(e, 0.01)),
+                ours=f"ε = {e:g}: ReRo − ours = {float(rb.rero_pure(e, 0.01) - rb.beta_pure(e, 0.01)):.4f} at p = 0.01, "
+                f"{float(rb.rero_pure(e, 0.5) - rb.beta_pure(e, 0.5)):.4f} at p = 0.5",
+            )
+        )
+    claims.append(
+        LEDGER.qualitative(
+            figure=name,
+            claim_id=f"{name}_vs_mmc",
+            claim="Our bound closely aligns with the MMC bound for uniform priors",
+            holds=mmc_ok,
+            ours="MMC with f_(ε,δ) equals ours at every p = 1/K (to 1e-6)",
+        )
+    )
     return FigureResult(
-        data=pd.concat(frames, ignore_index=True), fig=fig, claims=claims,
-        caption=(f"Figure 1({'b' if approx else 'a'}). Upper bounds on the success probability of "
-                 "reconstructing a single record against "
-                 + (f"an (ε, δ = {delta:g})-DP mechanism: ours (Theorem 3.5, β + (1 − β)δ) and MMC with "
-                    "the trade-off function f_(ε,δ) (markers, only at uniform priors 1/K)"
-                    if approx else
-                    "an ε-DP mechanism: ours (Theorem 3.2, β = e^ε/(e^ε − 1 + 1/p)), ReRo (min(1, e^ε p), "
-                    "dashed) and MMC (markers, only at uniform priors 1/K)")
-                 + ", against the prior success probability p of the attack attempt; dotted: no-mechanism "
-                   "baseline y = p."),
+        data=pd.concat(frames, ignore_index=True),
+        fig=fig,
+        claims=claims,
+        caption=(
+            f"Figure 1({'b' if approx else 'a'}). Upper bounds on the success probability of "
+            "reconstructing a single record against "
+            + (
+                f"an (ε, δ = {delta:g})-DP mechanism: ours (Theorem 3.5, β + (1 − β)δ) and MMC with "
+                "the trade-off function f_(ε,δ) (markers, only at uniform priors 1/K)"
+                if approx
+                else "an ε-DP mechanism: ours (Theorem 3.2, β = e^ε/(e^ε − 1 + 1/p)), ReRo (min(1, e^ε p), "
+                "dashed) and MMC (markers, only at uniform priors 1/K)"
+            )
+            + ", against the prior success probability p of the attack attempt; dotted: no-mechanism "
+            "baseline y = p."
+        ),
         extra={"delta": delta, "mmc_K": params["mmc_K"]},
     )
 
@@ -93,26 +123,49 @@ def _canaries(params):
     pw = password_summary(s=params["password_s"], support=params["password_support"])
     norm = params.get("pii_normalisation", "inverse_perplexity")
     block = params["enron"]
-    pii = pii_prior.build(source=block["source"], path=block["path"], n_sequences=params["pii_sequences"],
-                          seed=params["seed"], normalisation=norm)
+    pii = pii_prior.build(
+        source=block["source"],
+        path=block["path"],
+        n_sequences=params["pii_sequences"],
+        seed=params["seed"],
+        normalisation=norm,
+    )
     ps = pii.summary()
     # The other reading of "normalised perplexity" (spec §7.3), reported beside the configured one.
     other = "inverse_perplexity" if norm == "likelihood" else "likelihood"
-    alt = pii_prior.build(source=block["source"], path=block["path"], n_sequences=params["pii_sequences"],
-                          seed=params["seed"], normalisation=other).summary()
+    alt = pii_prior.build(
+        source=block["source"],
+        path=block["path"],
+        n_sequences=params["pii_sequences"],
+        seed=params["seed"],
+        normalisation=other,
+    ).summary()
     canaries = {
         "Uniform": {"any canary": uniform_summary()["max"]},
-        "Password": {"least probable": pw["min"], "median": pw["median"], "most probable": pw["max"]},
+        "Password": {
+            "least probable": pw["min"],
+            "median": pw["median"],
+            "most probable": pw["max"],
+        },
         "PII": {"10th percentile": ps["p10"], "median": ps["median"], "most probable": ps["max"]},
     }
-    info = {"password": pw, "pii": ps, "pii_source": pii.source, "pii_scorer": pii.scorer,
-            "pii_normalisation": norm, "pii_alternative": {"normalisation": other, **alt}}
+    info = {
+        "password": pw,
+        "pii": ps,
+        "pii_source": pii.source,
+        "pii_scorer": pii.scorer,
+        "pii_normalisation": norm,
+        "pii_alternative": {"normalisation": other, **alt},
+    }
     return canaries, info, pii.source
 
 
 def _sources(pii_source):
-    name = ("pii_names (synthetic emails, 1990 US census name frequencies from PyPI 'names')"
-            if pii_source == "standin" else "pii_names (Enron maildir)")
+    name = (
+        "pii_names (synthetic emails, 1990 US census name frequencies from PyPI 'names')"
+        if pii_source == "standin"
+        else "pii_names (Enron maildir)"
+    )
     return {name: pii_source, "uniform_canary": "analytic", "password_zipf": "analytic"}
 
 
@@ -120,9 +173,11 @@ def _pii_alt_note(info, delta, thr) -> str:
     """The PII numbers under the other normalisation reading (spec §7.3), for the claims' notes."""
     alt = info["pii_alternative"]
     pm = alt["max"]
-    return (f"with {alt['normalisation']} normalisation instead of {info['pii_normalisation']}: p_max = {pm:.2g}, "
-            f"Adv(ε=5) = {float(rb.advantage_bound(5, pm, delta)):.3f}, "
-            f"ε_protect = {float(rb.epsilon_protect(pm, delta, thr)):.2f}")
+    return (
+        f"with {alt['normalisation']} normalisation instead of {info['pii_normalisation']}: p_max = {pm:.2g}, "
+        f"Adv(ε=5) = {float(rb.advantage_bound(5, pm, delta)):.3f}, "
+        f"ε_protect = {float(rb.epsilon_protect(pm, delta, thr)):.2f}"
+    )
 
 
 def fig2a(params) -> FigureResult:
@@ -135,16 +190,35 @@ def fig2a(params) -> FigureResult:
     for i, (dist, cs) in enumerate(canaries.items()):
         for j, (label, p) in enumerate(cs.items()):
             adv = rb.advantage_bound(eps, p, delta)
-            ax.plot(eps, np.maximum(adv, 1e-12), color=plotting.color(i), linestyle=styles[j % 3],
-                    label=f"{dist}: {label} (p = {p:.2g})")
+            ax.plot(
+                eps,
+                np.maximum(adv, 1e-12),
+                color=plotting.color(i),
+                linestyle=styles[j % 3],
+                label=f"{dist}: {label} (p = {p:.2g})",
+            )
             if label in ("most probable", "any canary"):
-                ax.plot(eps[:: max(1, len(eps) // 10)], np.maximum(adv[:: max(1, len(eps) // 10)], 1e-12),
-                        marker=plotting.marker(i), linestyle="none", color=plotting.color(i))
-            frames.append(pd.DataFrame({"series": f"{dist}: {label}", "x": eps, "y": adv, "prior": p}))
-    ax.axhline(params["adv_threshold"], label=f"Adv = {params['adv_threshold']:g}", **plotting.BASELINE)
+                ax.plot(
+                    eps[:: max(1, len(eps) // 10)],
+                    np.maximum(adv[:: max(1, len(eps) // 10)], 1e-12),
+                    marker=plotting.marker(i),
+                    linestyle="none",
+                    color=plotting.color(i),
+                )
+            frames.append(
+                pd.DataFrame({"series": f"{dist}: {label}", "x": eps, "y": adv, "prior": p})
+            )
+    ax.axhline(
+        params["adv_threshold"], label=f"Adv = {params['adv_threshold']:g}", **plotting.BASELINE
+    )
     # Nothing falls below δ (Adv >= δ for every prior), so the axis starts just under it.
-    ax.set(yscale="log", ylim=(delta / 3 if delta > 0 else 1e-8, 1.5), xlabel=f"privacy parameter ε (δ = {delta:g})",
-           ylabel="bound on generalised advantage", title="Data extraction: advantage bound vs ε")
+    ax.set(
+        yscale="log",
+        ylim=(delta / 3 if delta > 0 else 1e-8, 1.5),
+        xlabel=f"privacy parameter ε (δ = {delta:g})",
+        ylabel="bound on generalised advantage",
+        title="Data extraction: advantage bound vs ε",
+    )
     ax.legend(fontsize=6.3, loc="lower right")
 
     def adv(p, e):
@@ -153,64 +227,124 @@ def fig2a(params) -> FigureResult:
     pw, pii_c = canaries["Password"], canaries["PII"]
     uni = canaries["Uniform"]["any canary"]
     snote = "PII prior from the offline stand-in (synthetic emails, census name frequencies), not Enron+GPT-2"
-    pw_note = (f"Zipf s = {params['password_s']} over {params['password_support']:.0e} ranks gives p_max = "
-               f"{pw['most probable']:.4f}; the quoted numbers imply p_max ≈ 0.18 (spec §3, Fig. 2)")
+    pw_note = (
+        f"Zipf s = {params['password_s']} over {params['password_support']:.0e} ranks gives p_max = "
+        f"{pw['most probable']:.4f}; the quoted numbers imply p_max ≈ 0.18 (spec §3, Fig. 2)"
+    )
     claims = [
-        LEDGER.numeric(figure="fig2a", claim_id="adv_eps1_password_max",
-                       claim="ε = 1: most probable password canary has Adv 0.24", paper_value=0.24,
-                       ours=adv(pw["most probable"], 1), tolerance=0.01, note_if_differs=pw_note),
-        LEDGER.qualitative(figure="fig2a", claim_id="adv_eps1_password_min_median",
-                          claim="ε = 1: least probable and median password canaries have Adv ≪ 0.05",
-                          holds=max(adv(pw["least probable"], 1), adv(pw["median"], 1)) < 0.005,
-                          ours=f"{adv(pw['median'], 1):.2e} (median)"),
-        LEDGER.numeric(figure="fig2a", claim_id="adv_eps5_pii_max",
-                       claim="ε = 5: most probable PII canary has Adv 0.45", paper_value=0.45,
-                       ours=adv(pii_c["most probable"], 5), tolerance=0.02, data=src, standin_note=snote,
-                       note=_pii_alt_note(info, delta, params["adv_threshold"])),
-        LEDGER.qualitative(figure="fig2a", claim_id="adv_eps5_pii_p10_median",
-                          claim="ε = 5: least probable (10th pct.) and median PII canaries have Adv < 0.05",
-                          holds=max(adv(pii_c["10th percentile"], 5), adv(pii_c["median"], 5)) < 0.05,
-                          ours=f"10th pct. {adv(pii_c['10th percentile'], 5):.3g}, median {adv(pii_c['median'], 5):.3g}",
-                          note=snote if src == "standin" else "", data=src),
-        LEDGER.qualitative(figure="fig2a", claim_id="adv_eps10_uniform",
-                          claim="ε = 10: any uniform canary has Adv ≪ 0.05", holds=adv(uni, 10) < 0.005,
-                          ours=f"{adv(uni, 10):.2e}"),
-        LEDGER.numeric(figure="fig2a", claim_id="adv_eps10_password_max",
-                       claim="ε = 10: most probable password canary has Adv ≈ 1.0", paper_value=1.0,
-                       ours=adv(pw["most probable"], 10), tolerance=0.01),
-        LEDGER.numeric(figure="fig2a", claim_id="adv_eps10_pii_max",
-                       claim="ε = 10: most probable PII canary has Adv ≈ 1.0", paper_value=1.0,
-                       ours=adv(pii_c["most probable"], 10), tolerance=0.01, data=src, standin_note=snote),
-        LEDGER.qualitative(figure="fig2a", claim_id="pii_median_above_uniform",
-                          claim="The median PII canary has a much larger Adv than the uniform canary",
-                          holds=adv(pii_c["median"], 5) > 10 * adv(uni, 5),
-                          ours=f"at ε = 5: {adv(pii_c['median'], 5):.3g} vs {adv(uni, 5):.3g}",
-                          note=snote if src == "standin" else "", data=src),
-        LEDGER.qualitative(figure="fig2a", claim_id="password_median_below_uniform",
-                          claim="The median password canary has a lower Adv than the uniform canary (Zipf skew)",
-                          holds=adv(pw["median"], 10) < adv(uni, 10),
-                          ours=f"at ε = 10: {adv(pw['median'], 10):.3g} vs {adv(uni, 10):.3g}"),
-        LEDGER.qualitative(figure="fig2a", claim_id="uniform_9digit_eps17",
-                          claim="Very low probability of reconstructing 9 uniform digits from any ε-DP mechanism "
-                                "when ε < 17 (Section 3.2)",
-                          holds=float(rb.beta_pure(17, 1e-9)) < 0.05,
-                          ours=f"β(17, 1e-9) = {float(rb.beta_pure(17, 1e-9)):.4f}; "
-                               f"bits leaked at α = 0.05: {float(rb.leaked_bits(17)):.2f} < log2(1e9) = 29.9"),
+        LEDGER.numeric(
+            figure="fig2a",
+            claim_id="adv_eps1_password_max",
+            claim="ε = 1: most probable password canary has Adv 0.24",
+            paper_value=0.24,
+            ours=adv(pw["most probable"], 1),
+            tolerance=0.01,
+            note_if_differs=pw_note,
+        ),
+        LEDGER.qualitative(
+            figure="fig2a",
+            claim_id="adv_eps1_password_min_median",
+            claim="ε = 1: least probable and median password canaries have Adv ≪ 0.05",
+            holds=max(adv(pw["least probable"], 1), adv(pw["median"], 1)) < 0.005,
+            ours=f"{adv(pw['median'], 1):.2e} (median)",
+        ),
+        LEDGER.numeric(
+            figure="fig2a",
+            claim_id="adv_eps5_pii_max",
+            claim="ε = 5: most probable PII canary has Adv 0.45",
+            paper_value=0.45,
+            ours=adv(pii_c["most probable"], 5),
+            tolerance=0.02,
+            data=src,
+            standin_note=snote,
+            note=_pii_alt_note(info, delta, params["adv_threshold"]),
+        ),
+        LEDGER.qualitative(
+            figure="fig2a",
+            claim_id="adv_eps5_pii_p10_median",
+            claim="ε = 5: least probable (10th pct.) and median PII canaries have Adv < 0.05",
+            holds=max(adv(pii_c["10th percentile"], 5), adv(pii_c["median"], 5)) < 0.05,
+            ours=f"10th pct. {adv(pii_c['10th percentile'], 5):.3g}, median {adv(pii_c['median'], 5):.3g}",
+            note=snote if src == "standin" else "",
+            data=src,
+        ),
+        LEDGER.qualitative(
+            figure="fig2a",
+            claim_id="adv_eps10_uniform",
+            claim="ε = 10: any uniform canary has Adv ≪ 0.05",
+            holds=adv(uni, 10) < 0.005,
+            ours=f"{adv(uni, 10):.2e}",
+        ),
+        LEDGER.numeric(
+            figure="fig2a",
+            claim_id="adv_eps10_password_max",
+            claim="ε = 10: most probable password canary has Adv ≈ 1.0",
+            paper_value=1.0,
+            ours=adv(pw["most probable"], 10),
+            tolerance=0.01,
+        ),
+        LEDGER.numeric(
+            figure="fig2a",
+            claim_id="adv_eps10_pii_max",
+            claim="ε = 10: most probable PII canary has Adv ≈ 1.0",
+            paper_value=1.0,
+            ours=adv(pii_c["most probable"], 10),
+            tolerance=0.01,
+            data=src,
+            standin_note=snote,
+        ),
+        LEDGER.qualitative(
+            figure="fig2a",
+            claim_id="pii_median_above_uniform",
+            claim="The median PII canary has a much larger Adv than the uniform canary",
+            holds=adv(pii_c["median"], 5) > 10 * adv(uni, 5),
+            ours=f"at ε = 5: {adv(pii_c['median'], 5):.3g} vs {adv(uni, 5):.3g}",
+            note=snote if src == "standin" else "",
+            data=src,
+        ),
+        LEDGER.qualitative(
+            figure="fig2a",
+            claim_id="password_median_below_uniform",
+            claim="The median password canary has a lower Adv than the uniform canary (Zipf skew)",
+            holds=adv(pw["median"], 10) < adv(uni, 10),
+            ours=f"at ε = 10: {adv(pw['median'], 10):.3g} vs {adv(uni, 10):.3g}",
+        ),
+        LEDGER.qualitative(
+            figure="fig2a",
+            claim_id="uniform_9digit_eps17",
+            claim="Very low probability of reconstructing 9 uniform digits from any ε-DP mechanism "
+            "when ε < 17 (Section 3.2)",
+            holds=float(rb.beta_pure(17, 1e-9)) < 0.05,
+            ours=f"β(17, 1e-9) = {float(rb.beta_pure(17, 1e-9)):.4f}; "
+            f"bits leaked at α = 0.05: {float(rb.leaked_bits(17)):.2f} < log2(1e9) = 29.9",
+        ),
     ]
     return FigureResult(
-        data=pd.concat(frames, ignore_index=True), fig=fig, claims=claims, data_sources=_sources(src),
+        data=pd.concat(frames, ignore_index=True),
+        fig=fig,
+        claims=claims,
+        data_sources=_sources(src),
         seeds={"pii": params["seed"]},
-        caption=("Figure 2(a). Bound on the generalised advantage (Posterior − Prior)/(1 − Prior) of extracting "
-                 f"one canary (Corollary 3.4, δ = {delta:g}) against ε, for the uniform 9-digit canary "
-                 f"(p = 1e-9), Zipf(s = {params['password_s']}) numerical passwords over "
-                 f"{params['password_support']:.0e} ranks (least probable, median, most probable) and PII names "
-                 f"(10th percentile, median, most probable canary prior; {info['pii_source']} source, "
-                 f"{info['pii_scorer']} scorer, {info['pii_normalisation']} normalisation over the candidates); "
-                 "markers on the most probable canary "
-                 f"of each prior, dotted line at Adv = {params['adv_threshold']:g}."),
-        extra={"priors": info, "canaries": canaries,
-               "adv_bound_at": {dist: {label: {f"eps={e:g}": adv(p, e) for e in (1, 5, 10)}
-                                       for label, p in cs.items()} for dist, cs in canaries.items()}},
+        caption=(
+            "Figure 2(a). Bound on the generalised advantage (Posterior − Prior)/(1 − Prior) of extracting "
+            f"one canary (Corollary 3.4, δ = {delta:g}) against ε, for the uniform 9-digit canary "
+            f"(p = 1e-9), Zipf(s = {params['password_s']}) numerical passwords over "
+            f"{params['password_support']:.0e} ranks (least probable, median, most probable) and PII names "
+            f"(10th percentile, median, most probable canary prior; {info['pii_source']} source, "
+            f"{info['pii_scorer']} scorer, {info['pii_normalisation']} normalisation over the candidates); "
+            "markers on the most probable canary "
+            f"of each prior, dotted line at Adv = {params['adv_threshold']:g}."
+        ),
+        extra={
+            "priors": info,
+            "canaries": canaries,
+            "adv_bound_at": {
+                dist: {
+                    label: {f"eps={e:g}": adv(p, e) for e in (1, 5, 10)} for label, p in cs.items()
+                }
+                for dist, cs in canaries.items()
+            },
+        },
     )
 
 
@@ -227,48 +361,108 @@ def fig2b(params) -> FigureResult:
         pm = max(cs.values())
         worst[dist] = float(rb.epsilon_protect(pm, delta, thr))
         # Hollow markers of decreasing size stay visible where they coincide; the label sits beside.
-        ax.plot([pm], [worst[dist]], marker=plotting.marker(i), color=plotting.color(i), linestyle="none",
-                markersize=11 - 2.5 * i, markerfacecolor="none", markeredgewidth=1.6, zorder=3 + i,
-                label=f"{dist} most probable canary: p = {pm:.2g}, ε = {worst[dist]:.2f}")
-        ax.annotate(dist, (pm, worst[dist]), xytext=(8, 8), textcoords="offset points", fontsize=7,
-                    color=plotting.color(i))
-        frames.append(pd.DataFrame({"series": f"{dist} most probable", "x": [pm], "y": [worst[dist]]}))
-    ax.set(xscale="log", xlabel="prior probability of the canary p", ylabel=f"ε_protect (δ = {delta:g})",
-           title=f"Privacy level needed to keep Adv <= {thr:g}")
+        ax.plot(
+            [pm],
+            [worst[dist]],
+            marker=plotting.marker(i),
+            color=plotting.color(i),
+            linestyle="none",
+            markersize=11 - 2.5 * i,
+            markerfacecolor="none",
+            markeredgewidth=1.6,
+            zorder=3 + i,
+            label=f"{dist} most probable canary: p = {pm:.2g}, ε = {worst[dist]:.2f}",
+        )
+        ax.annotate(
+            dist,
+            (pm, worst[dist]),
+            xytext=(8, 8),
+            textcoords="offset points",
+            fontsize=7,
+            color=plotting.color(i),
+        )
+        frames.append(
+            pd.DataFrame({"series": f"{dist} most probable", "x": [pm], "y": [worst[dist]]})
+        )
+    ax.set(
+        xscale="log",
+        xlabel="prior probability of the canary p",
+        ylabel=f"ε_protect (δ = {delta:g})",
+        title=f"Privacy level needed to keep Adv <= {thr:g}",
+    )
     ax.legend(fontsize=7)
     implied = optimize.brentq(lambda q: rb.epsilon_protect(q, delta, thr) - 0.25, 1e-3, 0.9)
     claims = [
-        LEDGER.numeric(figure="fig2b", claim_id="eps_protect_uniform",
-                       claim="ε_protect of the uniform 9-digit canary is 17.8", paper_value=17.8,
-                       ours=worst["Uniform"], tolerance=0.05),
-        LEDGER.numeric(figure="fig2b", claim_id="eps_protect_password",
-                       claim="ε_protect of the numerical password is 0.25", paper_value=0.25,
-                       ours=worst["Password"], tolerance=0.01,
-               note_if_differs=(f"stated law Zipf(s = {params['password_s']}) over {params['password_support']:.0e} "
-                                f"ranks has p_max = {info['password']['max']:.4f}; 0.25 needs p_max = {implied:.3f} "
-                                "(e.g. s = 1.1 over ~1e3 ranks or s = 1.2 over 1e9)")),
-        LEDGER.numeric(figure="fig2b", claim_id="eps_protect_pii", claim="ε_protect of PII is 2.37", paper_value=2.37,
-                       ours=worst["PII"], tolerance=0.05, data=src,
-                       standin_note="PII prior from the offline stand-in, not Enron+GPT-2",
-                       note=_pii_alt_note(info, delta, thr)),
-        LEDGER.numeric(figure="fig2b", claim_id="password_top_prior",
-                       claim="Zipf(1.1) over the 9-digit passwords: top prior implied by the quoted numbers (≈ 0.18)",
-                       paper_value=0.18, ours=info["password"]["max"], tolerance=0.01,
-               note_if_differs="the stated law gives 0.107 (support 1e9); recorded as a discrepancy in the paper"),
+        LEDGER.numeric(
+            figure="fig2b",
+            claim_id="eps_protect_uniform",
+            claim="ε_protect of the uniform 9-digit canary is 17.8",
+            paper_value=17.8,
+            ours=worst["Uniform"],
+            tolerance=0.05,
+        ),
+        LEDGER.numeric(
+            figure="fig2b",
+            claim_id="eps_protect_password",
+            claim="ε_protect of the numerical password is 0.25",
+            paper_value=0.25,
+            ours=worst["Password"],
+            tolerance=0.01,
+            note_if_differs=(
+                f"stated law Zipf(s = {params['password_s']}) over {params['password_support']:.0e} "
+                f"ranks has p_max = {info['password']['max']:.4f}; 0.25 needs p_max = {implied:.3f} "
+                "(e.g. s = 1.1 over ~1e3 ranks or s = 1.2 over 1e9)"
+            ),
+        ),
+        LEDGER.numeric(
+            figure="fig2b",
+            claim_id="eps_protect_pii",
+            claim="ε_protect of PII is 2.37",
+            paper_value=2.37,
+            ours=worst["PII"],
+            tolerance=0.05,
+            data=src,
+            standin_note="PII prior from the offline stand-in, not Enron+GPT-2",
+            note=_pii_alt_note(info, delta, thr),
+        ),
+        LEDGER.numeric(
+            figure="fig2b",
+            claim_id="password_top_prior",
+            claim="Zipf(1.1) over the 9-digit passwords: top prior implied by the quoted numbers (≈ 0.18)",
+            paper_value=0.18,
+            ours=info["password"]["max"],
+            tolerance=0.01,
+            note_if_differs="the stated law gives 0.107 (support 1e9); recorded as a discrepancy in the paper",
+        ),
     ]
     return FigureResult(
-        data=pd.concat(frames, ignore_index=True), fig=fig, claims=claims, data_sources=_sources(src),
+        data=pd.concat(frames, ignore_index=True),
+        fig=fig,
+        claims=claims,
+        data_sources=_sources(src),
         seeds={"pii": params["seed"]},
-        caption=(f"Figure 2(b). ε_protect: the largest ε for which the advantage bound of extracting a canary of "
-                 f"prior probability p stays below {thr:g} (δ = {delta:g}); markers at the most probable canary "
-                 "of each prior (uniform, Zipf password, PII names)."),
+        caption=(
+            f"Figure 2(b). ε_protect: the largest ε for which the advantage bound of extracting a canary of "
+            f"prior probability p stays below {thr:g} (δ = {delta:g}); markers at the most probable canary "
+            "of each prior (uniform, Zipf password, PII names)."
+        ),
         extra={"priors": info, "implied_password_top_prior": implied},
     )
 
 
 # --- Table 1 -----------------------------------------------------------------------------------
 
-TABLE1_COLUMNS = ["Uniform", "Non-Uniform", "MI", "AI", "Recon", "Single", "Multiple", "Simple", "Complex"]
+TABLE1_COLUMNS = [
+    "Uniform",
+    "Non-Uniform",
+    "MI",
+    "AI",
+    "Recon",
+    "Single",
+    "Multiple",
+    "Simple",
+    "Complex",
+]
 TABLE1_ROWS = [  # ✓ yes, "" no, "?" unsure; every row is reconstructed from the text (marks lost)
     ("Balle et al. [6]", ["✓", "✓", "", "", "✓", "✓", "", "✓", "✓"]),
     ("Stock et al. [59]", ["?", "✓", "", "", "✓", "✓", "", "✓", "✓"]),
@@ -282,31 +476,67 @@ TABLE1_ROWS = [  # ✓ yes, "" no, "?" unsure; every row is reconstructed from t
 
 
 def table1(params) -> FigureResult:
-    groups = ["Prior knowledge", "Prior knowledge", "Attack goal", "Attack goal", "Attack goal",
-              "No. of targets", "No. of targets", "Success metric", "Success metric"]
-    md = ["# Table 1. Applicability of the framework vs prior work (Swanberg et al.)", "",
-          "The check-marks are lost in the paper's text; every entry below is **reconstructed from statements "
-          "in the text** (spec §3, Table 1); `?` marks entries the text does not settle.", "",
-          "| Work | " + " | ".join(f"{g}: {c}" for g, c in zip(groups, TABLE1_COLUMNS, strict=True)) + " |",
-          "|" + "---|" * (len(TABLE1_COLUMNS) + 1)]
-    tex = [r"\begin{tabular}{l" + "c" * len(TABLE1_COLUMNS) + "}", r"\toprule",
-           r" & \multicolumn{2}{c}{Prior knowledge} & \multicolumn{3}{c}{Attack goal} & "
-           r"\multicolumn{2}{c}{No. of targets} & \multicolumn{2}{c}{Success metric} \\",
-           "Work & " + " & ".join(TABLE1_COLUMNS) + r" \\", r"\midrule"]
+    groups = [
+        "Prior knowledge",
+        "Prior knowledge",
+        "Attack goal",
+        "Attack goal",
+        "Attack goal",
+        "No. of targets",
+        "No. of targets",
+        "Success metric",
+        "Success metric",
+    ]
+    md = [
+        "# Table 1. Applicability of the framework vs prior work (Swanberg et al.)",
+        "",
+        "The check-marks are lost in the paper's text; every entry below is **reconstructed from statements "
+        "in the text** (spec §3, Table 1); `?` marks entries the text does not settle.",
+        "",
+        "| Work | "
+        + " | ".join(f"{g}: {c}" for g, c in zip(groups, TABLE1_COLUMNS, strict=True))
+        + " |",
+        "|" + "---|" * (len(TABLE1_COLUMNS) + 1),
+    ]
+    tex = [
+        r"\begin{tabular}{l" + "c" * len(TABLE1_COLUMNS) + "}",
+        r"\toprule",
+        r" & \multicolumn{2}{c}{Prior knowledge} & \multicolumn{3}{c}{Attack goal} & "
+        r"\multicolumn{2}{c}{No. of targets} & \multicolumn{2}{c}{Success metric} \\",
+        "Work & " + " & ".join(TABLE1_COLUMNS) + r" \\",
+        r"\midrule",
+    ]
     rows = []
     for name, marks in TABLE1_ROWS:
         md.append(f"| {name} | " + " | ".join(marks) + " |")
         tex.append(name + " & " + " & ".join(m.replace("✓", r"\checkmark") for m in marks) + r" \\")
         for col, m in zip(TABLE1_COLUMNS, marks, strict=True):
-            rows.append({"series": name, "x": col, "y": {"✓": 1.0, "": 0.0, "?": np.nan}[m],
-                         "reconstructed": True})
-    tex += [r"\bottomrule", r"\end{tabular}", "% all entries reconstructed from the text (marks lost)"]
+            rows.append(
+                {
+                    "series": name,
+                    "x": col,
+                    "y": {"✓": 1.0, "": 0.0, "?": np.nan}[m],
+                    "reconstructed": True,
+                }
+            )
+    tex += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        "% all entries reconstructed from the text (marks lost)",
+    ]
     return FigureResult(
-        data=pd.DataFrame(rows), table_md="\n".join(md) + "\n", table_tex="\n".join(tex) + "\n",
+        data=pd.DataFrame(rows),
+        table_md="\n".join(md) + "\n",
+        table_tex="\n".join(tex) + "\n",
         caption="Table 1. Comparing the applicability of the framework with prior work; entries reconstructed "
-                "from the text (the check-marks are lost in the source).",
-        claims=[LEDGER.qualitative(figure="table1", claim_id="ours_covers_all",
-            claim="First framework to allow approximate reconstruction of multiple targets under a non-uniform prior",
-            holds=not any(m[1] == m[6] == m[8] == "✓" for _, m in TABLE1_ROWS[:-1]),
-            ours="no other row has non-uniform + multiple + complex marked in our reconstruction")],
+        "from the text (the check-marks are lost in the source).",
+        claims=[
+            LEDGER.qualitative(
+                figure="table1",
+                claim_id="ours_covers_all",
+                claim="First framework to allow approximate reconstruction of multiple targets under a non-uniform prior",
+                holds=not any(m[1] == m[6] == m[8] == "✓" for _, m in TABLE1_ROWS[:-1]),
+                ours="no other row has non-uniform + multiple + complex marked in our reconstruction",
+            )
+        ],
     )

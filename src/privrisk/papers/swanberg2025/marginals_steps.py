@@ -58,16 +58,27 @@ def dataset_step(params, inputs, outputs, threads) -> None:
     log.info("%s: %s table with %d rows, domains %s", ds, table.source, table.n_rows, table.domains)
     ss = seeds.seed_sequence(seed, ds, "baynet")
     rng_fit, rng_sample = (np.random.default_rng(s) for s in ss.spawn(2))
-    bn = baynet.fit_greedy(table.codes, table.domains, degree=common["degree"],
-                           pseudocount=common["pseudocount"], rng=rng_fit, names=table.columns)
+    bn = baynet.fit_greedy(
+        table.codes,
+        table.domains,
+        degree=common["degree"],
+        pseudocount=common["pseudocount"],
+        rng=rng_fit,
+        names=table.columns,
+    )
     records = bn.sample(common["n_records"], rng_sample)
     Path(outputs["npz"]).parent.mkdir(parents=True, exist_ok=True)
     np.savez(outputs["npz"], records=records, columns=np.asarray(table.columns), **bn.to_arrays())
     summary = {
-        "dataset": ds, "source": table.source, "raw_rows": table.n_rows, "info": table.info,
+        "dataset": ds,
+        "source": table.source,
+        "raw_rows": table.n_rows,
+        "info": table.info,
         "domains": dict(zip(table.columns, table.domains, strict=True)),
         "visit_order": [table.columns[v] for v in bn.order],
-        "parents": {table.columns[v]: [table.columns[p] for p in bn.parents[v]] for v in range(bn.d)},
+        "parents": {
+            table.columns[v]: [table.columns[p] for p in bn.parents[v]] for v in range(bn.d)
+        },
         "n_records": int(records.shape[0]),
     }
     Path(outputs["json"]).write_text(json.dumps(summary, indent=2) + "\n")
@@ -107,8 +118,9 @@ class Draws:
         return self.records[:, :, self.unknown]
 
 
-def make_draws(bn, unknown, epsilon: float, *, delta: float, n: int, draws: int, seed: int, tag: str,
-               kind: str) -> Draws:
+def make_draws(
+    bn, unknown, epsilon: float, *, delta: float, n: int, draws: int, seed: int, tag: str, kind: str
+) -> Draws:
     """``draws`` fresh datasets of ``n`` records from the BayNet, each with fresh release noise.
 
     ``kind`` names the stream: ``target`` draws (the ones reported) are the same records in every
@@ -120,16 +132,34 @@ def make_draws(bn, unknown, epsilon: float, *, delta: float, n: int, draws: int,
     lay, sigma = None, 0.0
     for r in range(draws):
         x = bn.sample(n, seeds.rng(seed, tag, kind, "records", r))
-        lay, nz, sigma = mm.release(x, bn.domains, unknown, epsilon=epsilon, delta=delta, k=3,
-                                    rng=seeds.rng(seed, tag, kind, "noise", r, *unknown, str(epsilon)))
+        lay, nz, sigma = mm.release(
+            x,
+            bn.domains,
+            unknown,
+            epsilon=epsilon,
+            delta=delta,
+            k=3,
+            rng=seeds.rng(seed, tag, kind, "noise", r, *unknown, str(epsilon)),
+        )
         recs.append(x)
         noisy.append(nz)
     records = np.stack(recs)
     flat = records.reshape(-1, records.shape[2])
-    init = [baynet.conditional_marginal(bn, flat, unknown, u).reshape(draws, n, -1) for u in unknown]
+    init = [
+        baynet.conditional_marginal(bn, flat, unknown, u).reshape(draws, n, -1) for u in unknown
+    ]
     z, p = baynet.conditional_map(bn, flat, unknown)
-    return Draws(unknown, float(epsilon), records, np.stack(noisy), init, z.reshape(draws, n, -1),
-                 p.reshape(draws, n), lay, float(sigma))
+    return Draws(
+        unknown,
+        float(epsilon),
+        records,
+        np.stack(noisy),
+        init,
+        z.reshape(draws, n, -1),
+        p.reshape(draws, n),
+        lay,
+        float(sigma),
+    )
 
 
 # ------------------------------------------------------------------------------------ attack
@@ -147,14 +177,22 @@ def run_settings(dr: Draws, settings, checkpoints, *, domains, chunk: int = 64):
     elems = [(si, ri) for si in range(len(settings)) for ri in range(r)]
     guesses, probs = [], [[] for _ in dr.unknown]
     for lo in range(0, len(elems), chunk):
-        part = elems[lo:lo + chunk]
+        part = elems[lo : lo + chunk]
         si = np.array([e[0] for e in part])
         ri = np.array([e[1] for e in part])
         res = rap.rap_attack_batch(
-            dr.records[ri], domains, dr.unknown, dr.lay, dr.noisy[ri], [p[ri] for p in dr.init],
-            checkpoints=checkpoints, optimiser=[settings[i][0] for i in si],
-            lr=[float(settings[i][1]) for i in si], prior_weight=[float(settings[i][2]) for i in si],
-            noise_std=dr.sigma)
+            dr.records[ri],
+            domains,
+            dr.unknown,
+            dr.lay,
+            dr.noisy[ri],
+            [p[ri] for p in dr.init],
+            checkpoints=checkpoints,
+            optimiser=[settings[i][0] for i in si],
+            lr=[float(settings[i][1]) for i in si],
+            prior_weight=[float(settings[i][2]) for i in si],
+            noise_std=dr.sigma,
+        )
         guesses.append(res.guess)
         for j, p in enumerate(res.probs):
             probs[j].append(p)
@@ -182,8 +220,17 @@ def successes(dr: Draws, guess, probs, metric: str, radii=None) -> np.ndarray:
     return np.mean(out, axis=0)
 
 
-def tune(shadow: Sequence[Draws], grid, lambdas, checkpoints, *, domains, metric="exact", radii=None,
-         chunk: int = 64):
+def tune(
+    shadow: Sequence[Draws],
+    grid,
+    lambdas,
+    checkpoints,
+    *,
+    domains,
+    metric="exact",
+    radii=None,
+    chunk: int = 64,
+):
     """The informed attacker's tuning: every (optimiser, lr) of ``grid`` × step count of
     ``checkpoints``, per prior weight λ, scored by mean successes on the shadow draws (one or more
     conditions sharing a (dataset, ε, d') key). Returns (table, chosen): one row per setting with
@@ -201,10 +248,19 @@ def tune(shadow: Sequence[Draws], grid, lambdas, checkpoints, *, domains, metric
     for ci, c in enumerate(ck):
         for si, (o, lr, lam) in enumerate(settings):
             v = scores[ci, si]
-            rows.append({"lambda": float(lam), "optimiser": o, "lr": float(lr), "steps": c,
-                         "shadow_mean": float(v.mean()),
-                         "shadow_se": float(v.std(ddof=1) / np.sqrt(v.size)) if v.size > 1 else float("nan"),
-                         "shadow_n": int(v.size)})
+            rows.append(
+                {
+                    "lambda": float(lam),
+                    "optimiser": o,
+                    "lr": float(lr),
+                    "steps": c,
+                    "shadow_mean": float(v.mean()),
+                    "shadow_se": float(v.std(ddof=1) / np.sqrt(v.size))
+                    if v.size > 1
+                    else float("nan"),
+                    "shadow_n": int(v.size),
+                }
+            )
     table = pd.DataFrame(rows)
     table["chosen"] = False
     table["minus_chosen"] = np.nan
@@ -221,7 +277,9 @@ def tune(shadow: Sequence[Draws], grid, lambdas, checkpoints, *, domains, metric
         diff = flat[sub.index] - flat[best]
         table.loc[sub.index, "minus_chosen"] = diff.mean(axis=1)
         if diff.shape[1] > 1:
-            table.loc[sub.index, "minus_chosen_se"] = diff.std(axis=1, ddof=1) / np.sqrt(diff.shape[1])
+            table.loc[sub.index, "minus_chosen_se"] = diff.std(axis=1, ddof=1) / np.sqrt(
+                diff.shape[1]
+            )
     return table, chosen
 
 
@@ -242,12 +300,20 @@ def outcome_rows(dr: Draws, attacks: dict, radii=None) -> pd.DataFrame:
     """Per (draw, record) outcomes of the target draws: ``prior_ok``, ``p_star`` and
     ``attack_l<λ>_ok``; per (radius, draw, record) when ``radii`` is given (one ordinal column)."""
     r, n = dr.p_map.shape
-    base = {"epsilon": dr.epsilon, "n_unknown": len(dr.unknown), "m": len(dr.lay.triples),
-            "sigma_count": dr.sigma, "draw": np.repeat(np.arange(r), n), "record": np.tile(np.arange(n), r),
-            "ambiguous": np.concatenate([ambiguous_records(x, dr.unknown) for x in dr.records])}
+    base = {
+        "epsilon": dr.epsilon,
+        "n_unknown": len(dr.unknown),
+        "m": len(dr.lay.triples),
+        "sigma_count": dr.sigma,
+        "draw": np.repeat(np.arange(r), n),
+        "record": np.tile(np.arange(n), r),
+        "ambiguous": np.concatenate([ambiguous_records(x, dr.unknown) for x in dr.records]),
+    }
     truth = dr.truth
     if radii is None:
-        out = pd.DataFrame(base | {"prior_ok": (dr.z_map == truth).all(-1).ravel(), "p_star": dr.p_map.ravel()})
+        out = pd.DataFrame(
+            base | {"prior_ok": (dr.z_map == truth).all(-1).ravel(), "p_star": dr.p_map.ravel()}
+        )
         for lam, (g, _) in attacks.items():
             out[f"attack_l{lam:g}_ok"] = (g == truth).all(-1).ravel()
         return out
@@ -255,8 +321,14 @@ def outcome_rows(dr: Draws, attacks: dict, radii=None) -> pd.DataFrame:
     flat_init = dr.init[0].reshape(r * n, -1)
     for e in radii:
         centre, mass = baynet.best_window(flat_init, int(e))
-        f = pd.DataFrame(base | {"radius": int(e), "prior_ok": np.abs(centre - truth[..., 0].ravel()) <= e,
-                                 "p_star": mass})
+        f = pd.DataFrame(
+            base
+            | {
+                "radius": int(e),
+                "prior_ok": np.abs(centre - truth[..., 0].ravel()) <= e,
+                "p_star": mass,
+            }
+        )
         for lam, (_, probs) in attacks.items():
             # Like the prior, the attack guesses the centre of its most probable window
             # (its relaxed row); at E = 0 this is its rounded (argmax) output.
@@ -291,16 +363,27 @@ def _conditions(params, bn, cols):
     """The figure's conditions: (x, unknown columns, ε, extra columns) and the tuning key of each."""
     kind = params["kind"]
     if kind == "columns":
-        return [(name, [_col(cols, name)], float(params["epsilon"]), {}) for name in params["columns"]]
+        return [
+            (name, [_col(cols, name)], float(params["epsilon"]), {}) for name in params["columns"]
+        ]
     if kind == "epsilons":
         j = _col(cols, params["column"])
         return [(float(e), [j], float(e), {}) for e in config.grid(params["epsilons"])]
     if kind == "multi":
         order = list(bn.order)
         if params["max_unknown"] > len(order) - 3:
-            raise ValueError(f"{params['figure']}.max_unknown = {params['max_unknown']} leaves fewer than 3 known columns")
-        return [(k, order[-k:], float(params["epsilon"]), {"columns": "|".join(cols[v] for v in order[-k:])})
-                for k in range(1, params["max_unknown"] + 1)]
+            raise ValueError(
+                f"{params['figure']}.max_unknown = {params['max_unknown']} leaves fewer than 3 known columns"
+            )
+        return [
+            (
+                k,
+                order[-k:],
+                float(params["epsilon"]),
+                {"columns": "|".join(cols[v] for v in order[-k:])},
+            )
+            for k in range(1, params["max_unknown"] + 1)
+        ]
     if kind == "l1":
         return [(params["column"], [_col(cols, params["column"])], float(params["epsilon"]), {})]
     raise ValueError(f"unknown attack kind {kind!r}")
@@ -315,7 +398,10 @@ def attack_step(params, inputs, outputs, threads) -> None:
     torch.set_num_threads(max(1, int(threads)))
     bn, _, cols = _load_dataset(inputs["dataset"])
     att = dict(params["marginals_attack"])
-    for key in ("draws", "shadow_draws"):  # Fig 6 may use fewer (its many-column attacks are the costly ones)
+    for key in (
+        "draws",
+        "shadow_draws",
+    ):  # Fig 6 may use fewer (its many-column attacks are the costly ones)
         if key in params:
             att[key] = params[key]
     tun = dict(att["tuning"])
@@ -335,14 +421,46 @@ def attack_step(params, inputs, outputs, threads) -> None:
     frames, tables = [], []
     for (eps, k), members in keys.items():
         radii = range(bn.domains[members[0][1][0]]) if metric == "l1" else None
-        shadow = [make_draws(bn, u, e, delta=delta, n=n, draws=int(att["shadow_draws"]), seed=seed,
-                             tag=f"{tag}:{params['figure']}", kind="shadow") for _, u, e, _ in members]
-        table, chosen = tune(shadow, grid, lambdas, tun["steps"], domains=bn.domains, metric=metric, radii=radii,
-                             chunk=chunk)
-        tables.append(table.assign(epsilon=eps, n_unknown=k, conditions="|".join(str(m[0]) for m in members)))
+        shadow = [
+            make_draws(
+                bn,
+                u,
+                e,
+                delta=delta,
+                n=n,
+                draws=int(att["shadow_draws"]),
+                seed=seed,
+                tag=f"{tag}:{params['figure']}",
+                kind="shadow",
+            )
+            for _, u, e, _ in members
+        ]
+        table, chosen = tune(
+            shadow,
+            grid,
+            lambdas,
+            tun["steps"],
+            domains=bn.domains,
+            metric=metric,
+            radii=radii,
+            chunk=chunk,
+        )
+        tables.append(
+            table.assign(epsilon=eps, n_unknown=k, conditions="|".join(str(m[0]) for m in members))
+        )
         log.info("%s eps=%s d'=%d: chosen %s", tag, eps, k, chosen)
         for x, u, e, extra in members:
-            dr = make_draws(bn, u, e, delta=delta, n=n, draws=int(att["draws"]), seed=seed, tag=tag, kind="target")
+            dr = make_draws(
+                bn,
+                u,
+                e,
+                delta=delta,
+                n=n,
+                draws=int(att["draws"]),
+                seed=seed,
+                tag=tag,
+                kind="target",
+            )
             res = attack_draws(dr, chosen, domains=bn.domains, chunk=chunk)
             f = outcome_rows(dr, res, radii)
             f = f.assign(x=f["radius"] if radii is not None else x, **extra)
@@ -350,9 +468,17 @@ def attack_step(params, inputs, outputs, threads) -> None:
                 o, lr, st = chosen[lam]
                 f[f"setting_l{lam:g}"] = f"{o} lr={lr:g} steps={st}"
             frames.append(f)
-            log.info("%s x=%s: attack %s, prior %.1f (mean over %d draws)", tag, x,
-                     {lam: float(f[f'attack_l{lam:g}_ok'].sum() / dr.records.shape[0]) for lam in lambdas},
-                     f["prior_ok"].sum() / dr.records.shape[0], dr.records.shape[0])
+            log.info(
+                "%s x=%s: attack %s, prior %.1f (mean over %d draws)",
+                tag,
+                x,
+                {
+                    lam: float(f[f"attack_l{lam:g}_ok"].sum() / dr.records.shape[0])
+                    for lam in lambdas
+                },
+                f["prior_ok"].sum() / dr.records.shape[0],
+                dr.records.shape[0],
+            )
     Path(outputs["csv"]).parent.mkdir(parents=True, exist_ok=True)
     pd.concat(frames, ignore_index=True).to_csv(outputs["csv"], index=False)
     pd.concat(tables, ignore_index=True).to_csv(outputs["tuning"], index=False)

@@ -11,7 +11,11 @@ from .marginals_steps import bound_quantiles
 
 
 def _attack_name(lam: float) -> str:
-    return "M-AI attack (RAP, prior as start)" if lam == 0 else f"M-AI attack + prior term (λ = {lam:g})"
+    return (
+        "M-AI attack (RAP, prior as start)"
+        if lam == 0
+        else f"M-AI attack + prior term (λ = {lam:g})"
+    )
 
 
 def summarise(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
@@ -24,14 +28,26 @@ def summarise(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
         per = []
         for _, gd in g.groupby("draw", sort=True):
             q = bound_quantiles(eps, delta, gd["p_star"].to_numpy())
-            d = {"prior": int(gd["prior_ok"].sum()), "prior_expected": float(gd["p_star"].sum()),
-                 "ambiguous": int(gd["ambiguous"].sum()), "bound_5": q[0], "bound_50": q[1], "bound_95": q[2]}
+            d = {
+                "prior": int(gd["prior_ok"].sum()),
+                "prior_expected": float(gd["p_star"].sum()),
+                "ambiguous": int(gd["ambiguous"].sum()),
+                "bound_5": q[0],
+                "bound_50": q[1],
+                "bound_95": q[2],
+            }
             for lam in lambdas:
                 d[f"attack_l{lam:g}"] = int(gd[f"attack_l{lam:g}_ok"].sum())
             per.append(d)
         per = pd.DataFrame(per)
         r = len(per)
-        rec = {"x": x, "epsilon": eps, "draws": r, "m": int(g["m"].iloc[0]), "sigma_count": float(g["sigma_count"].iloc[0])}
+        rec = {
+            "x": x,
+            "epsilon": eps,
+            "draws": r,
+            "m": int(g["m"].iloc[0]),
+            "sigma_count": float(g["sigma_count"].iloc[0]),
+        }
         for c in ("prior", "prior_expected", "ambiguous", "bound_5", "bound_50", "bound_95"):
             rec[c] = float(per[c].mean())
         rec["prior_sd"] = float(per["prior"].std(ddof=1)) if r > 1 else 0.0

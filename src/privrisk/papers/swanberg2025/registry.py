@@ -41,33 +41,76 @@ def _res(threads: int = 1, mem_mb: int = 1000, runtime: int = 5) -> dict[str, Re
 
 
 STEPS = [
-    Step(name="fig3_train", func=f"{_NGRAM_STEPS}:train_step", section="ngram_train", data=("enron",),
-         config=_ENRON, outputs={"npz": "fig3_ngram_runs.npz", "tuning": "fig3_ngram_tuning.csv"},
-         resources=_res(threads=2, mem_mb=3000, runtime=30)),
-    *(Step(name=f"marginals_dataset_{ds}", func=f"{_MARG_STEPS}:dataset_step", data=(ds,),
-           config={"data": f"data.{ds}", "marginals": "marginals"}, fixed={"dataset": ds},
-           outputs={"npz": f"marginals_{ds}_dataset.npz", "json": f"marginals_{ds}_dataset.json"},
-           resources=_res(mem_mb=4000, runtime=30))
-      for ds in ("acs", "fire")),
-    *(Step(name=f"{fig}_attack", func=f"{_MARG_STEPS}:attack_step", section=fig,
-           inputs={"dataset": Out(f"marginals_dataset_{ds}", "npz")},
-           config={**_ATTACK, "n_records": "marginals.n_records"},
-           fixed={"dataset": ds, "kind": kind, "figure": fig},
-           outputs={"csv": f"{fig}_attack.csv", "tuning": f"{fig}_tuning.csv"},
-           resources=_res(mem_mb=4000, runtime=60))
-      for fig, (ds, kind) in MARGINALS.items()),
+    Step(
+        name="fig3_train",
+        func=f"{_NGRAM_STEPS}:train_step",
+        section="ngram_train",
+        data=("enron",),
+        config=_ENRON,
+        outputs={"npz": "fig3_ngram_runs.npz", "tuning": "fig3_ngram_tuning.csv"},
+        resources=_res(threads=2, mem_mb=3000, runtime=30),
+    ),
+    *(
+        Step(
+            name=f"marginals_dataset_{ds}",
+            func=f"{_MARG_STEPS}:dataset_step",
+            data=(ds,),
+            config={"data": f"data.{ds}", "marginals": "marginals"},
+            fixed={"dataset": ds},
+            outputs={"npz": f"marginals_{ds}_dataset.npz", "json": f"marginals_{ds}_dataset.json"},
+            resources=_res(mem_mb=4000, runtime=30),
+        )
+        for ds in ("acs", "fire")
+    ),
+    *(
+        Step(
+            name=f"{fig}_attack",
+            func=f"{_MARG_STEPS}:attack_step",
+            section=fig,
+            inputs={"dataset": Out(f"marginals_dataset_{ds}", "npz")},
+            config={**_ATTACK, "n_records": "marginals.n_records"},
+            fixed={"dataset": ds, "kind": kind, "figure": fig},
+            outputs={"csv": f"{fig}_attack.csv", "tuning": f"{fig}_tuning.csv"},
+            resources=_res(mem_mb=4000, runtime=60),
+        )
+        for fig, (ds, kind) in MARGINALS.items()
+    ),
 ]
 
 FIGURES = [
     Figure(name="table1", func=f"{_ANALYTIC}:table1", table=True, resources=_res(mem_mb=1500)),
-    *(Figure(name=f, func=f"{_ANALYTIC}:{f}", resources=_res(mem_mb=1500)) for f in ("fig1a", "fig1b")),
-    *(Figure(name=f, func=f"{_ANALYTIC}:{f}", data=("enron",), config=_ENRON, resources=_res(mem_mb=1500))
-      for f in ("fig2a", "fig2b")),
-    Figure(name="fig3", func=f"{_NGRAM_FIG}:fig3", inputs={"npz": Out("fig3_train", "npz")},
-           resources=_res(mem_mb=1500)),
-    *(Figure(name=fig, func=f"{_MARG_FIG}:{fig}",
-             inputs={"attack": Out(f"{fig}_attack", "csv"), "tuning": Out(f"{fig}_attack", "tuning"),
-                     "dataset_json": Out(f"marginals_dataset_{ds}", "json")},
-             config={**_ATTACK, "n_records": "marginals.n_records"}, resources=_res())
-      for fig, (ds, _kind) in MARGINALS.items()),
+    *(
+        Figure(name=f, func=f"{_ANALYTIC}:{f}", resources=_res(mem_mb=1500))
+        for f in ("fig1a", "fig1b")
+    ),
+    *(
+        Figure(
+            name=f,
+            func=f"{_ANALYTIC}:{f}",
+            data=("enron",),
+            config=_ENRON,
+            resources=_res(mem_mb=1500),
+        )
+        for f in ("fig2a", "fig2b")
+    ),
+    Figure(
+        name="fig3",
+        func=f"{_NGRAM_FIG}:fig3",
+        inputs={"npz": Out("fig3_train", "npz")},
+        resources=_res(mem_mb=1500),
+    ),
+    *(
+        Figure(
+            name=fig,
+            func=f"{_MARG_FIG}:{fig}",
+            inputs={
+                "attack": Out(f"{fig}_attack", "csv"),
+                "tuning": Out(f"{fig}_attack", "tuning"),
+                "dataset_json": Out(f"marginals_dataset_{ds}", "json"),
+            },
+            config={**_ATTACK, "n_records": "marginals.n_records"},
+            resources=_res(),
+        )
+        for fig, (ds, _kind) in MARGINALS.items()
+    ),
 ]

@@ -53,9 +53,15 @@ def _undecided(reasons: list[str], numbers: str) -> dict:
     return {"holds": None, "note": "uninformative: " + "; ".join(reasons) + f" [{numbers}]"}
 
 
-def greater(big: Estimate, small: Estimate, *, gate: str = "", big_name: str = "first",
-            small_name: str = "second") -> dict:
-    """"``big`` > ``small``" compared on their excesses over their nulls (bias-aware).
+def greater(
+    big: Estimate,
+    small: Estimate,
+    *,
+    gate: str = "",
+    big_name: str = "first",
+    small_name: str = "second",
+) -> dict:
+    """ "``big`` > ``small``" compared on their excesses over their nulls (bias-aware).
 
     Undecided unless the model leaks, at least one estimate stands out of its null, and the two
     excesses differ by more than the larger half-width (a smaller difference is noise either way).
@@ -66,14 +72,19 @@ def greater(big: Estimate, small: Estimate, *, gate: str = "", big_name: str = "
     if not (big.informative or small.informative):
         reasons.append("neither estimate stands out of its null baseline")
     elif holds is None:
-        reasons.append(f"the excesses differ by {big.excess - small.excess:+.3f}, within the half-width")
+        reasons.append(
+            f"the excesses differ by {big.excess - small.excess:+.3f}, within the half-width"
+        )
     if reasons:
         return _undecided(reasons, numbers)
-    return {"holds": holds, "note": "" if holds else f"{small_name} is larger beyond its null [{numbers}]"}
+    return {
+        "holds": holds,
+        "note": "" if holds else f"{small_name} is larger beyond its null [{numbers}]",
+    }
 
 
 def order(gap: float, half: float, margin: float = 0.0) -> bool | None:
-    """"``gap`` > ``margin``" decided against noise of half-width ``half``: True when
+    """ "``gap`` > ``margin``" decided against noise of half-width ``half``: True when
     gap − margin > half, False when margin − gap > half, None (undecided) in between — the one
     rule behind every "larger than" of xu2022 (:func:`greater`, optimal vs heuristic on held-out
     halves, the skin figures' comparisons of excesses)."""
@@ -84,13 +95,22 @@ def order(gap: float, half: float, margin: float = 0.0) -> bool | None:
     return None
 
 
-def optimal_ge_heuristic(estimates: dict[str, Estimate], optimal: dict[str, float], heuristic: dict[str, float],
-                         half: dict[str, float], *, gate: str = "") -> dict:
-    """"The optimal adversary beats the heuristic" for every query type, both *scored on held-out
+def optimal_ge_heuristic(
+    estimates: dict[str, Estimate],
+    optimal: dict[str, float],
+    heuristic: dict[str, float],
+    half: dict[str, float],
+    *,
+    gate: str = "",
+) -> dict:
+    """ "The optimal adversary beats the heuristic" for every query type, both *scored on held-out
     data* (:func:`order` of their gap with the held-out half-width ``half[k]``); undecided when the
     model does not leak, an estimate is within its null interval, or a gap is within its half-width."""
-    numbers = "; ".join(f"{k}: held-out optimal {optimal[k]:.3f} vs heuristic {heuristic[k]:.3f} "
-                        f"(half-width {half[k]:.3f}), {estimates[k].text('W')}" for k in estimates)
+    numbers = "; ".join(
+        f"{k}: held-out optimal {optimal[k]:.3f} vs heuristic {heuristic[k]:.3f} "
+        f"(half-width {half[k]:.3f}), {estimates[k].text('W')}"
+        for k in estimates
+    )
     reasons = [gate] if gate else []
     flat = [k for k, e in estimates.items() if not e.informative]
     if flat:
@@ -98,8 +118,11 @@ def optimal_ge_heuristic(estimates: dict[str, Estimate], optimal: dict[str, floa
     decided = {k: order(optimal[k] - heuristic[k], half[k]) for k in estimates}
     worse = [k for k, o in decided.items() if o is False]
     if worse and not gate:
-        return {"holds": False, "note": f"heuristic better on held-out data beyond the half-width for "
-                                        f"{', '.join(worse)} [{numbers}]"}
+        return {
+            "holds": False,
+            "note": f"heuristic better on held-out data beyond the half-width for "
+            f"{', '.join(worse)} [{numbers}]",
+        }
     tied = [k for k, o in decided.items() if o is None]
     if tied:
         reasons.append(f"held-out gap within the half-width for {', '.join(tied)}")
@@ -109,7 +132,7 @@ def optimal_ge_heuristic(estimates: dict[str, Estimate], optimal: dict[str, floa
 
 
 def comparable(optimal: Estimate, heuristic: float, within: float, *, gate: str = "") -> dict:
-    """"Heuristic ≈ optimal": |optimal − heuristic| <= ``within`` (a fixed tolerance in metric
+    """ "Heuristic ≈ optimal": |optimal − heuristic| <= ``within`` (a fixed tolerance in metric
     units, not the interval width, so the claim can fail)."""
     numbers = f"{optimal.text('optimal')}; heuristic {heuristic:.3f}; within {within:g}"
     reasons = [gate] if gate else []
@@ -120,12 +143,20 @@ def comparable(optimal: Estimate, heuristic: float, within: float, *, gate: str 
     gap = heuristic - optimal.value
     holds = abs(gap) <= within
     side = "better" if gap > 0 else "worse"
-    return {"holds": holds, "note": "" if holds else f"heuristic {side} by {abs(gap):.3f} > {within:g} [{numbers}]"}
+    return {
+        "holds": holds,
+        "note": "" if holds else f"heuristic {side} by {abs(gap):.3f} > {within:g} [{numbers}]",
+    }
 
 
-def below_bound(estimates: dict[float, Estimate], bounds: dict[float, float], control: Estimate | None, *,
-                gate: str = "") -> dict:
-    """"The estimated advantage is below the DP bound at every ε".
+def below_bound(
+    estimates: dict[float, Estimate],
+    bounds: dict[float, float],
+    control: Estimate | None,
+    *,
+    gate: str = "",
+) -> dict:
+    """ "The estimated advantage is below the DP bound at every ε".
 
     Fails when some ε's excess over its null minus its half-width is above the bound. Holds when
     every upper end excess + half-width is below the bound *and* the non-private control
@@ -136,21 +167,27 @@ def below_bound(estimates: dict[float, Estimate], bounds: dict[float, float], co
     numbers = "; ".join(parts + ([control.text("control ε=∞")] if control else ["no ε=∞ control"]))
     above = [e for e, est in estimates.items() if est.excess - est.half > bounds[e]]
     if above:
-        return {"holds": False, "note": f"above the bound at ε = {', '.join(f'{e:g}' for e in above)} [{numbers}]"}
+        return {
+            "holds": False,
+            "note": f"above the bound at ε = {', '.join(f'{e:g}' for e in above)} [{numbers}]",
+        }
     reasons = [gate] if gate else []
     if control is None or not control.informative:
         reasons.append("the non-private control shows no leakage beyond its null")
     undecided = [e for e, est in estimates.items() if est.excess + est.half >= bounds[e]]
     if undecided:
-        reasons.append(f"interval reaches the bound at ε = {', '.join(f'{e:g}' for e in undecided)}")
+        reasons.append(
+            f"interval reaches the bound at ε = {', '.join(f'{e:g}' for e in undecided)}"
+        )
     if reasons:
         return _undecided(reasons, numbers)
     return {"holds": True, "note": ""}
 
 
-def max_individual_below_bound(lo_max: float, hi_max: float, bound: float, *, control_ok: bool,
-                               gate: str = "") -> dict:
-    """"Even the highest individual risk is below the bound": fails when some point's interval
+def max_individual_below_bound(
+    lo_max: float, hi_max: float, bound: float, *, control_ok: bool, gate: str = ""
+) -> dict:
+    """ "Even the highest individual risk is below the bound": fails when some point's interval
     lies wholly above it (lower end > bound); holds when every point's upper end is below it and
     the control leaks; otherwise undecided."""
     numbers = f"max lower end {lo_max:.3f}, max upper end {hi_max:.3f}, bound {bound:.4f}"

@@ -32,19 +32,25 @@ def draws(s_in, s_out, p, rng, trials):
 
 def bins(params, n_members: int, dim: int = 1) -> int:
     """Bins per dimension: the paper's ``bins`` (100), or fewer from ``points_per_bin``."""
-    return heldout.bins_for(n_members, dim, max_bins=params["bins"], points_per_bin=params.get("points_per_bin"))
+    return heldout.bins_for(
+        n_members, dim, max_bins=params["bins"], points_per_bin=params.get("points_per_bin")
+    )
 
 
 def signal(s_in, s_out, min_auc: float) -> tuple[dict[str, float], str]:
     """The model's member-vs-hold-out AUC per query dimension and the gate's verdict ('' = leaks)."""
-    aucs = heldout.query_aucs(np.vstack([s_in, s_out]), np.r_[np.ones(len(s_in), bool), np.zeros(len(s_out), bool)])
+    aucs = heldout.query_aucs(
+        np.vstack([s_in, s_out]), np.r_[np.ones(len(s_in), bool), np.zeros(len(s_out), bool)]
+    )
     return aucs, checks.auc_gate(aucs, min_auc)
 
 
 def split_text(rec: dict, fallback: str = "a random training split") -> str:
     """The split actually used, e.g. '3.0 % (150 of 5,000 images)', from the step's record."""
     if "n" in rec and "n_train" in rec:
-        return f"{100 * rec['n_train'] / rec['n']:.1f} % ({rec['n_train']:,} of {rec['n']:,} images)"
+        return (
+            f"{100 * rec['n_train'] / rec['n']:.1f} % ({rec['n_train']:,} of {rec['n']:,} images)"
+        )
     return fallback
 
 
@@ -55,7 +61,15 @@ def row(series, x, vals, lo=None, hi=None, half=None, **kw) -> dict:
     lo = y - half if half is not None else float(np.mean(lo))
     hi = y + half if half is not None else float(np.mean(hi))
     lo, hi = min(float(np.clip(lo, 0, 1)), y), max(float(np.clip(hi, 0, 1)), y)
-    return {"series": series, "x": x, "y": y, "lo": lo, "hi": hi, "sd_over_draws": float(np.std(vals)), **kw}
+    return {
+        "series": series,
+        "x": x,
+        "y": y,
+        "lo": lo,
+        "hi": hi,
+        "sd_over_draws": float(np.std(vals)),
+        **kw,
+    }
 
 
 def source_note(sources: dict[str, str]) -> str:

@@ -21,7 +21,10 @@ PAPER = "xu2022"
 _STEPS = "privrisk.papers.xu2022.steps"
 _FIGS = "privrisk.papers.xu2022.figures"
 _DP_FIGS = "privrisk.papers.xu2022.dp_figures"
-_TRAIN = {"quick": Resources(mem_mb=2000, runtime=10), "paper": Resources(mem_mb=4000, runtime=240, gpu=1)}
+_TRAIN = {
+    "quick": Resources(mem_mb=2000, runtime=10),
+    "paper": Resources(mem_mb=4000, runtime=240, gpu=1),
+}
 _FIGURE = {"quick": Resources(mem_mb=2000, runtime=10)}
 
 
@@ -55,14 +58,24 @@ def models(section: Mapping[str, Any]) -> list[Model]:
     """Every model the paper's section trains: the fixed ones and one DP-cGAN per ε."""
     # Each DP-cGAN gets the dpcgan block without the list of ε, so adding an ε to the list trains
     # only the new model instead of rerunning every DP-cGAN (params are part of a rule's state).
-    dpcgan = {k: v for k, v in section["models"]["dpcgan"].items() if k not in ("epsilons", "control")}
+    dpcgan = {
+        k: v for k, v in section["models"]["dpcgan"].items() if k not in ("epsilons", "control")
+    }
     return [
         Model("mnist_wgangp", "wgan_gp_step", "mnist", "mnist_wgangp", _SPLIT),
         Model("cifar10_wgangp", "wgan_gp_step", "cifar10", "cifar10_wgangp", _SPLIT),
         Model("mnist_privgan", "privgan_step", "mnist", "mnist_privgan", _SPLIT),
-        *(Model(dpcgan_name(e), "dpcgan_step", "mnist", "dpcgan", {"zero_six": "data.zero_six"},
-                {"epsilon": float(e), "model": dpcgan})
-          for e in dpcgan_epsilons(section)),
+        *(
+            Model(
+                dpcgan_name(e),
+                "dpcgan_step",
+                "mnist",
+                "dpcgan",
+                {"zero_six": "data.zero_six"},
+                {"epsilon": float(e), "model": dpcgan},
+            )
+            for e in dpcgan_epsilons(section)
+        ),
     ]
 
 
@@ -80,8 +93,12 @@ def _train(m: Model) -> Step:
         section=None,
         config={"data": f"data.{m.dataset}", "model": f"models.{m.model}", **m.config},
         fixed={"dataset": m.dataset, **m.fixed},
-        outputs={"split": f"{m.name}_split.npz", "model": f"{m.name}.pt",
-                 "queries": f"{m.name}_queries.npz", "record": f"{m.name}_record.json"},
+        outputs={
+            "split": f"{m.name}_split.npz",
+            "model": f"{m.name}.pt",
+            "queries": f"{m.name}_queries.npz",
+            "record": f"{m.name}_record.json",
+        },
         resources=_TRAIN,
         device=True,
     )
@@ -115,8 +132,12 @@ def figure_reads(section: Mapping[str, Any]) -> dict[str, dict[str, str]]:
 
 def figure_decls(section: Mapping[str, Any]) -> list[Figure]:
     return [
-        Figure(name=fig, func=f"{_DP_FIGS if fig in ('fig5', 'fig6') else _FIGS}:{fig}", resources=_FIGURE,
-               inputs={k: Out(f"train_{model}", "queries") for k, model in reads.items()})
+        Figure(
+            name=fig,
+            func=f"{_DP_FIGS if fig in ('fig5', 'fig6') else _FIGS}:{fig}",
+            resources=_FIGURE,
+            inputs={k: Out(f"train_{model}", "queries") for k, model in reads.items()},
+        )
         for fig, reads in figure_reads(section).items()
     ]
 

@@ -45,10 +45,19 @@ def estimate(q_in, q_out, est: dict, rng: np.random.Generator) -> dict:
         n = len(i) + len(o)
         bins = bins_for(n, dim, est["points_per_bin"], est["max_bins"])
         vals.append(mace.discrete_advantage(q_in[i], q_out[o], p, bins))
-        nulls.append(mace.null_baseline(q_out, len(i), len(o), mace.discrete_advantage, rng, p=p, bins=bins))
+        nulls.append(
+            mace.null_baseline(q_out, len(i), len(o), mace.discrete_advantage, rng, p=p, bins=bins)
+        )
     w, null = float(np.mean(vals)), float(np.mean(nulls))
-    return {"estimate": w, "null": null, "excess": w - null, "sd_over_draws": float(np.std(vals)),
-            "halfwidth": mcdiarmid_halfwidth(n, confidence=est["confidence"]), "bins": bins, "N": n}
+    return {
+        "estimate": w,
+        "null": null,
+        "excess": w - null,
+        "sd_over_draws": float(np.std(vals)),
+        "halfwidth": mcdiarmid_halfwidth(n, confidence=est["confidence"]),
+        "bins": bins,
+        "N": n,
+    }
 
 
 def heldout(q_in, q_out, est: dict, rng: np.random.Generator, *, heuristic: str) -> dict:
@@ -77,8 +86,14 @@ def heldout(q_in, q_out, est: dict, rng: np.random.Generator, *, heuristic: str)
         signs.append(sign)
         n_eval = r["n_eval"]
     # 2·ACC − 1 moves by <= 4/n when one point changes: c = 4 in McDiarmid
-    return {"optimal": float(np.mean(opt)), "heuristic": float(np.mean(heur)), "N_eval": n_eval, "bins": bins,
-            "halfwidth": mcdiarmid_halfwidth(n_eval, confidence=est["confidence"], c=4.0), "directions": signs}
+    return {
+        "optimal": float(np.mean(opt)),
+        "heuristic": float(np.mean(heur)),
+        "N_eval": n_eval,
+        "bins": bins,
+        "halfwidth": mcdiarmid_halfwidth(n_eval, confidence=est["confidence"], c=4.0),
+        "directions": signs,
+    }
 
 
 def clip01(y: float, half: float, lower: float = 0.0) -> tuple[float, float]:
@@ -94,7 +109,9 @@ def gate(record: dict, min_auc: float) -> tuple[bool, float]:
     return best >= min_auc, float(best)
 
 
-def verdict(larger: float, smaller: float, half: float, *, signal: bool, margin: float = 0.0) -> bool | None:
+def verdict(
+    larger: float, smaller: float, half: float, *, signal: bool, margin: float = 0.0
+) -> bool | None:
     """Status of "``larger`` exceeds ``smaller`` by more than ``margin``" for two excesses over
     their null baselines (``margin`` 0: "larger than"; the half-width: "a lot larger").
 

@@ -20,18 +20,38 @@ from ...workflow import Figure, Out, Resources, Step
 _STEPS = "privrisk.papers.xu2022.skin_steps"
 _GAN_FIGS = "privrisk.papers.xu2022.skin_figures"
 _RISK_FIGS = "privrisk.papers.xu2022.skin_risk_figures"
-_TRAIN = {"quick": Resources(mem_mb=2000, runtime=15), "paper": Resources(mem_mb=16000, runtime=720, gpu=1)}
+_TRAIN = {
+    "quick": Resources(mem_mb=2000, runtime=15),
+    "paper": Resources(mem_mb=16000, runtime=720, gpu=1),
+}
 _FIGURE = {"quick": Resources(mem_mb=2000, runtime=10)}
 
 
-def _train(name: str, func: str, model: str, config: Mapping[str, str], fixed: Mapping[str, Any]) -> Step:
-    files = {"split": f"{name}_split.npz", "model": f"{name}.pt", "queries": f"{name}_queries.npz",
-             "record": f"{name}_record.json"}
+def _train(
+    name: str, func: str, model: str, config: Mapping[str, str], fixed: Mapping[str, Any]
+) -> Step:
+    files = {
+        "split": f"{name}_split.npz",
+        "model": f"{name}.pt",
+        "queries": f"{name}_queries.npz",
+        "record": f"{name}_record.json",
+    }
     return Step(
-        name=f"train_{name}", func=f"{_STEPS}:{func}", data=("dermamnist",), section=None,
-        config={"data": "data.dermamnist", "train_fraction": "skin.data.train_fraction",
-                "model": f"skin.models.{model}", **config},
-        fixed=fixed, device=True, outputs=files, resources=_TRAIN)
+        name=f"train_{name}",
+        func=f"{_STEPS}:{func}",
+        data=("dermamnist",),
+        section=None,
+        config={
+            "data": "data.dermamnist",
+            "train_fraction": "skin.data.train_fraction",
+            "model": f"skin.models.{model}",
+            **config,
+        },
+        fixed=fixed,
+        device=True,
+        outputs=files,
+        resources=_TRAIN,
+    )
 
 
 def fig2b_gan(section: Mapping[str, Any]) -> str:
@@ -48,8 +68,13 @@ def skin_steps(section: Mapping[str, Any]) -> list[Step]:
     syn = {"synthetic": "skin.synthetic"}
     steps = [
         _train("skin_jsgan", "gan_step", "jsgan", syn, {"kind": "jsgan"}),
-        _train("skin_jsgan_corrupted", "gan_step", "jsgan", {"corruption": "skin.data.corruption"},
-               {"kind": "jsgan"}),
+        _train(
+            "skin_jsgan_corrupted",
+            "gan_step",
+            "jsgan",
+            {"corruption": "skin.data.corruption"},
+            {"kind": "jsgan"},
+        ),
         _train("skin_classifier", "classifier_step", "classifier", {}, {}),
     ]
     if fig2b_gan(section) == "wgangp":
@@ -58,9 +83,15 @@ def skin_steps(section: Mapping[str, Any]) -> list[Step]:
 
 
 def _fig(name: str, module: str, model: str, config: Mapping[str, str], fixed=None) -> Figure:
-    return Figure(name=name, func=f"{module}:{name}", section=None, resources=_FIGURE,
-                  inputs={"queries": Out(f"train_{model}", "queries")},
-                  config={"est": "skin.estimation", **config}, fixed=fixed or {})
+    return Figure(
+        name=name,
+        func=f"{module}:{name}",
+        section=None,
+        resources=_FIGURE,
+        inputs={"queries": Out(f"train_{model}", "queries")},
+        config={"est": "skin.estimation", **config},
+        fixed=fixed or {},
+    )
 
 
 def skin_figures(section: Mapping[str, Any]) -> list[Figure]:

@@ -38,7 +38,9 @@ def _setup(params, threads):
 
 def _tensor(x: np.ndarray, dev) -> torch.Tensor:
     """NHWC images in [0, 1] → NCHW in [−1, 1] on the device."""
-    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2) * 2 - 1, dtype=np.float32)).to(dev)
+    return torch.from_numpy(
+        np.ascontiguousarray(x.transpose(0, 3, 1, 2) * 2 - 1, dtype=np.float32)
+    ).to(dev)
 
 
 def _aucs(member: np.ndarray, **queries: np.ndarray) -> dict[str, float]:
@@ -55,9 +57,18 @@ def _write(outputs, split, seed, record, arrays, extra_split=None, **modules):
 
 
 def _record(params, source, x, member, dev, t0, **kw):
-    return {"dataset": "dermamnist", "data_source": source, "n": len(x), "n_train": int(member.sum()),
-            "image_size": int(x.shape[1]), "model": params["model"], "seed": params["seed"], "device": str(dev),
-            **kw, "wall_time_s": time.perf_counter() - t0}
+    return {
+        "dataset": "dermamnist",
+        "data_source": source,
+        "n": len(x),
+        "n_train": int(member.sum()),
+        "image_size": int(x.shape[1]),
+        "model": params["model"],
+        "seed": params["seed"],
+        "device": str(dev),
+        **kw,
+        "wall_time_s": time.perf_counter() - t0,
+    }
 
 
 def gan_step(params, inputs, outputs, threads):
@@ -82,15 +93,37 @@ def gan_step(params, inputs, outputs, threads):
     xt = _tensor(x, dev)
     torch.manual_seed(seeds.torch_seed(seed, "skin", kind))
     g, d = skin.build_gan(m, x.shape[1], dev)
-    log.info("%s on %s skin data (%d×%d, %s): %d training / %d hold-out images%s", kind, source, x.shape[1],
-             x.shape[1], dev, member.sum(), (~member).sum(), f", {mask.sum()} corrupted" if corruption else "")
+    log.info(
+        "%s on %s skin data (%d×%d, %s): %d training / %d hold-out images%s",
+        kind,
+        source,
+        x.shape[1],
+        x.shape[1],
+        dev,
+        member.sum(),
+        (~member).sum(),
+        f", {mask.sum()} corrupted" if corruption else "",
+    )
     train_seed = seeds.torch_seed(seed, "skin", kind, "train")
-    common = {"epochs": m["epochs"], "batch_size": m["batch_size"], "lr": m["lr"], "seed": train_seed}
+    common = {
+        "epochs": m["epochs"],
+        "batch_size": m["batch_size"],
+        "lr": m["lr"],
+        "seed": train_seed,
+    }
     if kind == "jsgan":
-        hist = skin.train_jsgan(xt[torch.from_numpy(member).to(dev)], g, d, beta1=m["beta1"], **common)
+        hist = skin.train_jsgan(
+            xt[torch.from_numpy(member).to(dev)], g, d, beta1=m["beta1"], **common
+        )
     elif kind == "wgangp":
-        hist = skin.train_wgangp(xt[torch.from_numpy(member).to(dev)], g, d, n_critic=m["n_critic"],
-                                 gp_weight=m["gp_weight"], **common)
+        hist = skin.train_wgangp(
+            xt[torch.from_numpy(member).to(dev)],
+            g,
+            d,
+            n_critic=m["n_critic"],
+            gp_weight=m["gp_weight"],
+            **common,
+        )
     else:
         raise ValueError(f"gan_step: kind must be jsgan or wgangp, got {kind!r}")
     arrays["d"] = skin.logits(d, xt)
@@ -100,18 +133,33 @@ def gan_step(params, inputs, outputs, threads):
         syn = skin.generate(g, sizes[-1], seeds.torch_seed(seed, "skin", kind, "synthetic"))
         arrays["nn"] = skin.nearest_distances(xt, syn, sizes, chunk=params["synthetic"]["chunk"])
         arrays["nn_sizes"] = np.asarray(sizes)
-        query_note["nn"] = "L2 distance to the nearest of the first n synthetic samples (Eq. 2), one column per n"
+        query_note["nn"] = (
+            "L2 distance to the nearest of the first n synthetic samples (Eq. 2), one column per n"
+        )
     arrays["member"] = member
     scores = {"discriminator": arrays["d"]}
     if "nn" in arrays:
         scores |= {f"nn_{n}": -arrays["nn"][:, k] for k, n in enumerate(arrays["nn_sizes"])}
     aucs = _aucs(member, **scores)
     if corruption:
-        aucs["discriminator_corrupted_members"] = skin.member_auc(arrays["d"][mask], arrays["d"][~member])
+        aucs["discriminator_corrupted_members"] = skin.member_auc(
+            arrays["d"][mask], arrays["d"][~member]
+        )
     log.info("membership AUC: %s", {k: round(v, 3) for k, v in aucs.items()})
-    rec = _record(params, source, x, member, dev, t0, kind=kind, queries=query_note, auc=aucs,
-                  final_losses=hist[-1], corruption=corruption or None,
-                  n_corrupted=int(arrays["corrupted"].sum()) if corruption else 0)
+    rec = _record(
+        params,
+        source,
+        x,
+        member,
+        dev,
+        t0,
+        kind=kind,
+        queries=query_note,
+        auc=aucs,
+        final_losses=hist[-1],
+        corruption=corruption or None,
+        n_corrupted=int(arrays["corrupted"].sum()) if corruption else 0,
+    )
     _write(outputs, split, seed, rec, arrays, extra, generator=g, discriminator=d)
 
 
@@ -125,17 +173,44 @@ def classifier_step(params, inputs, outputs, threads):
     torch.manual_seed(seeds.torch_seed(seed, "skin", "classifier"))
     model = skin.Classifier(m["channels"], x.shape[1]).to(dev)
     mt = torch.from_numpy(member).to(dev)
-    hist = skin.train_classifier(xt[mt], yt[mt], model, epochs=m["epochs"], batch_size=m["batch_size"], lr=m["lr"],
-                                 seed=seeds.torch_seed(seed, "skin", "classifier", "train"))
+    hist = skin.train_classifier(
+        xt[mt],
+        yt[mt],
+        model,
+        epochs=m["epochs"],
+        batch_size=m["batch_size"],
+        lr=m["lr"],
+        seed=seeds.torch_seed(seed, "skin", "classifier", "train"),
+    )
     white, black = skin.Classifier.queries(model, xt)
     # the black-box AUC uses the per-image loss (a confident correct output is member-like),
     # since the sigmoid itself is high for malignant images whatever their membership
     loss = -(y * np.log(np.clip(black, 1e-12, 1)) + (1 - y) * np.log(np.clip(1 - black, 1e-12, 1)))
     aucs = _aucs(member, black_box_loss=-loss, black_box_sigmoid=black)
-    acc = {k: float(np.mean((black[s] > 0.5) == y[s])) for k, s in (("train", member), ("holdout", ~member))}
+    acc = {
+        k: float(np.mean((black[s] > 0.5) == y[s]))
+        for k, s in (("train", member), ("holdout", ~member))
+    }
     log.info("classifier accuracy %s, membership AUC %s", acc, aucs)
-    rec = _record(params, source, x, member, dev, t0, target="malignant (akiec, bcc, mel) vs benign",
-                  malignant_fraction=float(y.mean()), accuracy=acc, auc=aucs, final_loss=hist[-1],
-                  queries={"white": "penultimate Dense(2, relu) output", "black": "sigmoid output"})
-    _write(outputs, split, seed, rec, {"white": white, "black": black, "label": y, "member": member},
-           classifier=model)
+    rec = _record(
+        params,
+        source,
+        x,
+        member,
+        dev,
+        t0,
+        target="malignant (akiec, bcc, mel) vs benign",
+        malignant_fraction=float(y.mean()),
+        accuracy=acc,
+        auc=aucs,
+        final_loss=hist[-1],
+        queries={"white": "penultimate Dense(2, relu) output", "black": "sigmoid output"},
+    )
+    _write(
+        outputs,
+        split,
+        seed,
+        rec,
+        {"white": white, "black": black, "label": y, "member": member},
+        classifier=model,
+    )

@@ -36,7 +36,10 @@ def _setup(params, threads) -> torch.device:
 
 def _placed(dev: torch.device, **modules) -> dict[str, str]:
     """Where every parameter and buffer ended up (recorded, and checked: nothing left behind)."""
-    where = {k: sorted({str(t.device) for t in [*m.parameters(), *m.buffers()]}) for k, m in modules.items()}
+    where = {
+        k: sorted({str(t.device) for t in [*m.parameters(), *m.buffers()]})
+        for k, m in modules.items()
+    }
     stray = {k: v for k, v in where.items() if v != [str(dev)]}
     if stray:
         raise RuntimeError(f"modules not on {dev}: {stray}")
@@ -92,14 +95,38 @@ def wgan_gp_step(params, inputs, outputs, threads):
     torch.manual_seed(seed)
     g, d = (net.to(dev) for net in gan.build(kind, m, tuple(xt.shape[1:])))
     xt = xt.to(dev)
-    log.info("%s: %s data, %d training / %d hold-out points", params["dataset"], source, member.sum(), (~member).sum())
-    gan.train_wgan_gp(xt[torch.from_numpy(member).to(dev)], g, d, gen_iters=m["gen_iters"], batch_size=m["batch_size"],
-                      n_critic=m["n_critic"], gp_weight=m["gp_weight"], lr=m["lr"],
-                      betas=tuple(float(b) for b in m["betas"]), seed=seed)
+    log.info(
+        "%s: %s data, %d training / %d hold-out points",
+        params["dataset"],
+        source,
+        member.sum(),
+        (~member).sum(),
+    )
+    gan.train_wgan_gp(
+        xt[torch.from_numpy(member).to(dev)],
+        g,
+        d,
+        gen_iters=m["gen_iters"],
+        batch_size=m["batch_size"],
+        n_critic=m["n_critic"],
+        gp_weight=m["gp_weight"],
+        lr=m["lr"],
+        betas=tuple(float(b) for b in m["betas"]),
+        seed=seed,
+    )
     s = gan.scores(d, xt)
-    record = {"dataset": params["dataset"], "data_source": source, "n": len(xt), "n_train": int(member.sum()),
-              "model": m, "seed": seed, "wall_time_s": time.perf_counter() - t0, "query": "critic value D(z)",
-              "device": str(dev), "threads": threads}
+    record = {
+        "dataset": params["dataset"],
+        "data_source": source,
+        "n": len(xt),
+        "n_train": int(member.sum()),
+        "model": m,
+        "seed": seed,
+        "wall_time_s": time.perf_counter() - t0,
+        "query": "critic value D(z)",
+        "device": str(dev),
+        "threads": threads,
+    }
     _write(outputs, split, member, s, record, seed, generator=g, critic=d)
 
 
@@ -117,16 +144,40 @@ def privgan_step(params, inputs, outputs, threads):
     discs = [gan.MLPCritic(xt.shape[1], m["d_hidden"]).to(dev) for _ in range(r)]
     priv = gan.mlp([xt.shape[1], *m["d_hidden"], r]).to(dev)
     xt = xt.to(dev)
-    log.info("privGAN r=%d on %s (%s), %d training points", r, params["dataset"], source, member.sum())
-    part = gan.train_privgan(xt[torch.from_numpy(member).to(dev)], gens, discs, priv, epochs=m["epochs"], batch_size=m["batch_size"],
-                             lr=m["lr"], beta1=m["beta1"], privacy_weight=m["privacy_weight"],
-                             dp_delay=m["dp_delay"], disc_epochs=m["disc_epochs"], seed=seed)
+    log.info(
+        "privGAN r=%d on %s (%s), %d training points", r, params["dataset"], source, member.sum()
+    )
+    part = gan.train_privgan(
+        xt[torch.from_numpy(member).to(dev)],
+        gens,
+        discs,
+        priv,
+        epochs=m["epochs"],
+        batch_size=m["batch_size"],
+        lr=m["lr"],
+        beta1=m["beta1"],
+        privacy_weight=m["privacy_weight"],
+        dp_delay=m["dp_delay"],
+        disc_epochs=m["disc_epochs"],
+        seed=seed,
+    )
     s = np.stack([1 / (1 + np.exp(-gan.scores(dd, xt))) for dd in discs], 1)
-    record = {"dataset": params["dataset"], "data_source": source, "n": len(xt), "n_train": int(member.sum()),
-              "model": m, "seed": seed, "part_sizes": np.bincount(part).tolist(),
-              "wall_time_s": time.perf_counter() - t0, "query": "sigmoid outputs of D_1..D_r",
-              "device": str(dev), "threads": threads}
-    mods = {f"generator{i}": gg for i, gg in enumerate(gens)} | {f"discriminator{i}": dd for i, dd in enumerate(discs)}
+    record = {
+        "dataset": params["dataset"],
+        "data_source": source,
+        "n": len(xt),
+        "n_train": int(member.sum()),
+        "model": m,
+        "seed": seed,
+        "part_sizes": np.bincount(part).tolist(),
+        "wall_time_s": time.perf_counter() - t0,
+        "query": "sigmoid outputs of D_1..D_r",
+        "device": str(dev),
+        "threads": threads,
+    }
+    mods = {f"generator{i}": gg for i, gg in enumerate(gens)} | {
+        f"discriminator{i}": dd for i, dd in enumerate(discs)
+    }
     _write(outputs, split, member, s, record, seed, privacy_discriminator=priv, **mods)
 
 
@@ -142,18 +193,50 @@ def dpcgan_step(params, inputs, outputs, threads):
     xt, yt = torch.from_numpy(x.reshape(len(x), -1)).to(dev), torch.from_numpy(y).to(dev)
     (tr, ho), member = _split(len(xt), zs["train_fraction"], seed)
     torch.manual_seed(seed)
-    g = gan.MLPGenerator(m["z_dim"], m["hidden"], xt.shape[1], n_classes=2, out_act="sigmoid").to(dev)
+    g = gan.MLPGenerator(m["z_dim"], m["hidden"], xt.shape[1], n_classes=2, out_act="sigmoid").to(
+        dev
+    )
     d = gan.MLPCritic(xt.shape[1], m["hidden"], n_classes=2).to(dev)
-    log.info("DP-cGAN ε=%g on MNIST 0/6 (%s): %d zeros, %d sixes, %d training points", eps, source,
-             (y == 0).sum(), (y == 1).sum(), member.sum())
+    log.info(
+        "DP-cGAN ε=%g on MNIST 0/6 (%s): %d zeros, %d sixes, %d training points",
+        eps,
+        source,
+        (y == 0).sum(),
+        (y == 1).sum(),
+        member.sum(),
+    )
     mt = torch.from_numpy(member).to(dev)
-    acct = gan.train_dpcgan(xt[mt], yt[mt], g, d, epsilon=eps, delta=m["delta"], epochs=m["epochs"],
-                            batch_size=m["batch_size"], max_grad_norm=m["max_grad_norm"], lr_d=m["lr_d"],
-                            lr_g=m["lr_g"], d_optimizer=m.get("d_optimizer", "sgd"), seed=seed)
+    acct = gan.train_dpcgan(
+        xt[mt],
+        yt[mt],
+        g,
+        d,
+        epsilon=eps,
+        delta=m["delta"],
+        epochs=m["epochs"],
+        batch_size=m["batch_size"],
+        max_grad_norm=m["max_grad_norm"],
+        lr_d=m["lr_d"],
+        lr_g=m["lr_g"],
+        d_optimizer=m.get("d_optimizer", "sgd"),
+        seed=seed,
+    )
     s = 1 / (1 + np.exp(-gan.scores(d, xt, yt)))
-    record = {"dataset": "mnist_zero_six", "data_source": source, "n": len(xt), "n_train": int(member.sum()),
-              "n_zeros": int((y == 0).sum()), "n_sixes": int((y == 1).sum()), "subset_index": idx.tolist(),
-              "model": m, "epsilon": eps, "accounting": acct, "seed": seed,
-              "wall_time_s": time.perf_counter() - t0, "query": "sigmoid of the conditional discriminator D(x, y)",
-              "device": str(dev), "threads": threads}
+    record = {
+        "dataset": "mnist_zero_six",
+        "data_source": source,
+        "n": len(xt),
+        "n_train": int(member.sum()),
+        "n_zeros": int((y == 0).sum()),
+        "n_sixes": int((y == 1).sum()),
+        "subset_index": idx.tolist(),
+        "model": m,
+        "epsilon": eps,
+        "accounting": acct,
+        "seed": seed,
+        "wall_time_s": time.perf_counter() - t0,
+        "query": "sigmoid of the conditional discriminator D(x, y)",
+        "device": str(dev),
+        "threads": threads,
+    }
     _write(outputs, (tr, ho), member, s, record, seed, generator=g, discriminator=d)
