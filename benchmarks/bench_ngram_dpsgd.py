@@ -19,7 +19,7 @@ import time
 import numpy as np
 import torch
 
-from privrisk import seeds
+from privrisk.core import seeds
 from privrisk.models import ngram
 from privrisk.priors import scaled_prior
 from privrisk.training import dpsgd

@@ -18,8 +18,8 @@ import time
 
 import torch
 
-from privrisk import seeds
 from privrisk.attacks import rap
+from privrisk.core import seeds
 from privrisk.data import acs
 from privrisk.mechanisms import marginals as mm
 from privrisk.models import baynet

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from privrisk import seeds
 from privrisk.attacks import rap_gram
+from privrisk.core import seeds
 from privrisk.data import acs, fire
 from privrisk.mechanisms import marginals as mm
 from privrisk.mechanisms.marginals import Layout

@@ -6,6 +6,7 @@ import pytest
 import yaml
 
 from privrisk import config
+from privrisk.core.grids import deep_update, grid
 from tests.conftest import REPO, run_pipeline
 
 
@@ -62,7 +63,7 @@ def test_bad_values_name_the_key(cfg, mutate, needle):
 
 def test_deep_update_merges_nested():
     base = {"a": {"b": 1, "c": 2}, "d": 3}
-    assert config.deep_update(base, {"a": {"c": 5}}) == {"a": {"b": 1, "c": 5}, "d": 3}
+    assert deep_update(base, {"a": {"c": 5}}) == {"a": {"b": 1, "c": 5}, "d": 3}
     assert base["a"]["c"] == 2
 
 
@@ -87,16 +88,16 @@ def test_config_readme_is_current():
 
 def test_grid_specs():
     np = pytest.importorskip("numpy")
-    assert config.grid([0.5, 1, float("inf")]).tolist() == [0.5, 1.0, float("inf")]
+    assert grid([0.5, 1, float("inf")]).tolist() == [0.5, 1.0, float("inf")]
     np.testing.assert_array_equal(
-        config.grid({"min": 0, "max": 5, "n_points": 501}), np.linspace(0, 5, 501)
+        grid({"min": 0, "max": 5, "n_points": 501}), np.linspace(0, 5, 501)
     )
     np.testing.assert_array_equal(
-        config.grid({"min": 1e-3, "max": 1, "n_points": 4, "spacing": "log"}),
+        grid({"min": 1e-3, "max": 1, "n_points": 4, "spacing": "log"}),
         np.geomspace(1e-3, 1, 4),
     )
     with pytest.raises(config.ConfigError, match="min > max"):
-        config.grid({"min": 2, "max": 1, "n_points": 3})
+        grid({"min": 2, "max": 1, "n_points": 3})
 
 
 def test_renamed_key_names_the_new_one():

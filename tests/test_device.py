@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from privrisk import device
+from privrisk.core import device
 from privrisk.workflow import Step, params
 
 

@@ -136,3 +136,41 @@ def test_step_module_edit_reruns_its_steps_and_their_figures_only(repo_copy, reg
         assert planned == expected, (
             f"editing {rel}: planned {sorted(planned)}, expected {sorted(expected)}"
         )
+
+
+def _planned_after_content_edit(root: Path, path: Path, registries) -> set[str]:
+    """Mark every output up to date, then change ``path``'s *content* (Snakemake compares
+    checksums, so a bare touch would rerun nothing and prove nothing) and dry-run."""
+    original = path.read_text()
+    try:
+        for rel in _all_outputs(registries):
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).touch()
+        _smk(root, "--touch")
+        assert _planned(root) == set(), "outputs not up to date after --touch"
+        path.write_text(original + "\n# a content edit made by test_rule_dependencies\n")
+        later = time.time() + 5
+        os.utime(path, (later, later))
+        return _planned(root)
+    finally:
+        path.write_text(original)
+
+
+def test_content_edit_of_one_paper_schedules_no_job_of_another(repo_copy, registries):
+    """Editing a paper's registry or a module its rules run reruns only that paper's jobs; editing
+    the CLI reruns nothing (it failed at 35a50a3: 57 jobs of four papers after a one-line edit of
+    the xu2022 registry)."""
+    rule_paper = {
+        reg.rule_name(d): p for p, reg in registries.items() for d in (*reg.steps, *reg.figures)
+    }
+    for paper, reg in registries.items():
+        first = (*reg.steps, *reg.figures)[0]
+        for module in (f"privrisk.papers.{paper}.registry", first.func.split(":")[0]):
+            rel = workflow._module_file(module).relative_to(workflow.PACKAGE_DIR)
+            planned = _planned_after_content_edit(
+                repo_copy, repo_copy / "src/privrisk" / rel, registries
+            )
+            others = sorted(r for r in planned - GATHER if rule_paper.get(r) != paper)
+            assert not others, f"editing {rel} schedules other papers' jobs: {others}"
+    planned = _planned_after_content_edit(repo_copy, repo_copy / "src/privrisk/cli.py", registries)
+    assert planned == set(), f"editing cli.py schedules {sorted(planned)}"

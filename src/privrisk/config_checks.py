@@ -11,9 +11,12 @@ Every function returns a list of messages ``config key <path>: <problem>`` (empt
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from importlib import import_module
 from typing import Any
 
 import numpy as np
+
+from .core.declarations import PAPERS
 
 #: key name -> largest value accepted anywhere in the config unless ``allow_large: true``.
 #: At least 50× the largest value a shipped config uses (quick or paper scale), so that paper scale
@@ -123,156 +126,14 @@ def empty_list_errors(cfg: Mapping[str, Any]) -> list[str]:
 
 
 def cross_key_errors(cfg: Mapping[str, Any]) -> list[str]:
-    """Keys that are each valid but do not fit together, per paper."""
+    """Keys that are each valid but do not fit together: each paper's own ``check_config`` (in
+    ``privrisk.papers.<key>.registry``), so that a paper's rules never depend on another's checks."""
     out = []
-    for paper, check in (
-        ("thudi2022", _thudi),
-        ("lowy2024", _lowy),
-        ("swanberg2025", _swanberg),
-        ("xu2022", _xu),
-    ):
-        if isinstance(cfg.get(paper), Mapping):
+    for paper in PAPERS:
+        check = getattr(import_module(f"privrisk.papers.{paper}.registry"), "check_config", None)
+        if check is not None and isinstance(cfg.get(paper), Mapping):
             out += check(cfg[paper])
     return out
-
-
-def _thudi(sec) -> list[str]:
-    return [
-        f"config key thudi2022.{f}.c_step: {s['c_step']} > c_max {s['c_max']} (an empty grid of c)"
-        for f, s in sec.items()
-        if isinstance(s, Mapping)
-        and _is_number(s.get("c_step"))
-        and _is_number(s.get("c_max"))
-        and s["c_step"] > s["c_max"]
-    ]
-
-
-# lowy2024: the grid each figure plots against (its code labels that axis), the claim values it
-# reads (each must be a point of the grid of the same parameter) and the data parameters each
-# mechanism needs unless they are the swept one.
-_LOWY_SWEEP = {
-    "fig1": "sigmas",
-    "fig2": "clips",
-    "fig3": "dims",
-    "fig4": "epsilons",
-    "fig4_epsX": "epsilons",
-    "fig5": "clips",
-    "fig5_epsX": "clips",
-    "fig6": "dims",
-    "fig6_epsX": "dims",
-}
-_LOWY_CLAIMS = {
-    "fig1": ("claim_sigma",),
-    "fig2": ("claim_clip", "claim_larger_n"),
-    "fig4": ("claim_epsilon",),
-    "fig4_epsX": ("claim_epsilon",),
-    "fig5": ("claim_clip",),
-    "fig5_epsX": ("claim_clip",),
-}
-_CLAIM_GRID = {"claim_sigma": "sigmas", "claim_clip": "clips", "claim_epsilon": "epsilons"}
-_SWEPT = {"sigmas": "sigma", "clips": "clip", "dims": "d", "epsilons": "epsilon"}
-
-
-def _lowy(sec) -> list[str]:
-    from .config import grid
-
-    out = []
-    common = sec.get("common") or {}
-    for fig, s in sec.items():
-        if fig not in _LOWY_SWEEP or not isinstance(s, Mapping):
-            continue
-        where = f"config key lowy2024.{fig}"
-        want = _LOWY_SWEEP[fig]
-        given = [k for k in _SWEPT if k in s]
-        if given and given != [want]:
-            out.append(
-                f"{where}: this figure plots against {_SWEPT[want]}; give its grid {want} "
-                f"(not {', '.join(given)})"
-            )
-            continue
-        gaussian = fig[3] in "456"  # Figures 4-6 also need the fixed DP parameter
-        data = ("sigma", "clip", "d") + (("epsilon",) if gaussian else ())
-        out += [
-            f"{where}.{k}: required (it is not the swept parameter)"
-            for k in data
-            if k != _SWEPT[want] and s.get(k) is None
-        ]
-        if "trials" not in s and "trials" not in common:
-            out.append(f"{where}.trials: required here or in lowy2024.common")
-        out += [
-            f"{where}.{k}: required (the paper's quoted number is checked there)"
-            for k in _LOWY_CLAIMS.get(fig, ())
-            if k not in s
-        ]
-        n = s.get("n")
-        if _is_int(n) and _is_int(s.get("n_outliers")) and s["n_outliers"] > 2 * n:
-            out.append(
-                f"{where}.n_outliers: {s['n_outliers']} outliers in a population of 2n = {2 * n}"
-            )
-        if _is_int(n) and _is_int(s.get("claim_larger_n")) and s["claim_larger_n"] <= n:
-            out.append(
-                f"{where}.claim_larger_n: {s['claim_larger_n']} is not larger than n = {n} "
-                "(the claim compares the ratios at a larger n)"
-            )
-        for key, grid_key in _CLAIM_GRID.items():
-            if key in s and grid_key in s:
-                values = grid(s[grid_key])
-                if not np.isclose(values, float(s[key])).any():
-                    out.append(
-                        f"{where}.{key}: {s[key]} is not a point of {grid_key} "
-                        f"{[float(f'{v:.6g}') for v in values]}; the claim is read at that point"
-                    )
-    return out
-
-
-def _swanberg(sec) -> list[str]:
-    from .data import acs, fire
-    from .papers.swanberg2025.registry import MARGINALS
-
-    columns = {"acs": acs.COLUMNS, "fire": fire.COLUMNS}
-    out = []
-    for fig, (dataset, kind) in MARGINALS.items():
-        s = sec.get(fig)
-        if not isinstance(s, Mapping):
-            continue
-        cols, where = columns[dataset], f"config key swanberg2025.{fig}"
-        named = [(f"{where}.columns[{i}]", c) for i, c in enumerate(s.get("columns", []))]
-        if "column" in s:
-            named.append((f"{where}.column", s["column"]))
-        out += [
-            f"{p}: {c!r} is not a column of {dataset.upper()}; its columns: {', '.join(cols)}"
-            for p, c in named
-            if c not in cols
-        ]
-        if kind == "multi" and _is_int(s.get("max_unknown")) and s["max_unknown"] > len(cols) - 3:
-            out.append(
-                f"{where}.max_unknown: {s['max_unknown']} leaves fewer than 3 of the {len(cols)} "
-                f"{dataset.upper()} columns known (at most {len(cols) - 3})"
-            )
-    return out
-
-
-def _xu(sec) -> list[str]:
-    from .config import grid
-    from .papers.xu2022.registry import eps_tag
-
-    models = sec.get("models", {}).get("dpcgan", {})
-    if "epsilons" not in models:
-        return []
-    trained = {eps_tag(e) for e in grid(models["epsilons"])}
-    merged = {**(sec.get("common") or {}), **(sec.get("fig6") or {})}
-    if "epsilons" not in merged:
-        return [
-            "config key xu2022.fig6.epsilons: required (here or in xu2022.common): the ε of the DP-cGANs shown"
-        ]
-    src = "fig6" if "epsilons" in (sec.get("fig6") or {}) else "common"
-    missing = [f"{e:g}" for e in grid(merged["epsilons"]) if eps_tag(e) not in trained]
-    if missing:
-        return [
-            f"config key xu2022.{src}.epsilons: ε {', '.join(missing)} not among the trained DP-cGANs "
-            f"(xu2022.models.dpcgan.epsilons: {', '.join(f'{e:g}' for e in grid(models['epsilons']))})"
-        ]
-    return []
 
 
 def errors(cfg: Mapping[str, Any]) -> list[str]:

@@ -181,7 +181,7 @@ def check_outputs(root: str | Path, registry) -> list[str]:
     a consistent claims ledger. Used by the tests and by CI.
     """
     from . import claims
-    from .workflow import figure_outputs
+    from .core.paths import figure_outputs
 
     root, paper, problems = Path(root), registry.paper, []
     for fig in registry.figures:

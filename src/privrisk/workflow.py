@@ -1,19 +1,9 @@
-"""The registry: what each paper makes, declared as data, and the helpers the rule loop calls.
+"""The pipeline side of the registry: load each paper's declarations and give the rule loop
+(``workflow/rules/registry.smk``) its params, data inputs and code inputs.
 
-Each paper package has a ``registry`` module declaring
-
-* ``STEPS``: expensive computations (training, attacks, sweeps). A step runs
-  ``func(params, inputs, outputs, threads)`` and writes exactly its named ``outputs``
-  (files under ``results/<paper>/intermediate/``);
-* ``FIGURES``: figures and tables. A figure runs ``func(params)`` or ``func(params, inputs)``
-  and returns a :class:`privrisk.figure.FigureResult`.
-
-Either may be a sequence or a function of the paper's config section (for declarations that
-depend on config, such as one training step per ε). ``workflow/rules/registry.smk`` turns
-every declaration into one Snakemake rule; nothing else about a paper is written in rule files.
-
-Paths are made here and nowhere else: :func:`artifact`, :func:`figure_outputs`,
-:func:`log_path`, :func:`benchmark_path`.
+The declaration types and paths live in the core (:mod:`privrisk.core.declarations`,
+:mod:`privrisk.core.paths`), so that a paper's registry imports them without importing this
+module; they are re-exported here for the rule files.
 """
 
 from __future__ import annotations
@@ -21,190 +11,30 @@ from __future__ import annotations
 import ast
 import copy
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from .core.declarations import (  # noqa: F401  (re-exported for workflow/rules and the tests)
+    PAPERS,
+    Figure,
+    Out,
+    Registry,
+    RegistryError,
+    Resources,
+    Step,
+    _Declaration,
+)
+from .core.paths import (  # noqa: F401
+    artifact,
+    benchmark_path,
+    caption_path,
+    figure_outputs,
+    log_path,
+)
+
 PACKAGE_DIR = Path(__file__).resolve().parent
-
-#: Paper keys in the order the pipeline builds and reports them.
-PAPERS = ("thudi2022", "pankova2022", "lowy2024", "swanberg2025", "xu2022")
-
-
-class RegistryError(ValueError):
-    """A paper's declarations are inconsistent (duplicate name, unknown input, bad reference)."""
-
-
-@dataclass(frozen=True)
-class Resources:
-    """What one job needs; the Slurm profile turns these into a job request."""
-
-    threads: int = 1
-    mem_mb: int = 1000
-    runtime: int = 5  # minutes
-    gpu: int = 0
-
-
-@dataclass(frozen=True)
-class Out:
-    """A named output of another step of the same paper: ``Out("train_mnist", "queries")``."""
-
-    step: str
-    name: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class _Declaration:
-    name: str
-    func: str  # "module:function"
-    inputs: Mapping[str, Out] = field(default_factory=dict)
-    #: Datasets whose raw files are read (blocks ``config[paper]["data"][name]``); their real
-    #: files become rule inputs when they will be used, so adding them reruns the rule.
-    data: tuple[str, ...] = ()
-    #: Config section merged over ``common`` into params (None: no section, only the seed).
-    section: str | None = None
-    #: Extra params taken from the paper's config: param name -> dotted path in the section.
-    config: Mapping[str, str] = field(default_factory=dict)
-    #: Constant params (e.g. which dataset a shared step function works on).
-    fixed: Mapping[str, Any] = field(default_factory=dict)
-    #: The step runs torch models: params get the global ``device`` setting (privrisk.device).
-    device: bool = False
-    #: Resources per scale ("quick", "paper"); "tiny" uses "quick", a missing "paper" too.
-    resources: Mapping[str, Resources] = field(default_factory=lambda: {"quick": Resources()})
-
-    def __post_init__(self) -> None:
-        if ":" not in self.func:
-            raise RegistryError(f"{self.name}: func must be 'module:function', got {self.func!r}")
-        if "quick" not in self.resources:
-            raise RegistryError(f"{self.name}: resources need a 'quick' entry")
-
-    def resources_for(self, scale: str) -> Resources:
-        return self.resources.get(scale, self.resources["quick"])
-
-
-@dataclass(frozen=True, kw_only=True)
-class Step(_Declaration):
-    """An expensive computation writing ``outputs`` (output name -> file name)."""
-
-    outputs: Mapping[str, str]
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if not self.outputs:
-            raise RegistryError(f"step {self.name}: needs at least one output")
-
-
-@dataclass(frozen=True, kw_only=True)
-class Figure(_Declaration):
-    """A figure (or, with ``table=True``, a table); its section defaults to its own name."""
-
-    table: bool = False
-    section: str | None = ""
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.section == "":
-            object.__setattr__(self, "section", self.name)
-
-
-@dataclass(frozen=True)
-class Registry:
-    """One paper's steps and figures, checked for consistency."""
-
-    paper: str
-    steps: tuple[Step, ...]
-    figures: tuple[Figure, ...]
-
-    def __post_init__(self) -> None:
-        names = [s.name for s in self.steps] + [f.name for f in self.figures]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise RegistryError(f"{self.paper}: duplicate step/figure names {dupes}")
-        steps = {s.name: s for s in self.steps}
-        for decl in (*self.steps, *self.figures):
-            for key, ref in decl.inputs.items():
-                if not isinstance(ref, Out):
-                    raise RegistryError(
-                        f"{self.paper}.{decl.name}: input {key!r} must be an Out, got {ref!r}"
-                    )
-                if ref.step not in steps:
-                    raise RegistryError(
-                        f"{self.paper}.{decl.name}: input {key!r} names unknown step {ref.step!r}"
-                    )
-                if ref.name not in steps[ref.step].outputs:
-                    raise RegistryError(
-                        f"{self.paper}.{decl.name}: input {key!r}: step {ref.step!r} has no output {ref.name!r} "
-                        f"(it has {sorted(steps[ref.step].outputs)})"
-                    )
-
-    def step(self, name: str) -> Step:
-        for s in self.steps:
-            if s.name == name:
-                return s
-        raise KeyError(f"{self.paper} has no step {name!r}")
-
-    def rule_name(self, decl: _Declaration) -> str:
-        return f"{self.paper}_{decl.name}"
-
-    def step_outputs(self, step: Step) -> dict[str, str]:
-        return {k: artifact(self.paper, f) for k, f in step.outputs.items()}
-
-    def inputs(self, decl: _Declaration) -> dict[str, str]:
-        """Named input files of a step or figure (other steps' artifacts)."""
-        return {
-            k: artifact(self.paper, self.step(ref.step).outputs[ref.name])
-            for k, ref in decl.inputs.items()
-        }
-
-    def targets(self) -> list[str]:
-        """The paper's final outputs (every figure's files, without the per-figure claims rows)."""
-        return [
-            f
-            for fig in self.figures
-            for k, f in figure_outputs(self.paper, fig.name, table=fig.table).items()
-            if k != "claims"
-        ]
-
-    def claims_files(self) -> list[str]:
-        return [figure_outputs(self.paper, fig.name)["claims"] for fig in self.figures]
-
-
-# --- paths ---------------------------------------------------------------------------------------
-
-
-def artifact(paper: str, filename: str) -> str:
-    """Where a step's output lives."""
-    return f"results/{paper}/intermediate/{filename}"
-
-
-def figure_outputs(paper: str, fig: str, *, table: bool = False) -> dict[str, str]:
-    """The named outputs of one figure (or table) rule: the output contract plus its claims rows."""
-    prefix = f"results/{paper}/{fig}"
-    out = {
-        "csv": f"{prefix}.csv",
-        "json": f"{prefix}.json",
-        "claims": f"results/{paper}/claims/{fig}.csv",
-    }
-    if table:
-        out |= {"md": f"{prefix}.md", "tex": f"{prefix}.tex"}
-    else:
-        out |= {"pdf": f"{prefix}.pdf", "png": f"{prefix}.png"}
-    return out
-
-
-def log_path(paper: str, name: str) -> str:
-    return f"results/logs/{paper}/{name}.log"
-
-
-def benchmark_path(paper: str, name: str) -> str:
-    return f"results/benchmarks/{paper}/{name}.tsv"
-
-
-def caption_path(paper: str, fig: str) -> str:
-    """The figure's report caption, relative to ``workflow/rules/``."""
-    return f"../report/{paper}/{fig}.rst"
 
 
 # --- loading declarations ------------------------------------------------------------------------

@@ -6,7 +6,9 @@ import copy
 import numpy as np
 import pytest
 
-from privrisk import config, seeds
+from privrisk import config
+from privrisk.core import seeds
+from privrisk.core.grids import grid
 from tests.conftest import REPO
 
 
@@ -74,7 +76,7 @@ def test_old_name_names_new_key(cfg, paper, fig, old, value, new):
     ],
 )
 def test_grids_give_the_old_numbers(cfg, paper, fig, key, expected):
-    np.testing.assert_array_equal(config.grid(cfg[paper][fig][key]), expected)
+    np.testing.assert_array_equal(grid(cfg[paper][fig][key]), expected)
 
 
 def test_seed_stream_unchanged():

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import seeds
+from ..core import seeds
 from . import sources
 from .tabular import DataFormatError
 

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .. import seeds
+from ..core import seeds
 from . import sources
 from .census_names import census_names
 from .tabular import DataFormatError

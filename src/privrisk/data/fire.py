@@ -58,6 +58,8 @@ DOMAIN_SIZES = {
     "Number of Alarms": 5,
 }
 COLUMNS = list(DOMAIN_SIZES)
+#: rows the FIRE conversion keeps when the block gives no ``prepare_rows``
+PREPARE_ROWS = 2_000_000
 DOMAINS = list(DOMAIN_SIZES.values())
 
 # Call-type shares of the real dataset for 2018 (one row per response, the rows the reference

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import seeds
+from ..core import seeds
 from .tabular import DataFormatError
 
 

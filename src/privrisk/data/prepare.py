@@ -103,8 +103,8 @@ TABLES: dict[str, tuple[Remote, ...]] = {
     ),
 }
 
-#: rows the FIRE conversion keeps when the block gives no ``prepare_rows``
-FIRE_PREPARE_ROWS = 2_000_000
+from .fire import PREPARE_ROWS as FIRE_PREPARE_ROWS  # noqa: E402,F401  (re-exported)
+
 GPT2_MARKER = sources.GPT2_MARKER
 #: the data-block keys a preparation reads
 PREPARE_KEYS = ("path", "urls", "checksums", "prepare_rows")

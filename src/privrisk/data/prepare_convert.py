@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import seeds
+from ..core import seeds
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ def fire(
     written in file order. ``prepare_rows: null`` keeps every complete row.
     """
     from .fire import COLUMNS
-    from .prepare import FIRE_PREPARE_ROWS
+    from .fire import PREPARE_ROWS as FIRE_PREPARE_ROWS
 
     (out,) = outputs
     if out.exists():

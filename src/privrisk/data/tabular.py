@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import seeds
+from ..core import seeds
 from . import sources
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import seeds
+from ..core import seeds
 
 log = logging.getLogger(__name__)
 

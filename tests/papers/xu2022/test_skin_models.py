@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from privrisk import device
+from privrisk.core import device
 from privrisk.models import skin
 from privrisk.papers.xu2022 import skin_steps
 

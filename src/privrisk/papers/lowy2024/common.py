@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ... import plotting, seeds
+from ... import plotting
 from ...claims import Ledger
-from ...config import grid
+from ...core import seeds
+from ...core.grids import grid
 from ...estimators.summary import safe_ratio, summarise
 from ...figure import FigureResult
 

@@ -3,7 +3,15 @@ no steps. Figures 1-3 average T = 1,000 data draws, Figures 4-6 T = 100 (measure
 README). Figure 5 also recomputes Figure 2's curves (config ``fig2``) for the statement that
 its gap is larger than Figure 2's."""
 
-from ...workflow import Figure, Resources
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ...core.declarations import Figure, Resources
+from ...core.grids import grid
 
 _PKG = "privrisk.papers.lowy2024"
 _EXP = {"quick": Resources(mem_mb=1500, runtime=3)}
@@ -22,3 +30,87 @@ FIGURES = [
         for f in ("fig5_epsX", "fig6", "fig6_epsX")
     ),
 ]
+
+
+# --- config checks beyond the schema (called by privrisk.config.validate) ---
+
+# lowy2024: the grid each figure plots against (its code labels that axis), the claim values it
+# reads (each must be a point of the grid of the same parameter) and the data parameters each
+# mechanism needs unless they are the swept one.
+_LOWY_SWEEP = {
+    "fig1": "sigmas",
+    "fig2": "clips",
+    "fig3": "dims",
+    "fig4": "epsilons",
+    "fig4_epsX": "epsilons",
+    "fig5": "clips",
+    "fig5_epsX": "clips",
+    "fig6": "dims",
+    "fig6_epsX": "dims",
+}
+_LOWY_CLAIMS = {
+    "fig1": ("claim_sigma",),
+    "fig2": ("claim_clip", "claim_larger_n"),
+    "fig4": ("claim_epsilon",),
+    "fig4_epsX": ("claim_epsilon",),
+    "fig5": ("claim_clip",),
+    "fig5_epsX": ("claim_clip",),
+}
+_CLAIM_GRID = {"claim_sigma": "sigmas", "claim_clip": "clips", "claim_epsilon": "epsilons"}
+_SWEPT = {"sigmas": "sigma", "clips": "clip", "dims": "d", "epsilons": "epsilon"}
+
+
+def check_config(sec: Mapping[str, Any]) -> list[str]:
+    """Keys of the lowy2024 section that are each valid but do not fit together."""
+
+    out = []
+    common = sec.get("common") or {}
+    for fig, s in sec.items():
+        if fig not in _LOWY_SWEEP or not isinstance(s, Mapping):
+            continue
+        where = f"config key lowy2024.{fig}"
+        want = _LOWY_SWEEP[fig]
+        given = [k for k in _SWEPT if k in s]
+        if given and given != [want]:
+            out.append(
+                f"{where}: this figure plots against {_SWEPT[want]}; give its grid {want} "
+                f"(not {', '.join(given)})"
+            )
+            continue
+        gaussian = fig[3] in "456"  # Figures 4-6 also need the fixed DP parameter
+        data = ("sigma", "clip", "d") + (("epsilon",) if gaussian else ())
+        out += [
+            f"{where}.{k}: required (it is not the swept parameter)"
+            for k in data
+            if k != _SWEPT[want] and s.get(k) is None
+        ]
+        if "trials" not in s and "trials" not in common:
+            out.append(f"{where}.trials: required here or in lowy2024.common")
+        out += [
+            f"{where}.{k}: required (the paper's quoted number is checked there)"
+            for k in _LOWY_CLAIMS.get(fig, ())
+            if k not in s
+        ]
+        n = s.get("n")
+        if _is_int(n) and _is_int(s.get("n_outliers")) and s["n_outliers"] > 2 * n:
+            out.append(
+                f"{where}.n_outliers: {s['n_outliers']} outliers in a population of 2n = {2 * n}"
+            )
+        if _is_int(n) and _is_int(s.get("claim_larger_n")) and s["claim_larger_n"] <= n:
+            out.append(
+                f"{where}.claim_larger_n: {s['claim_larger_n']} is not larger than n = {n} "
+                "(the claim compares the ratios at a larger n)"
+            )
+        for key, grid_key in _CLAIM_GRID.items():
+            if key in s and grid_key in s:
+                values = grid(s[grid_key])
+                if not np.isclose(values, float(s[key])).any():
+                    out.append(
+                        f"{where}.{key}: {s[key]} is not a point of {grid_key} "
+                        f"{[float(f'{v:.6g}') for v in values]}; the claim is read at that point"
+                    )
+    return out
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int | np.integer) and not isinstance(v, bool)

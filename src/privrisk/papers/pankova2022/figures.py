@@ -17,9 +17,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ... import plotting, seeds
+from ... import plotting
 from ...bounds import attribute as at
-from ...config import grid
+from ...core import seeds
+from ...core.grids import grid
 from ...estimators.intervals import clopper_pearson
 from ...figure import FigureResult
 from . import checks

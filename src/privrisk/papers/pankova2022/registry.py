@@ -1,6 +1,6 @@
 """pankova2022: analytic or seconds of Monte Carlo, one cheap rule per figure or table (no steps)."""
 
-from ...workflow import Figure, Resources
+from ...core.declarations import Figure, Resources
 
 _FIGS = "privrisk.papers.pankova2022.figures"
 _CHEAP = {"quick": Resources(mem_mb=1000, runtime=5)}

@@ -7,7 +7,7 @@ import pandas as pd
 
 from ... import plotting
 from ...bounds import attribute as at
-from ...config import grid
+from ...core.grids import grid
 from ...figure import FigureResult
 from . import checks
 from .checks import LEDGER

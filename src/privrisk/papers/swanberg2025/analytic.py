@@ -9,9 +9,10 @@ import numpy as np
 import pandas as pd
 from scipy import optimize
 
-from ... import config, plotting
+from ... import plotting
 from ...bounds import reconstruction as rb
 from ...claims import Ledger
+from ...core.grids import grid
 from ...figure import FigureResult
 from ...priors import password_summary, uniform_summary
 from ...priors import pii as pii_prior
@@ -24,7 +25,7 @@ LEDGER = Ledger(PAPER)
 
 
 def _fig1(params, approx: bool, name: str) -> FigureResult:
-    p = config.grid(params["prior_probs"])
+    p = grid(params["prior_probs"])
     delta = params["delta"] if approx else 0.0
     fig, ax = plotting.subplots(width=7.4, height=3.9)
     frames, claims = [], []
@@ -182,7 +183,7 @@ def _pii_alt_note(info, delta, thr) -> str:
 
 def fig2a(params) -> FigureResult:
     canaries, info, src = _canaries(params)
-    eps = config.grid(params["epsilons"])
+    eps = grid(params["epsilons"])
     delta = params["delta"]
     fig, ax = plotting.subplots(width=5.4, height=4.0)
     frames = []
@@ -351,7 +352,7 @@ def fig2a(params) -> FigureResult:
 def fig2b(params) -> FigureResult:
     canaries, info, src = _canaries(params)
     delta, thr = params["delta"], params["adv_threshold"]
-    p = config.grid(params["prior_probs"])
+    p = grid(params["prior_probs"])
     ep = rb.epsilon_protect(p, delta, thr)
     fig, ax = plotting.subplots(width=5.0, height=3.8)
     ax.plot(p, ep, color=plotting.color(7), label=f"ε_protect(p): largest ε with Adv <= {thr:g}")

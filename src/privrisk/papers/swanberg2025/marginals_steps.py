@@ -18,8 +18,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ... import config, seeds
 from ...bounds.reconstruction import beta_multi, success_quantiles
+from ...core import seeds
+from ...core.grids import grid
 from ...data import acs, fire
 from ...mechanisms import marginals as mm
 from ...models import baynet
@@ -368,7 +369,7 @@ def _conditions(params, bn, cols):
         ]
     if kind == "epsilons":
         j = _col(cols, params["column"])
-        return [(float(e), [j], float(e), {}) for e in config.grid(params["epsilons"])]
+        return [(float(e), [j], float(e), {}) for e in grid(params["epsilons"])]
     if kind == "multi":
         order = list(bn.order)
         if params["max_unknown"] > len(order) - 3:

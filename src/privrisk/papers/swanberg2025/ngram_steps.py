@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 import torch
 
-from ... import config, seeds
+from ...core import seeds
+from ...core.grids import grid
 from ...data import enron
 from ...models import ngram
 from ...priors import pii as pii_prior
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 
 def _epsilons(spec) -> np.ndarray:
     """The ε grid (a list, .inf or "inf" allowed, or a dense grid); every ε must be > 0."""
-    values = config.grid(spec) if isinstance(spec, Mapping) else spec
+    values = grid(spec) if isinstance(spec, Mapping) else spec
     out = []
     for v in values:
         e = (

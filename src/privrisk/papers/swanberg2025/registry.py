@@ -11,7 +11,12 @@
 Artifact file names are those of the former rule files, so existing results stay valid.
 """
 
-from ...workflow import Figure, Out, Resources, Step
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...core.declarations import Figure, Out, Resources, Step
 
 _PKG = "privrisk.papers.swanberg2025"
 _ANALYTIC = f"{_PKG}.analytic"
@@ -114,3 +119,38 @@ FIGURES = [
         for fig, (ds, _kind) in MARGINALS.items()
     ),
 ]
+
+
+# --- config checks beyond the schema (called by privrisk.config.validate) ---
+
+
+def check_config(sec: Mapping[str, Any]) -> list[str]:
+    """Keys of the swanberg2025 section that are each valid but do not fit together (column
+    names of the datasets, enough known columns)."""
+    from ...data import acs, fire
+
+    columns = {"acs": acs.COLUMNS, "fire": fire.COLUMNS}
+    out = []
+    for fig, (dataset, kind) in MARGINALS.items():
+        s = sec.get(fig)
+        if not isinstance(s, Mapping):
+            continue
+        cols, where = columns[dataset], f"config key swanberg2025.{fig}"
+        named = [(f"{where}.columns[{i}]", c) for i, c in enumerate(s.get("columns", []))]
+        if "column" in s:
+            named.append((f"{where}.column", s["column"]))
+        out += [
+            f"{p}: {c!r} is not a column of {dataset.upper()}; its columns: {', '.join(cols)}"
+            for p, c in named
+            if c not in cols
+        ]
+        if kind == "multi" and _is_int(s.get("max_unknown")) and s["max_unknown"] > len(cols) - 3:
+            out.append(
+                f"{where}.max_unknown: {s['max_unknown']} leaves fewer than 3 of the {len(cols)} "
+                f"{dataset.upper()} columns known (at most {len(cols) - 3})"
+            )
+    return out
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)

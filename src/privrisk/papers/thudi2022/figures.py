@@ -13,7 +13,7 @@ import pandas as pd
 from ... import accounting, plotting
 from ...bounds import membership as mb
 from ...claims import Ledger
-from ...config import grid
+from ...core.grids import grid
 from ...figure import FigureResult
 from . import checks
 

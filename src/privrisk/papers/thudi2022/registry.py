@@ -1,6 +1,11 @@
 """thudi2022: every figure is analytic, one cheap rule each (no steps)."""
 
-from ...workflow import Figure, Resources
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...core.declarations import Figure, Resources
 
 _FIGS = "privrisk.papers.thudi2022.figures"
 _CHEAP = {"quick": Resources(mem_mb=1000, runtime=5)}
@@ -22,3 +27,22 @@ FIGURES = [
     ),
     Figure(name="table1", func=f"{_FIGS}:table1", table=True, resources=_CHEAP),
 ]
+
+
+# --- config checks beyond the schema (called by privrisk.config.validate) ---
+
+
+def check_config(sec: Mapping[str, Any]) -> list[str]:
+    """Keys of the thudi2022 section that are each valid but do not fit together."""
+    return [
+        f"config key thudi2022.{f}.c_step: {s['c_step']} > c_max {s['c_max']} (an empty grid of c)"
+        for f, s in sec.items()
+        if isinstance(s, Mapping)
+        and _is_number(s.get("c_step"))
+        and _is_number(s.get("c_max"))
+        and s["c_step"] > s["c_max"]
+    ]
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ... import plotting, seeds
+from ... import plotting
 from ...claims import Ledger
+from ...core import seeds
 from ...estimators import mace
 from ...estimators.intervals import mcdiarmid_halfwidth
 from ...figure import FigureResult

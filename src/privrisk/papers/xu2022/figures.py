@@ -18,8 +18,9 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ... import plotting, seeds
+from ... import plotting
 from ...claims import Ledger
+from ...core import seeds
 from ...estimators import heldout, mace
 from ...estimators.intervals import mcdiarmid_halfwidth
 from ...figure import FigureResult

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...config import grid
-from ...workflow import Figure, Out, Resources, Step
+from ...core.declarations import Figure, Out, Resources, Step
+from ...core.grids import eps_tag, grid
 from . import skin_registry
 
 PAPER = "xu2022"
@@ -40,11 +40,6 @@ class Model:
     model: str
     config: Mapping[str, str] = field(default_factory=dict)
     fixed: Mapping[str, Any] = field(default_factory=dict)
-
-
-def eps_tag(eps) -> str:
-    """ε as it appears in file and input names: 1 -> "1", 0.5 -> "0p5"."""
-    return f"{float(eps):g}".replace(".", "p")
 
 
 def dpcgan_name(eps) -> str:
@@ -152,3 +147,29 @@ def figures(section: Mapping[str, Any]) -> list[Figure]:
 
 STEPS = steps
 FIGURES = figures
+
+
+# --- config checks beyond the schema (called by privrisk.config.validate) ---
+
+
+def check_config(sec: Mapping[str, Any]) -> list[str]:
+    """Keys of the xu2022 section that are each valid but do not fit together (every ε shown
+    in Figure 6 has a trained DP-cGAN)."""
+
+    models = sec.get("models", {}).get("dpcgan", {})
+    if "epsilons" not in models:
+        return []
+    trained = {eps_tag(e) for e in grid(models["epsilons"])}
+    merged = {**(sec.get("common") or {}), **(sec.get("fig6") or {})}
+    if "epsilons" not in merged:
+        return [
+            "config key xu2022.fig6.epsilons: required (here or in xu2022.common): the ε of the DP-cGANs shown"
+        ]
+    src = "fig6" if "epsilons" in (sec.get("fig6") or {}) else "common"
+    missing = [f"{e:g}" for e in grid(merged["epsilons"]) if eps_tag(e) not in trained]
+    if missing:
+        return [
+            f"config key xu2022.{src}.epsilons: ε {', '.join(missing)} not among the trained DP-cGANs "
+            f"(xu2022.models.dpcgan.epsilons: {', '.join(f'{e:g}' for e in grid(models['epsilons']))})"
+        ]
+    return []

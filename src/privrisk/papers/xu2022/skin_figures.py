@@ -15,8 +15,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ... import plotting, seeds
+from ... import plotting
 from ...claims import Ledger
+from ...core import seeds
 from ...figure import FigureResult
 from . import checks
 from . import skin_estimates as se

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...workflow import Figure, Out, Resources, Step
+from ...core.declarations import Figure, Out, Resources, Step
 
 _STEPS = "privrisk.papers.xu2022.skin_steps"
 _GAN_FIGS = "privrisk.papers.xu2022.skin_figures"

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ... import plotting, seeds
+from ... import plotting
+from ...core import seeds
 from ...estimators import mace
 from ...figure import FigureResult
 from . import skin_estimates as se

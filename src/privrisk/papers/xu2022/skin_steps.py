@@ -18,8 +18,8 @@ import time
 import numpy as np
 import torch
 
-from ... import device as devices
-from ... import seeds
+from ...core import device as devices
+from ...core import seeds
 from ...data import dermamnist, images
 from ...models import skin
 

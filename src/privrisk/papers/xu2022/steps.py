@@ -20,7 +20,7 @@ import time
 import numpy as np
 import torch
 
-from ... import device as devices
+from ...core import device as devices
 from ...data import cifar10, images, mnist
 from ...estimators.heldout import query_aucs
 from ...models import gan
