@@ -142,3 +142,12 @@ def test_claim_point_must_be_in_the_grid(config):
     p = _params(config, "fig5", trials=2, clips=[5, 50])
     with pytest.raises(KeyError, match="x = 100"):
         gaussian.fig5(p)
+
+
+def test_every_figure_declares_its_sweep_for_the_config_checks():
+    """check_config validates a figure's section through SWEEP; a figure added to FIGURES without
+    an entry would be skipped silently, so the two must list the same figures."""
+    from privrisk.papers.lowy2024 import registry
+
+    assert {f.name for f in registry.FIGURES} == set(registry.SWEEP)
+    assert set(registry.CLAIM_KEYS) <= set(registry.SWEEP)

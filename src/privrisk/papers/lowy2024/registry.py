@@ -37,7 +37,7 @@ FIGURES = [
 # lowy2024: the grid each figure plots against (its code labels that axis), the claim values it
 # reads (each must be a point of the grid of the same parameter) and the data parameters each
 # mechanism needs unless they are the swept one.
-_LOWY_SWEEP = {
+SWEEP = {
     "fig1": "sigmas",
     "fig2": "clips",
     "fig3": "dims",
@@ -48,7 +48,7 @@ _LOWY_SWEEP = {
     "fig6": "dims",
     "fig6_epsX": "dims",
 }
-_LOWY_CLAIMS = {
+CLAIM_KEYS = {
     "fig1": ("claim_sigma",),
     "fig2": ("claim_clip", "claim_larger_n"),
     "fig4": ("claim_epsilon",),
@@ -66,10 +66,10 @@ def check_config(sec: Mapping[str, Any]) -> list[str]:
     out = []
     common = sec.get("common") or {}
     for fig, s in sec.items():
-        if fig not in _LOWY_SWEEP or not isinstance(s, Mapping):
+        if fig not in SWEEP or not isinstance(s, Mapping):
             continue
         where = f"config key lowy2024.{fig}"
-        want = _LOWY_SWEEP[fig]
+        want = SWEEP[fig]
         given = [k for k in _SWEPT if k in s]
         if given and given != [want]:
             out.append(
@@ -88,7 +88,7 @@ def check_config(sec: Mapping[str, Any]) -> list[str]:
             out.append(f"{where}.trials: required here or in lowy2024.common")
         out += [
             f"{where}.{k}: required (the paper's quoted number is checked there)"
-            for k in _LOWY_CLAIMS.get(fig, ())
+            for k in CLAIM_KEYS.get(fig, ())
             if k not in s
         ]
         n = s.get("n")
