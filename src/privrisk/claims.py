@@ -178,6 +178,29 @@ class Ledger:
             self.paper, figure, claim_id, claim, "stated", ours, "", status, data or self.data, note
         )
 
+    def judged(
+        self,
+        *,
+        figure: str,
+        claim_id: str,
+        claim: str,
+        verdict,
+        ours: str,
+        note: str = "",
+        data: str | None = None,
+    ) -> Claim:
+        """A statement decided by a rule of :mod:`privrisk.verdicts`: the verdict's numbers go to
+        the note (with ``note`` after them), its ``holds`` to the status."""
+        return self.qualitative(
+            figure=figure,
+            claim_id=claim_id,
+            claim=claim,
+            holds=verdict.holds,
+            ours=ours,
+            note=_join(verdict.note, note),
+            data=data,
+        )
+
 
 # --- files ---------------------------------------------------------------------------------------
 

@@ -1,0 +1,406 @@
+"""One set of decision rules for every qualitative claim of every paper (design.md §4, "Verdicts").
+
+A paper states "A is larger than B", "at least the prior", "comparable within 0.05", "increases
+with ε", "below the bound". Each rule here decides such a statement on an :class:`Estimate` *with
+its uncertainty* and returns a :class:`Verdict`: ``holds`` is True (``qualitative-ok``), False
+(``qualitative-fails``) or None (``uninformative``: the data cannot decide), with the numbers for
+the ledger note. Papers' ``claims`` modules are thin users of these rules; none re-implements one.
+
+Conventions (one for all papers):
+
+* An estimate's uncertainty is a standard error (the interval is value ± z·se) or an explicit
+  interval ``[lo, hi]`` at the base level (bootstrap, McDiarmid, Clopper–Pearson). An analytic
+  number has ``se=0``: every rule then decides it exactly.
+* ``z = 2`` by default (two standard errors, ≈ 95.4 % two-sided, α ≈ 0.046), the level of the
+  error bars the figures draw and of the ledger's numeric tolerance (``tolerance + 2·se``).
+* **Paired where a paired baseline exists**: when A and B are measured on the same draws, pass the
+  estimate of the per-draw difference (:meth:`Estimate.paired`); its s.e. is the paired one.
+  :meth:`Estimate.minus` is the unpaired difference (independent estimates).
+* **Multiplicity**: a statement judged at k points ("A ≥ B at every ε") holds only if it holds at
+  every point, each at the base level (an intersection–union test needs no correction); it fails
+  if it fails at some point, each point then judged at the Bonferroni level z_k = Φ⁻¹(1 − α/2k)
+  (a union of k tests). In between it is uninformative.
+* **Symmetric margins**: a rule with a margin uses the same margin on the ok and the fails side:
+  "A ≥ B − m" holds when the interval of A − B lies above −m and fails when it lies below −m.
+
+Every rule has a test where it says ok, one where it fails and one where it cannot decide
+(``tests/test_verdicts.py``), and simulation tests that its error rates stay within α.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+#: default half-width of an interval in standard errors
+Z = 2.0
+
+
+def alpha_of(z: float) -> float:
+    """Two-sided level of a ±z interval: 2(1 − Φ(z))."""
+    return float(2.0 * stats.norm.sf(z))
+
+
+def bonferroni_z(z: float, k: int) -> float:
+    """The z of each of k tests whose union keeps the level of one ±z test."""
+    if k <= 1:
+        return z
+    return float(stats.norm.isf(alpha_of(z) / (2.0 * k)))
+
+
+def _fmt(x: float) -> str:
+    if not math.isfinite(x):
+        return "∞" if x > 0 else ("−∞" if x < 0 else "nan")
+    return f"{x:.4g}"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A number with its uncertainty: a standard error ``se`` or an interval ``[lo, hi]`` at the
+    base level ``z = Z`` (widened by z/Z on each side when a rule asks for another z)."""
+
+    value: float
+    se: float | None = None
+    lo: float | None = None
+    hi: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", float(self.value))
+        if self.se is None and (self.lo is None or self.hi is None):
+            raise ValueError("an Estimate needs se or both lo and hi")
+        if self.se is not None:
+            se = float(self.se)
+            if not se >= 0:  # also refuses NaN
+                raise ValueError(f"standard error {self.se!r} must be >= 0")
+            object.__setattr__(self, "se", se)
+        if self.lo is not None and self.hi is not None:
+            lo, hi = float(self.lo), float(self.hi)
+            if lo > hi:
+                raise ValueError(f"interval [{lo}, {hi}] has lo > hi")
+            object.__setattr__(self, "lo", lo)
+            object.__setattr__(self, "hi", hi)
+
+    # --- construction ----------------------------------------------------------------------------
+
+    @classmethod
+    def exact(cls, value: float) -> Estimate:
+        """An analytic number (no sampling error)."""
+        return cls(value, se=0.0)
+
+    @classmethod
+    def from_draws(cls, draws: Sequence[float] | np.ndarray) -> Estimate:
+        """Mean of independent draws with its standard error (sd / √n); one draw has an
+        infinite s.e., so nothing can be decided from it."""
+        x = np.asarray(draws, float).ravel()
+        if x.size == 0:
+            raise ValueError("no draws")
+        se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else math.inf
+        return cls(float(x.mean()), se=se)
+
+    @classmethod
+    def paired(cls, a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> Estimate:
+        """A − B from measurements on the same draws (the paired difference's mean and s.e.)."""
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        if a.shape != b.shape:
+            raise ValueError(f"paired draws need equal shapes, got {a.shape} and {b.shape}")
+        return cls.from_draws(a - b)
+
+    # --- arithmetic ------------------------------------------------------------------------------
+
+    def interval(self, z: float = Z) -> tuple[float, float]:
+        if self.se is not None:
+            return self.value - z * self.se, self.value + z * self.se
+        scale = z / Z
+        return (
+            self.value - scale * (self.value - self.lo),
+            self.value + scale * (self.hi - self.value),
+        )
+
+    def minus(self, other: Estimate) -> Estimate:
+        """The unpaired difference of two independent estimates (s.e. added in quadrature; explicit
+        intervals add their half-widths, which is conservative)."""
+        if self.se is not None and other.se is not None:
+            return Estimate(self.value - other.value, se=math.hypot(self.se, other.se))
+        lo1, hi1 = self.interval()
+        lo2, hi2 = other.interval()
+        return Estimate(self.value - other.value, lo=lo1 - hi2, hi=hi1 - lo2)
+
+    def shift(self, c: float) -> Estimate:
+        """The estimate of value + c (c exact)."""
+        if self.se is not None:
+            return Estimate(self.value + c, se=self.se)
+        return Estimate(self.value + c, lo=self.lo + c, hi=self.hi + c)
+
+    def text(self, z: float = Z) -> str:
+        if self.se == 0:
+            return _fmt(self.value)
+        lo, hi = self.interval(z)
+        return f"{_fmt(self.value)} [{_fmt(lo)}, {_fmt(hi)}]"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """ok (``holds`` True), fails (False) or uninformative (None), with the numbers as ``note``."""
+
+    holds: bool | None
+    note: str
+
+    @property
+    def status(self) -> str:
+        return {True: "ok", False: "fails", None: "uninformative"}[self.holds]
+
+    def kwargs(self) -> dict:
+        """Keyword arguments ``holds`` and ``note`` for :meth:`privrisk.claims.Ledger.qualitative`."""
+        return {"holds": self.holds, "note": self.note}
+
+    def gated(self, *reasons: str) -> Verdict:
+        """Uninformative when any reason is given (a precondition failed: the model does not leak,
+        the control shows nothing), keeping the numbers; unchanged when all reasons are empty."""
+        why = [r for r in reasons if r]
+        if not why:
+            return self
+        return Verdict(None, "uninformative: " + "; ".join(why) + f" [{self.note}]")
+
+
+def all_of(verdicts: Mapping[str, Verdict] | Sequence[Verdict]) -> Verdict:
+    """Several parts of one statement: fails if a part fails, holds if every part holds."""
+    items = list(verdicts.items()) if isinstance(verdicts, Mapping) else list(enumerate(verdicts))
+    if not items:
+        raise ValueError("all_of needs at least one verdict")
+    holds = [v.holds for _, v in items]
+    overall = False if False in holds else (True if all(h is True for h in holds) else None)
+    note = "; ".join(
+        (f"{k}: " if isinstance(k, str) else "") + f"{v.status} ({v.note})" for k, v in items
+    )
+    return Verdict(overall, note)
+
+
+# --- one point ----------------------------------------------------------------------------------
+
+_Decide = Callable[[Estimate, float], bool | None]
+
+
+def _points(
+    estimates: Estimate | Sequence[Estimate] | Mapping[str, Estimate],
+) -> list[tuple[str, Estimate]]:
+    if isinstance(estimates, Estimate):
+        return [("", estimates)]
+    if isinstance(estimates, Mapping):
+        return [(str(k), e) for k, e in estimates.items()]
+    return [(f"#{i}", e) for i, e in enumerate(estimates)]
+
+
+def _judge(estimates, decide: _Decide, *, z: float, statement: str, what: str) -> Verdict:
+    """Apply ``decide(estimate, z)`` at every point: holds if it holds everywhere at z, fails if
+    it fails somewhere at the Bonferroni z_k, else uninformative (module docstring)."""
+    points = _points(estimates)
+    if not points:
+        raise ValueError(f"{statement}: no estimates to judge")
+    k = len(points)
+    zk = bonferroni_z(z, k)
+    at_z = [decide(e, z) for _, e in points]
+    at_zk = [decide(e, zk) for _, e in points]
+    failed = [lab for (lab, _), d in zip(points, at_zk, strict=True) if d is False]
+    undecided = [lab for (lab, _), d in zip(points, at_z, strict=True) if d is not True]
+
+    def show(lab: str, e: Estimate) -> str:
+        return f"{lab}: {e.text(z)}" if lab else e.text(z)
+
+    numbers = f"{what} " + "; ".join(show(lab, e) for lab, e in points)
+    level = f"±{z:g} s.e." + (
+        f", fails judged at ±{zk:.3g} s.e. (Bonferroni over {k})" if k > 1 else ""
+    )
+    if failed:
+        where = f" at {', '.join(failed)}" if failed != [""] else ""
+        return Verdict(False, f"fails{where}: {statement} [{numbers}; {level}]")
+    if not undecided:
+        return Verdict(True, f"{statement} [{numbers}; {level}]")
+    where = f" at {', '.join(undecided)}" if undecided != [""] else ""
+    return Verdict(
+        None, f"undecided{where}: {statement} within the uncertainty [{numbers}; {level}]"
+    )
+
+
+def greater(
+    diff: Estimate | Sequence[Estimate] | Mapping[str, Estimate],
+    *,
+    margin: float = 0.0,
+    z: float = Z,
+    what: str = "A − B",
+) -> Verdict:
+    """ "A > B + margin", from the estimate(s) of A − B: holds when the interval lies above the
+    margin, fails when it lies at or below it, else uninformative. A margin > 0 states "much
+    larger": a precise small difference then fails."""
+
+    def decide(e: Estimate, zz: float) -> bool | None:
+        lo, hi = e.interval(zz)
+        return True if lo > margin else (False if hi <= margin else None)
+
+    return _judge(diff, decide, z=z, statement=f"{what} > {_fmt(margin)}", what=what)
+
+
+def at_least(
+    diff: Estimate | Sequence[Estimate] | Mapping[str, Estimate],
+    *,
+    margin: float = 0.0,
+    z: float = Z,
+    what: str = "A − B",
+) -> Verdict:
+    """Non-inferiority "A ≥ B − margin", from the estimate(s) of A − B (symmetric margin): holds
+    when the interval lies above −margin, fails when it lies below −margin, else uninformative.
+    With margin 0 an exact tie (analytic numbers) holds."""
+
+    def decide(e: Estimate, zz: float) -> bool | None:
+        lo, hi = e.interval(zz)
+        if e.se == 0:
+            return bool(e.value >= -margin)
+        return True if lo > -margin else (False if hi < -margin else None)
+
+    return _judge(diff, decide, z=z, statement=f"{what} ≥ −{_fmt(margin)}", what=what)
+
+
+def equivalent(
+    diff: Estimate | Sequence[Estimate] | Mapping[str, Estimate],
+    *,
+    margin: float,
+    z: float = Z,
+    what: str = "A − B",
+) -> Verdict:
+    """ "|A − B| ≤ margin" as two one-sided tests: holds when the interval lies inside
+    [−margin, margin], fails when it lies wholly outside, else uninformative."""
+    if not margin >= 0:
+        raise ValueError(f"equivalence margin {margin!r} must be >= 0")
+
+    def decide(e: Estimate, zz: float) -> bool | None:
+        lo, hi = e.interval(zz)
+        if -margin <= lo and hi <= margin:
+            return True
+        if lo > margin or hi < -margin:
+            return False
+        return None
+
+    return _judge(diff, decide, z=z, statement=f"|{what}| ≤ {_fmt(margin)}", what=what)
+
+
+def below(
+    estimate: Estimate | Sequence[Estimate] | Mapping[str, Estimate],
+    bound: float | Sequence[float] | Mapping[str, float],
+    *,
+    z: float = Z,
+    what: str = "estimate",
+) -> Verdict:
+    """ "The estimate stays at or below the bound" (an attack against its theoretical bound): fails
+    when the interval lies above the bound, holds when it lies at or below it, else uninformative.
+    ``bound`` is one number or one per point (same order or keys as ``estimate``)."""
+    points = _points(estimate)
+    if isinstance(bound, Mapping):
+        bounds = [float(bound[lab]) for lab, _ in points]
+    elif np.ndim(bound) == 0:
+        bounds = [float(bound)] * len(points)
+    else:
+        bounds = [float(b) for b in bound]
+        if len(bounds) != len(points):
+            raise ValueError(f"{len(bounds)} bounds for {len(points)} estimates")
+    # judge estimate − bound <= 0, so that the common machinery does the multiplicity
+    shifted = {lab or "": e.shift(-b) for (lab, e), b in zip(points, bounds, strict=True)}
+
+    def decide(e: Estimate, zz: float) -> bool | None:
+        lo, hi = e.interval(zz)
+        return True if hi <= 0 else (False if lo > 0 else None)
+
+    bound_text = ", ".join(_fmt(b) for b in bounds) if len(set(bounds)) > 1 else _fmt(bounds[0])
+    inner = shifted[""] if list(shifted) == [""] else shifted
+    return _judge(
+        inner, decide, z=z, statement=f"{what} ≤ bound ({bound_text})", what=f"{what} − bound"
+    )
+
+
+# --- curves -------------------------------------------------------------------------------------
+
+
+def _steps(curve, x: Sequence) -> tuple[dict[str, Estimate], Estimate]:
+    """Step differences and the overall (last − first) difference of a curve given as a sequence
+    of independent Estimates, or as draws × points (the same draws at every point: paired)."""
+    if isinstance(curve, np.ndarray) or (
+        isinstance(curve, Sequence) and curve and not isinstance(curve[0], Estimate)
+    ):
+        arr = np.asarray(curve, float)
+        if arr.ndim != 2 or arr.shape[1] < 2:
+            raise ValueError("a paired curve is an array of draws × points (at least 2 points)")
+        steps = {
+            f"{x[i]:g}→{x[i + 1]:g}": Estimate.paired(arr[:, i + 1], arr[:, i])
+            for i in range(arr.shape[1] - 1)
+        }
+        return steps, Estimate.paired(arr[:, -1], arr[:, 0])
+    pts = list(curve)
+    if len(pts) < 2:
+        raise ValueError("a curve needs at least 2 points")
+    steps = {f"{x[i]:g}→{x[i + 1]:g}": pts[i + 1].minus(pts[i]) for i in range(len(pts) - 1)}
+    return steps, pts[-1].minus(pts[0])
+
+
+def monotone(
+    curve: Sequence[Estimate] | np.ndarray,
+    x: Sequence[float],
+    *,
+    direction: int = +1,
+    strict: bool = True,
+    margin: float = 0.0,
+    z: float = Z,
+    what: str = "the curve",
+) -> Verdict:
+    """ "The curve increases (direction +1) or decreases (−1) with x".
+
+    ``strict`` (a trend: "increases with ε"): holds when the overall change from the first to the
+    last point is beyond noise in the direction and no step reverses by more than ``margin``
+    beyond noise; fails when some step reverses beyond ``margin`` (Bonferroni over the steps) or
+    the overall change lies against the direction; else uninformative.
+
+    Not ``strict`` ("non-decreasing"): holds when every step's reversal is within ``margin``
+    (each step's interval of the change in the direction lies above −margin), fails when some
+    step reverses beyond ``margin``; else uninformative. Give a margin: with 0 it demands that
+    every step moves in the direction beyond noise.
+
+    ``curve`` is a sequence of independent :class:`Estimate` (one per x) or an array of draws ×
+    points when the same draws are measured at every x (then steps are paired differences).
+    """
+    if direction not in (+1, -1):
+        raise ValueError(f"direction must be +1 or -1, got {direction!r}")
+    steps, overall = _steps(curve, x)
+    sign = float(direction)
+
+    def oriented(e: Estimate) -> Estimate:
+        if sign > 0:
+            return e
+        if e.se is not None:
+            return Estimate(-e.value, se=e.se)
+        return Estimate(-e.value, lo=-e.hi, hi=-e.lo)
+
+    word = "increases" if direction > 0 else "decreases"
+    step_v = at_least(
+        {k: oriented(e) for k, e in steps.items()},
+        margin=margin,
+        z=z,
+        what=f"step of {what} in the direction",
+    )
+    if not strict:
+        return Verdict(
+            step_v.holds, f"{what} never reverses by more than {_fmt(margin)}: {step_v.note}"
+        )
+    overall_v = greater(oriented(overall), z=z, what=f"overall change of {what}")
+    if step_v.holds is False or overall_v.holds is False:
+        holds: bool | None = False
+    elif overall_v.holds is True and step_v.holds is not False:
+        # steps may be undecided (a plateau within noise): the trend still holds
+        holds = True
+    else:
+        holds = None
+    return Verdict(
+        holds,
+        f"{what} {word} with x (steps reverse by at most {_fmt(margin)}): overall: {overall_v.note}; "
+        f"steps: {step_v.note}",
+    )

@@ -1,0 +1,218 @@
+"""The shared verdict rules: each says ok, fails and uninformative on constructed estimates, and
+their error rates under simulation stay within the level they promise."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from privrisk import verdicts as V
+from privrisk.verdicts import Estimate
+
+
+def test_levels():
+    assert V.alpha_of(2.0) == pytest.approx(0.0455, abs=1e-4)
+    assert V.alpha_of(1.959964) == pytest.approx(0.05, abs=1e-6)
+    # Bonferroni: k tests at z_k keep the family's level
+    zk = V.bonferroni_z(2.0, 10)
+    assert 10 * V.alpha_of(zk) == pytest.approx(V.alpha_of(2.0))
+    assert V.bonferroni_z(2.0, 1) == 2.0
+
+
+def test_estimate_construction_and_intervals():
+    e = Estimate(1.0, se=0.1)
+    assert e.interval() == pytest.approx((0.8, 1.2))
+    i = Estimate(1.0, lo=0.7, hi=1.1)  # an asymmetric interval at the base z
+    assert i.interval() == pytest.approx((0.7, 1.1))
+    assert i.interval(4.0) == pytest.approx((0.4, 1.2))  # widened by z / Z on each side
+    d = Estimate.from_draws([1, 2, 3, 4])
+    assert d.value == 2.5 and d.se == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2)
+    assert Estimate.from_draws([3.0]).se == math.inf
+    p = Estimate.paired([1, 2, 3], [0.5, 1.4, 2.6])
+    assert p.value == pytest.approx(0.5) and p.se == pytest.approx(0.1 / math.sqrt(3), rel=1e-6)
+    u = Estimate(1.0, se=0.3).minus(Estimate(0.5, se=0.4))
+    assert (u.value, u.se) == pytest.approx((0.5, 0.5))
+    with pytest.raises(ValueError, match="needs se"):
+        Estimate(1.0)
+    with pytest.raises(ValueError, match="lo > hi"):
+        Estimate(1.0, lo=2, hi=1)
+    with pytest.raises(ValueError, match=">= 0"):
+        Estimate(1.0, se=float("nan"))
+    with pytest.raises(ValueError, match="equal shapes"):
+        Estimate.paired([1, 2], [1])
+
+
+@pytest.mark.parametrize(
+    ("diff", "margin", "expected"),
+    [
+        (Estimate(0.3, se=0.1), 0.0, True),  # interval [0.1, 0.5] above 0
+        (Estimate(-0.3, se=0.1), 0.0, False),  # wholly below
+        (Estimate(0.1, se=0.1), 0.0, None),  # straddles 0
+        (Estimate(0.02, se=0.005), 0.05, False),  # precisely small: not "much larger"
+        (Estimate.exact(0.0), 0.0, False),  # an exact tie is not "greater"
+    ],
+)
+def test_greater(diff, margin, expected):
+    v = V.greater(diff, margin=margin, what="AUC(2-d) − AUC(1-d)")
+    assert v.holds is expected
+    assert "AUC(2-d) − AUC(1-d)" in v.note
+
+
+@pytest.mark.parametrize(
+    ("diff", "margin", "expected"),
+    [
+        (Estimate(-0.5, se=0.2), 1.0, True),  # worse by 0.5 ± 0.4: within the margin of 1
+        (Estimate(-3.0, se=0.5), 1.0, False),  # worse by 3 ± 1: beyond the margin
+        (Estimate(-1.0, se=0.5), 1.0, None),
+        (Estimate.exact(0.0), 0.0, True),  # exact tie: at least
+    ],
+)
+def test_at_least(diff, margin, expected):
+    assert V.at_least(diff, margin=margin).holds is expected
+
+
+@pytest.mark.parametrize(
+    ("diff", "expected"),
+    [
+        (Estimate(0.01, se=0.01), True),  # [−0.01, 0.03] inside ±0.05
+        (Estimate(0.12, se=0.02), False),  # [0.08, 0.16] wholly outside
+        (Estimate(0.04, se=0.02), None),  # [0, 0.08] straddles 0.05
+        (Estimate(0.025, lo=-0.055, hi=0.105), None),  # per-bar ±0.08: cannot claim equivalence
+    ],
+)
+def test_equivalent(diff, expected):
+    assert V.equivalent(diff, margin=0.05).holds is expected
+
+
+def test_equivalent_needs_a_margin():
+    with pytest.raises(ValueError, match="margin"):
+        V.equivalent(Estimate(0, se=1), margin=-1)
+
+
+@pytest.mark.parametrize(
+    ("est", "bound", "expected"),
+    [
+        (Estimate(0.30, se=0.05), 0.46, True),
+        (Estimate(0.70, se=0.05), 0.46, False),
+        (Estimate(0.44, se=0.05), 0.46, None),
+        (Estimate(0.3, lo=0.2, hi=0.5), 0.46, None),
+    ],
+)
+def test_below(est, bound, expected):
+    assert V.below(est, bound).holds is expected
+
+
+def test_below_several_bounds_by_key():
+    est = {"ε=1": Estimate(0.1, se=0.02), "ε=10": Estimate(0.5, se=0.02)}
+    assert V.below(est, {"ε=1": 0.46, "ε=10": 0.99}).holds is True
+    v = V.below(est, {"ε=1": 0.46, "ε=10": 0.3})
+    assert v.holds is False and "ε=10" in v.note
+    with pytest.raises(ValueError, match="bounds for"):
+        V.below([Estimate(0, se=1)] * 2, [1, 2, 3])
+
+
+def test_multiplicity_correction_decides_fails_at_the_bonferroni_level():
+    # one of ten points 2.1 s.e. below zero: fails at ±2 s.e. alone, but not after the correction
+    pts = {f"w={i}": Estimate(0.5, se=0.1) for i in range(9)} | {"w=9": Estimate(-0.21, se=0.1)}
+    alone = V.at_least(pts["w=9"])
+    assert alone.holds is False
+    together = V.at_least(pts)
+    assert together.holds is None and "Bonferroni over 10" in together.note
+    # far below: fails even after the correction
+    pts["w=9"] = Estimate(-0.5, se=0.1)
+    assert V.at_least(pts).holds is False
+
+
+def test_all_of_and_gated():
+    ok, bad, und = Verdict(True, "a"), Verdict(False, "b"), Verdict(None, "c")
+    assert V.all_of([ok, ok]).holds is True
+    assert V.all_of({"x": ok, "y": und}).holds is None
+    assert V.all_of([ok, und, bad]).holds is False
+    g = ok.gated("model shows no leakage (AUC 0.51 < 0.7)")
+    assert g.holds is None and "AUC 0.51" in g.note and "a" in g.note
+    assert ok.gated("", "") is ok
+    assert ok.kwargs() == {"holds": True, "note": "a"} and und.status == "uninformative"
+
+
+Verdict = V.Verdict
+
+
+def test_monotone_trend_ok_fails_uninformative():
+    x = [1, 2, 4, 8]
+    up = [Estimate(v, se=0.01) for v in (0.1, 0.2, 0.21, 0.4)]
+    assert V.monotone(up, x).holds is True
+    # a plateau within noise does not break the trend
+    plateau = [Estimate(v, se=0.05) for v in (0.1, 0.3, 0.29, 0.5)]
+    assert V.monotone(plateau, x).holds is True
+    reversal = [Estimate(v, se=0.01) for v in (0.1, 0.4, 0.2, 0.5)]
+    v = V.monotone(reversal, x)
+    assert v.holds is False and "2→4" in v.note
+    flat = [Estimate(v, se=0.05) for v in (0.1, 0.12, 0.11, 0.13)]
+    assert V.monotone(flat, x).holds is None
+    down = [Estimate(v, se=0.01) for v in (0.4, 0.3, 0.2, 0.1)]
+    assert V.monotone(down, x, direction=-1).holds is True
+    assert V.monotone(down, x).holds is False
+
+
+def test_monotone_non_strict_with_margin_and_paired_draws():
+    rng = np.random.default_rng(0)
+    x = [10, 100, 1000, 10000]
+    base = rng.normal(0, 0.05, size=(30, 1))  # a draw effect shared by every point: paired
+    draws = base + np.array([0.70, 0.71, 0.715, 0.72]) + rng.normal(0, 0.002, size=(30, 4))
+    assert V.monotone(draws, x, strict=False, margin=0.01).holds is True
+    # independent estimates with the same spread cannot decide (the draw effect is not removed)
+    indep = [Estimate.from_draws(draws[:, j]) for j in range(4)]
+    assert V.monotone(indep, x, strict=False, margin=0.01).holds is None
+    dropping = draws.copy()
+    dropping[:, 3] -= 0.05
+    assert V.monotone(dropping, x, strict=False, margin=0.01).holds is False
+    with pytest.raises(ValueError, match="direction"):
+        V.monotone(indep, x, direction=0)
+    with pytest.raises(ValueError, match="at least 2"):
+        V.monotone(indep[:1], x)
+
+
+# --- simulation: the promised error rates ---------------------------------------------------------
+
+
+def _sim_estimates(rng, true, se, n):
+    return [Estimate(v, se=se) for v in rng.normal(true, se, size=n)]
+
+
+def test_greater_says_ok_on_a_null_effect_at_most_alpha_over_2():
+    rng = np.random.default_rng(1)
+    n = 20_000
+    oks = sum(V.greater(e).holds is True for e in _sim_estimates(rng, 0.0, 1.0, n))
+    limit = stats.binom.ppf(0.999, n, V.alpha_of(V.Z) / 2) / n
+    assert oks / n <= limit
+
+
+def test_at_least_fails_a_true_statement_at_most_alpha_over_2_with_ten_points():
+    """Ten points each exactly at the margin: the statement is true, and the Bonferroni level keeps
+    the family's false-fails rate within α/2 (one-sided)."""
+    rng = np.random.default_rng(2)
+    n = 4_000
+    fails = 0
+    for _ in range(n):
+        pts = _sim_estimates(rng, 0.0, 1.0, 10)
+        fails += V.at_least(pts).holds is False
+    limit = stats.binom.ppf(0.999, n, V.alpha_of(V.Z) / 2) / n
+    assert fails / n <= limit
+    # without the correction the family would fail far more often
+    rng = np.random.default_rng(2)
+    naive = sum(
+        any(V.at_least(e).holds is False for e in _sim_estimates(rng, 0.0, 1.0, 10))
+        for _ in range(n)
+    )
+    assert naive / n > 3 * limit
+
+
+def test_equivalent_false_ok_rate_at_the_margin_is_at_most_alpha_over_2():
+    rng = np.random.default_rng(3)
+    n = 20_000
+    oks = sum(V.equivalent(e, margin=3.0).holds is True for e in _sim_estimates(rng, 3.0, 1.0, n))
+    limit = stats.binom.ppf(0.999, n, V.alpha_of(V.Z) / 2) / n
+    assert oks / n <= limit
