@@ -33,8 +33,12 @@ def test_trend_reversal_at_the_end_fails_but_noise_does_not():
     wiggle = UP.copy()
     wiggle[3] = 0.299  # a step down within 2 s.e. of the difference
     assert _trend(wiggle, +1, se=np.full(6, 0.01)) == "qualitative-ok"
+    # a precisely flat curve cannot refute "increases" (a change under 2 s.e. is possible), and
+    # cannot confirm it: the shared rule (privrisk.verdicts.monotone) calls it undecided
     flat = np.full(6, 0.3)
-    assert _trend(flat, +1) == "qualitative-fails"  # a flat curve does not increase
+    assert _trend(flat, +1) == "uninformative"
+    # a curve that ends below where it starts, beyond noise, fails
+    assert _trend(np.array([0.3, 0.31, 0.32, 0.3, 0.29, 0.28]), +1) == "qualitative-fails"
 
 
 def test_trend_needs_every_curve():
@@ -102,9 +106,14 @@ def test_gap():
     kw = dict(figure="f", claim_id="c", claim="s", x=X)
     lower = (np.full(6, 0.02), SE)
     assert checks.gap_claim(lower=lower, upper=(UP, SE), **kw).status == "qualitative-ok"
-    # a constant gap (the literal reading of Figure 4) does not widen
+    # a constant gap (the literal reading of Figure 4) cannot show that it widens: undecided
     assert (
         checks.gap_claim(lower=lower, upper=(np.full(6, 0.7), SE), **kw).status
+        == "uninformative"
+    )
+    # a gap that narrows beyond noise fails
+    assert (
+        checks.gap_claim(lower=lower, upper=(UP[::-1] + 0.1, SE), **kw).status
         == "qualitative-fails"
     )
     # a widening but small gap is not "large"
