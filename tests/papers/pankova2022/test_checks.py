@@ -4,6 +4,7 @@ it is false: no check is always true."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from privrisk.papers.pankova2022 import checks
 
@@ -54,3 +55,27 @@ def test_exceeds():
     smaller = 2 * ref
     smaller[3] = 0.9 * ref[3]
     assert checks.exceeds(x=X, values=smaller, reference=ref, **KW).status == "qualitative-fails"
+
+
+@pytest.mark.parametrize(
+    ("rate", "half", "status"),
+    [
+        (0.50, 0.01, "qualitative-ok"),  # interval wholly below the bound 0.6
+        (0.70, 0.01, "qualitative-fails"),  # wholly above
+        (0.59, 0.02, "uninformative"),  # straddles it
+    ],
+)
+def test_attack_below_bound(rate, half, status):
+    x = np.array([1.0])
+    c = checks.attack_below_bound(
+        figure="f",
+        claim_id="c",
+        claim="s",
+        x=x,
+        rate=[rate],
+        lo=[rate - half],
+        hi=[rate + half],
+        bound=[0.6],
+        what="attack",
+    )
+    assert c.status == status

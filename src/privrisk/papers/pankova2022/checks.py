@@ -1,13 +1,16 @@
 """The qualitative statements of pankova2022 as small functions of the computed curves.
 
 Each returns the ledger row; tests/papers/pankova2022/test_checks.py feeds each one a constructed
-curve on which the statement is false (``qualitative-fails``) and one where it holds.
+curve on which the statement is false (``qualitative-fails``) and one where it holds. The curves
+are analytic (exact up to the stated numerical tolerance) except the Monte Carlo attack, which is
+judged with its interval by the shared rule :func:`privrisk.verdicts.below`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ... import verdicts as V
 from ...claims import Claim, Ledger
 
 LEDGER = Ledger("pankova2022")
@@ -125,4 +128,25 @@ def exceeds(
             )
         ),
         note="" if ok else "not larger everywhere",
+    )
+
+
+def attack_below_bound(
+    *, figure: str, claim_id: str, claim: str, x, rate, lo, hi, bound, what: str
+) -> Claim:
+    """A simulated attack's success (rate with its interval [lo, hi] at the verdicts' level) stays
+    below a bound at every x (:func:`privrisk.verdicts.below`, Bonferroni over the points)."""
+    est = {
+        f"ε={a:g}": V.Estimate(float(r), lo=float(lo_), hi=float(hi_))
+        for a, r, lo_, hi_ in zip(x, rate, lo, hi, strict=True)
+    }
+    bounds = dict(zip(est, (float(b) for b in np.asarray(bound, float)), strict=True))
+    verdict = V.below(est, bounds, what="attack success")
+    excess = float(np.max(np.asarray(rate, float) - np.asarray(bound, float)))
+    return LEDGER.judged(
+        figure=figure,
+        claim_id=claim_id,
+        claim=claim,
+        verdict=verdict,
+        ours=f"{what}: checked at {len(est)} ε; largest rate − bound {excess:.3g}",
     )

@@ -2,6 +2,10 @@
 
 Each returns the ledger row, so tests/papers/thudi2022/test_checks.py feeds each one a
 constructed curve on which the statement is false (``qualitative-fails``) and one where it holds.
+
+Every curve of thudi2022 is analytic (no sampling error), so these are exact shape properties
+(an interior maximum, which of two curves is nearer, a limit); decisions under noise, where an
+estimate has an uncertainty, go through :mod:`privrisk.verdicts`.
 """
 
 from __future__ import annotations
