@@ -47,3 +47,23 @@ def resolve(setting: str | torch.device = "auto") -> torch.device:
 def use_threads(threads: int) -> None:
     """Let torch use the rule's declared threads (intra-op) on the CPU."""
     torch.set_num_threads(max(1, int(threads)))
+
+
+def cpu_model() -> str:
+    """The CPU's model name (``/proc/cpuinfo``), or what ``platform`` knows elsewhere."""
+    import platform
+    from pathlib import Path
+
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def thread_record() -> dict:
+    """What a training record must say about the CPU work: torch's intra-op thread count (results
+    of float reductions depend on it) and the CPU model."""
+    return {"torch_threads": int(torch.get_num_threads()), "cpu": cpu_model()}
