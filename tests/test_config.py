@@ -145,7 +145,7 @@ def test_infinite_epsilon_is_allowed(cfg):
     config.validate(ok)
 
 
-# --- issue 15: empty lists, cross-key consistency and upper limits, all before any job -----------
+# --- empty lists, cross-key consistency and upper limits, all before any job -----------
 
 
 def _set(*path_and_value):

@@ -1,4 +1,4 @@
-"""What Snakemake reruns after an edit (issue 11's dependency tests), on a copy of the repository.
+"""What Snakemake reruns after an edit , on a copy of the repository.
 
 The copy's outputs are marked up to date with ``snakemake --touch`` (nothing is computed), then a
 source file is touched and ``snakemake -n`` must list exactly the rules that depend on it:

@@ -1,4 +1,4 @@
-"""Using the MACE estimators honestly at small sample sizes (issue 12, spec xu2022 §6).
+"""Using the MACE estimators honestly at small sample sizes (spec xu2022 §6).
 
 * :func:`bins_for` — bins per query dimension chosen from the sample size, so that a
   histogram cell holds about ``points_per_bin`` members (the paper's fixed 100^d bins on a few
