@@ -38,9 +38,11 @@ def main() -> None:
     delta = 1e-2
     # Figure 4 (global reading) at ε = 1 and 10; Figure 4 (ε(X) reading) at ε(X) = 10.
     cases = {
-        "global eps=1": np.full(t, 2 * 50 / n / accounting.gdp_mu(1.0, delta)),
-        "global eps=10": np.full(t, 2 * 50 / n / accounting.gdp_mu(10.0, delta)),
-        "eps(X)=10": gm.pairwise_distances(x).max(axis=(1, 2)) / n / accounting.gdp_mu(10.0, delta),
+        "global eps=1": np.full(t, 2 * 50 / n / accounting.gdp_mu(epsilon=1.0, delta=delta)),
+        "global eps=10": np.full(t, 2 * 50 / n / accounting.gdp_mu(epsilon=10.0, delta=delta)),
+        "eps(X)=10": gm.pairwise_distances(x).max(axis=(1, 2))
+        / n
+        / accounting.gdp_mu(epsilon=10.0, delta=delta),
     }
     print(
         f"population 2n = {2 * n}, d = {args.d}, δ = {delta}; vectorised over {t} trials, "
@@ -48,11 +50,11 @@ def main() -> None:
     )
     for name, s in cases.items():
         t0 = time.perf_counter()
-        vec = gm.eps_tilde(x, n, s, delta)
+        vec = gm.eps_tilde(x, n=n, s=s, delta=delta)
         tv = (time.perf_counter() - t0) / t
         k = args.loop_trials
         t0 = time.perf_counter()
-        ref = gm.eps_tilde_loop(x[:k], n, s[:k], delta)
+        ref = gm.eps_tilde_loop(x[:k], n=n, s=s[:k], delta=delta)
         tl = (time.perf_counter() - t0) / k
         err = float(np.max(np.abs(vec[:k] - ref)))
         print(

@@ -23,7 +23,7 @@ def mmc_loop(eps, delta, K):
 eps = np.linspace(0.1, 10, 60)[:, None]
 K = np.arange(2, 202)[None, :]
 t0 = time.perf_counter()
-vec = rb.mmc_fdp(eps, 1e-5, K)
+vec = rb.mmc_fdp(epsilon=eps, delta=1e-5, K=K)
 t1 = time.perf_counter()
 loop = np.array([[mmc_loop(float(e), 1e-5, int(k)) for k in K[0]] for e in eps[:, 0]])
 t2 = time.perf_counter()

@@ -25,15 +25,15 @@ def test_gaussian_delta_matches_dp_accounting_pld(sigma, eps):
     # Pessimistic PLD discretisation over-estimates δ slightly; 1e-4 relative plus 1e-9 absolute.
     ref = pld.from_gaussian_mechanism(sigma, sensitivity=1.0, value_discretization_interval=1e-4)
     ref_delta = ref.get_delta_for_epsilon(eps)
-    ours = acc.gaussian_delta(eps, 1.0 / sigma)
+    ours = acc.gaussian_delta(epsilon=eps, mu=1.0 / sigma)
     assert ours == pytest.approx(ref_delta, rel=1e-3, abs=1e-9)
     assert ours <= ref_delta * (1 + 1e-9) + 1e-15  # PLD's pessimistic estimate is an upper bound
 
 
 @pytest.mark.parametrize(("mu", "eps"), [(1.0, 0.5), (0.5, 0.1), (2.0, 2.0), (0.27, 0.0)])
 def test_gaussian_delta_matches_monte_carlo_and_integration(mu, eps):
-    mc = acc.gaussian_hockey_stick_mc(eps, mu, n=1_000_000, seed=3)
-    ours = acc.gaussian_delta(eps, mu)
+    mc = acc.gaussian_hockey_stick_mc(epsilon=eps, mu=mu, n=1_000_000, seed=3)
+    ours = acc.gaussian_delta(epsilon=eps, mu=mu)
     # MC standard error of a mean of values in [0, 1] is <= 0.5/sqrt(n) = 5e-4.
     assert abs(mc - ours) < 2.5e-3
     # ∫ max(0, p(t) − e^ε q(t)) dt with P = N(μ, 1), Q = N(0, 1).
@@ -44,46 +44,54 @@ def test_gaussian_delta_matches_monte_carlo_and_integration(mu, eps):
 
 def test_gaussian_delta_is_vectorised_and_monotone():
     eps = np.linspace(0, 8, 81)
-    d = acc.gaussian_delta(eps, 1.3)
+    d = acc.gaussian_delta(epsilon=eps, mu=1.3)
     assert d.shape == eps.shape
     assert np.all(np.diff(d) < 0)
     mus = np.linspace(0.01, 5, 50)
-    assert np.all(np.diff(acc.gaussian_delta(1.0, mus)) > 0)
+    assert np.all(np.diff(acc.gaussian_delta(epsilon=1.0, mu=mus)) > 0)
 
 
 def test_gaussian_delta_edges():
     # ε = 0: δ = TV(N(μ,1), N(0,1)) = 2Φ(μ/2) − 1.
-    assert acc.gaussian_delta(0.0, 1.0) == pytest.approx(2 * stats.norm.cdf(0.5) - 1, rel=1e-14)
+    assert acc.gaussian_delta(epsilon=0.0, mu=1.0) == pytest.approx(
+        2 * stats.norm.cdf(0.5) - 1, rel=1e-14
+    )
     # tiny μ keeps its digits (no cancellation): 2Φ(μ/2) − 1 ≈ μ φ(0).
-    assert acc.gaussian_delta(0.0, 1e-12) == pytest.approx(1e-12 * stats.norm.pdf(0), rel=1e-6)
-    assert acc.gaussian_delta(1.0, 0.0) == 0.0  # no sensitivity: no loss
-    assert acc.gaussian_delta(math.inf, 1.0) == 0.0
-    assert acc.gaussian_delta(1.0, math.inf) == 1.0  # no noise: δ = 1 at every finite ε
-    big = acc.gaussian_delta(np.array([50.0, 300.0, 800.0]), 40.0)  # e^ε would overflow
+    assert acc.gaussian_delta(epsilon=0.0, mu=1e-12) == pytest.approx(
+        1e-12 * stats.norm.pdf(0), rel=1e-6
+    )
+    assert acc.gaussian_delta(epsilon=1.0, mu=0.0) == 0.0  # no sensitivity: no loss
+    assert acc.gaussian_delta(epsilon=math.inf, mu=1.0) == 0.0
+    assert acc.gaussian_delta(epsilon=1.0, mu=math.inf) == 1.0  # no noise: δ = 1 at every finite ε
+    big = acc.gaussian_delta(epsilon=np.array([50.0, 300.0, 800.0]), mu=40.0)  # e^ε would overflow
     assert np.all(np.isfinite(big)) and np.all(big >= 0) and np.all(np.diff(big) <= 0)
     with pytest.raises(ValueError):
-        acc.gaussian_delta(-1.0, 1.0)
+        acc.gaussian_delta(epsilon=-1.0, mu=1.0)
     with pytest.raises(ValueError):
-        acc.gaussian_delta(1.0, -1.0)
+        acc.gaussian_delta(epsilon=1.0, mu=-1.0)
 
 
 def test_gaussian_sigma_thudi_spec_value():
     # thudi2022 spec: the analytic Gaussian for (1, 1e-5) at sensitivity 1 needs σ = 3.7306.
-    assert acc.gaussian_sigma(1.0, 1e-5) == pytest.approx(3.7306, abs=5e-5)
-    assert acc.gaussian_sigma(1.0, 1e-5, sensitivity=2.5) == pytest.approx(2.5 * 3.7306, abs=2e-4)
+    assert acc.gaussian_sigma(epsilon=1.0, delta=1e-5) == pytest.approx(3.7306, abs=5e-5)
+    assert acc.gaussian_sigma(epsilon=1.0, delta=1e-5, sensitivity=2.5) == pytest.approx(
+        2.5 * 3.7306, abs=2e-4
+    )
     # Balle–Wang is tighter than Dwork–Roth's classic calibration.
-    assert acc.gaussian_sigma(0.5, 1e-5) < acc.classic_gaussian_sigma(0.5, 1e-5)
+    assert acc.gaussian_sigma(epsilon=0.5, delta=1e-5) < acc.classic_gaussian_sigma(
+        epsilon=0.5, delta=1e-5
+    )
 
 
 @pytest.mark.parametrize(("eps", "delta"), [(0.1, 1e-5), (1.0, 1e-2), (5.0, 1e-6), (40.0, 1e-2)])
 def test_calibration_round_trip(eps, delta):
-    mu = acc.gdp_mu(eps, delta)
-    assert acc.gaussian_delta(eps, mu) == pytest.approx(delta, rel=1e-8)
-    assert acc.gaussian_epsilon(delta, mu) == pytest.approx(eps, rel=1e-7, abs=1e-9)
+    mu = acc.gdp_mu(epsilon=eps, delta=delta)
+    assert acc.gaussian_delta(epsilon=eps, mu=mu) == pytest.approx(delta, rel=1e-8)
+    assert acc.gaussian_epsilon(delta=delta, mu=mu) == pytest.approx(eps, rel=1e-7, abs=1e-9)
     # And against the PLD accountant: (ε, δ) holds for the calibrated σ, not for a 1 % smaller one.
     from dp_accounting.pld import privacy_loss_distribution as pld
 
-    sigma = acc.gaussian_sigma(eps, delta)
+    sigma = acc.gaussian_sigma(epsilon=eps, delta=delta)
     if eps < 10:
         ok = pld.from_gaussian_mechanism(sigma * 1.001, value_discretization_interval=1e-4)
         tight = pld.from_gaussian_mechanism(sigma * 0.99, value_discretization_interval=1e-4)
@@ -94,22 +102,22 @@ def test_calibration_round_trip(eps, delta):
 def test_calibration_edges():
     # ε = 0 has the closed form μ = 2 Φ⁻¹((1 + δ)/2), also for δ far below the solver's bracket.
     for delta in (1e-2, 1e-10):
-        assert acc.gdp_mu(0.0, delta) == pytest.approx(
+        assert acc.gdp_mu(epsilon=0.0, delta=delta) == pytest.approx(
             2 * stats.norm.ppf((1 + delta) / 2), rel=1e-8
         )
-        assert math.isfinite(acc.gaussian_sigma(0.0, delta))
-    assert acc.gdp_mu(math.inf, 1e-5) == math.inf
-    assert acc.gaussian_sigma(math.inf, 1e-5) == 0.0
-    assert acc.gaussian_sigma(1.0, 1e-5, sensitivity=0.0) == 0.0
-    assert acc.gaussian_epsilon(0.0, 1.0) == math.inf  # δ = 0 is impossible for a Gaussian
-    assert acc.gaussian_epsilon(1e-2, 0.0) == 0.0
-    assert acc.gaussian_epsilon(0.5, 1.0) == 0.0  # δ(0) = 0.383 <= 0.5
+        assert math.isfinite(acc.gaussian_sigma(epsilon=0.0, delta=delta))
+    assert acc.gdp_mu(epsilon=math.inf, delta=1e-5) == math.inf
+    assert acc.gaussian_sigma(epsilon=math.inf, delta=1e-5) == 0.0
+    assert acc.gaussian_sigma(epsilon=1.0, delta=1e-5, sensitivity=0.0) == 0.0
+    assert acc.gaussian_epsilon(delta=0.0, mu=1.0) == math.inf  # δ = 0 is impossible for a Gaussian
+    assert acc.gaussian_epsilon(delta=1e-2, mu=0.0) == 0.0
+    assert acc.gaussian_epsilon(delta=0.5, mu=1.0) == 0.0  # δ(0) = 0.383 <= 0.5
     with pytest.raises(ValueError):
-        acc.gdp_mu(1.0, 0.0)
+        acc.gdp_mu(epsilon=1.0, delta=0.0)
     with pytest.raises(ValueError):
-        acc.gaussian_epsilon(1.0, 1.0)
+        acc.gaussian_epsilon(delta=1.0, mu=1.0)
     with pytest.raises(ValueError):
-        acc.gaussian_sigma(-1.0, 1e-5)
+        acc.gaussian_sigma(epsilon=-1.0, delta=1e-5)
 
 
 def test_dpsgd_epsilon_rdp_thudi_value():
@@ -119,13 +127,13 @@ def test_dpsgd_epsilon_rdp_thudi_value():
     # The exact (full-batch) answer is smaller: RDP conversion is loose.
     exact = acc.dpsgd_epsilon(noise_multiplier=4.0412, delta=1e-5, sample_rate=1.0, steps=1)
     assert exact < eps
-    assert exact == pytest.approx(acc.gaussian_epsilon(1e-5, 1 / 4.0412))
+    assert exact == pytest.approx(acc.gaussian_epsilon(delta=1e-5, mu=1 / 4.0412))
 
 
 def test_dpsgd_full_batch_composition_is_gdp():
     # k full-batch steps at noise multiplier z are √k / z-GDP.
     eps = acc.dpsgd_epsilon(noise_multiplier=2.0, delta=1e-5, sample_rate=1.0, steps=16)
-    assert eps == pytest.approx(acc.gaussian_epsilon(1e-5, 2.0), rel=1e-9)
+    assert eps == pytest.approx(acc.gaussian_epsilon(delta=1e-5, mu=2.0), rel=1e-9)
     z = acc.dpsgd_noise_multiplier(epsilon=eps, delta=1e-5, sample_rate=1.0, steps=16)
     assert z == pytest.approx(2.0, rel=1e-7)
 

@@ -10,6 +10,9 @@
 
 Neighbouring relation: these formulas take the sensitivity Δ as given; the caller states whether
 Δ is for add/remove or replace-one adjacency (replace-one can double it) and records that choice.
+
+Every public function takes its arguments keyword-only, so that ``gaussian_delta(epsilon=…, mu=…)``
+and ``gaussian_epsilon(delta=…, mu=…)`` cannot be swapped.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ def _log_ndtr(x):
     return special.log_ndtr(x)
 
 
-def gaussian_delta(epsilon, mu):
+def gaussian_delta(*, epsilon, mu):
     """δ(ε) of μ-GDP (= Gaussian mechanism with Δ/σ = μ). Vectorised; exact at the edges.
 
     Computed as Φ(a) − e^ε Φ(b) with a = −ε/μ + μ/2, b = −ε/μ − μ/2, in log space so large ε
@@ -49,7 +52,7 @@ def gaussian_delta(epsilon, mu):
     return out if out.ndim else float(out)
 
 
-def gaussian_epsilon(delta: float, mu: float) -> float:
+def gaussian_epsilon(*, delta: float, mu: float) -> float:
     """Smallest ε with δ(ε) <= delta for μ-GDP (∞ if δ = 0 and μ > 0; 0 if μ = 0)."""
     _check_delta(delta, allow_zero=True)
     if mu < 0:
@@ -58,15 +61,17 @@ def gaussian_epsilon(delta: float, mu: float) -> float:
         return 0.0
     if delta == 0 or math.isinf(mu):
         return math.inf
-    if gaussian_delta(0.0, mu) <= delta:
+    if gaussian_delta(epsilon=0.0, mu=mu) <= delta:
         return 0.0
     hi = 1.0
-    while gaussian_delta(hi, mu) > delta:
+    while gaussian_delta(epsilon=hi, mu=mu) > delta:
         hi *= 2
-    return optimize.brentq(lambda e: gaussian_delta(e, mu) - delta, 0.0, hi, xtol=1e-12, rtol=1e-12)
+    return optimize.brentq(
+        lambda e: gaussian_delta(epsilon=e, mu=mu) - delta, 0.0, hi, xtol=1e-12, rtol=1e-12
+    )
 
 
-def gdp_mu(epsilon: float, delta: float) -> float:
+def gdp_mu(*, epsilon: float, delta: float) -> float:
     """Largest μ such that μ-GDP implies (ε, δ)-DP. ε = ∞ gives ∞ (no noise)."""
     _check_delta(delta, allow_zero=False)
     if epsilon < 0:
@@ -75,30 +80,30 @@ def gdp_mu(epsilon: float, delta: float) -> float:
         return math.inf
     # δ(ε; μ) increases in μ; bracket then solve in log μ.
     lo, hi = 1e-8, 1.0
-    while gaussian_delta(epsilon, hi) < delta:
+    while gaussian_delta(epsilon=epsilon, mu=hi) < delta:
         hi *= 2
         if hi > 1e6:
             return math.inf
     # δ(0; μ) ≈ 0.4 μ, so at ε ≈ 0 and tiny δ the root lies below 1e-8: widen the bracket.
-    while gaussian_delta(epsilon, lo) > delta:
+    while gaussian_delta(epsilon=epsilon, mu=lo) > delta:
         lo *= 1e-4
         if lo < 1e-300:
             return 0.0
-    f = lambda lm: gaussian_delta(epsilon, math.exp(lm)) - delta  # noqa: E731
+    f = lambda lm: gaussian_delta(epsilon=epsilon, mu=math.exp(lm)) - delta  # noqa: E731
     return math.exp(optimize.brentq(f, math.log(lo), math.log(hi), xtol=1e-13, rtol=1e-13))
 
 
-def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
+def gaussian_sigma(*, epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
     """Smallest σ for which N(0, σ²) noise on a Δ-sensitive query is (ε, δ)-DP (Balle–Wang)."""
     if sensitivity < 0:
         raise ValueError("sensitivity must be >= 0")
-    mu = gdp_mu(epsilon, delta)
+    mu = gdp_mu(epsilon=epsilon, delta=delta)
     if math.isinf(mu) or sensitivity == 0:
         return 0.0
     return sensitivity / mu if mu > 0 else math.inf
 
 
-def classic_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
+def classic_gaussian_sigma(*, epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
     """Dwork–Roth's σ = Δ √(2 ln(1.25/δ)) / ε (valid for ε < 1; looser than Balle–Wang)."""
     _check_delta(delta, allow_zero=False)
     if epsilon <= 0:
@@ -106,7 +111,9 @@ def classic_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.
     return sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
 
 
-def gaussian_hockey_stick_mc(epsilon: float, mu: float, n: int = 2_000_000, seed: int = 0) -> float:
+def gaussian_hockey_stick_mc(
+    *, epsilon: float, mu: float, n: int = 2_000_000, seed: int = 0
+) -> float:
     """Monte-Carlo estimate of δ(ε) = E_P[(1 − e^{ε − L})_+], L the privacy loss of N(μ,1) vs N(0,1).
 
     An independent check of :func:`gaussian_delta` (used in tests).
@@ -142,7 +149,7 @@ def dpsgd_noise_multiplier(
     if math.isinf(epsilon):
         return 0.0
     if sample_rate == 1.0:
-        return math.sqrt(steps) / gdp_mu(epsilon, delta)
+        return math.sqrt(steps) / gdp_mu(epsilon=epsilon, delta=delta)
     from opacus.accountants.utils import get_noise_multiplier
 
     return float(
@@ -170,7 +177,7 @@ def dpsgd_epsilon(
     if noise_multiplier <= 0:
         return math.inf
     if sample_rate == 1.0:
-        return gaussian_epsilon(delta, math.sqrt(steps) / noise_multiplier)
+        return gaussian_epsilon(delta=delta, mu=math.sqrt(steps) / noise_multiplier)
     from opacus.accountants import create_accountant
 
     acc = create_accountant(accountant)

@@ -29,12 +29,14 @@ def test_workload_sizes_match_the_spec():
     [(1.0, 105, 54.06), (1.0, 36, 31.66), (3.0, 559, 46.50), (3.0, 119, 21.45)],  # spec §2.10
 )
 def test_noise_std_matches_spec_and_accountant(eps, m, sigma):
-    s = mm.noise_std(eps, 1e-5, m)
+    s = mm.noise_std(epsilon=eps, delta=1e-5, m=m)
     assert s == pytest.approx(sigma, abs=0.01)
     # The whole release (L2 sensitivity sqrt(2m)) is mu-GDP with mu = sqrt(2m)/s, which the
     # accountant maps back to exactly (eps, 1e-5).
-    assert accounting.gaussian_delta(eps, math.sqrt(2 * m) / s) == pytest.approx(1e-5, rel=1e-6)
-    assert mm.noise_std(math.inf, 1e-5, m) == 0.0
+    assert accounting.gaussian_delta(epsilon=eps, mu=math.sqrt(2 * m) / s) == pytest.approx(
+        1e-5, rel=1e-6
+    )
+    assert mm.noise_std(epsilon=math.inf, delta=1e-5, m=m) == 0.0
 
 
 def test_marginal_sensitivity_is_sqrt2_per_marginal():

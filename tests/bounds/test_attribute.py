@@ -41,7 +41,7 @@ def test_eps_max_zero_at_zero_eta_and_round_trip():
     assert np.all(at.epsilon_for_advantage(0.0, p) == 0)
     eta = 0.05
     e = at.epsilon_for_advantage(eta, p)
-    np.testing.assert_allclose(at.advantage_simplified(e, p), eta, atol=1e-12)
+    np.testing.assert_allclose(at.advantage_simplified(epsilon=e, p=p), eta, atol=1e-12)
 
 
 def test_lower_side_mirror():
@@ -67,16 +67,16 @@ def test_worst_case_fixed_eta(eta, eps_min):
     [(0.1, 0.48750, 0.02499), (1, 0.37754, 0.24492), (5, 0.07586, 0.84828), (10, 0.00669, 0.98661)],
 )
 def test_worst_case_fixed_eps(eps, p_star, eta_max):
-    assert at.worst_case_prior_fixed_eps(eps) == pytest.approx(p_star, abs=1e-5)
-    assert at.worst_case_advantage(eps) == pytest.approx(eta_max, abs=1e-5)
-    assert at.advantage_simplified(eps, p_star) == pytest.approx(eta_max, abs=1e-5)
+    assert at.worst_case_prior_fixed_eps(epsilon=eps) == pytest.approx(p_star, abs=1e-5)
+    assert at.worst_case_advantage(epsilon=eps) == pytest.approx(eta_max, abs=1e-5)
+    assert at.advantage_simplified(epsilon=eps, p=p_star) == pytest.approx(eta_max, abs=1e-5)
 
 
 def test_scaling_invariance():
     """(ε, d) and (αε, d/α) are the same guarantee: only ε·R enters."""
     for alpha in (0.5, 3.0):
-        assert at.posterior_simplified(1.2 * alpha, 0.2, R=2 / alpha) == pytest.approx(
-            at.posterior_simplified(1.2, 0.2, R=2)
+        assert at.posterior_simplified(epsilon=1.2 * alpha, p=0.2, R=2 / alpha) == pytest.approx(
+            at.posterior_simplified(epsilon=1.2, p=0.2, R=2)
         )
 
 
@@ -90,9 +90,11 @@ def test_scaling_invariance():
 )
 def test_uniform_interval_oracles(M, eps, main, shell, simp):
     pb, sh = at.uniform_shells(M, M / 2)
-    assert at.posterior_main_theorem_uniform(eps, M) == pytest.approx(main, abs=1e-5)
-    assert at.posterior_shell_sum(eps, sh, pb) == pytest.approx(shell, abs=1e-5)
-    assert at.posterior_simplified(eps, 2 / M, R=M) == pytest.approx(simp, abs=1e-5)
+    assert at.posterior_main_theorem_uniform(epsilon=eps, M=M) == pytest.approx(main, abs=1e-5)
+    assert at.posterior_shell_sum(epsilon=eps, shell_probs=sh, p_ball=pb) == pytest.approx(
+        shell, abs=1e-5
+    )
+    assert at.posterior_simplified(epsilon=eps, p=2 / M, R=M) == pytest.approx(simp, abs=1e-5)
 
 
 def test_flat_limits():
@@ -100,8 +102,12 @@ def test_flat_limits():
     M = 400
     pb, sh = at.uniform_shells(M, M / 2)
     for eps in (0.5, 1.0, 2.0):
-        assert at.posterior_main_theorem_uniform(eps, M) == pytest.approx(np.tanh(eps), abs=1e-3)
-        assert at.posterior_shell_sum(eps, sh, pb) == pytest.approx(1 - np.exp(-eps), abs=1e-3)
+        assert at.posterior_main_theorem_uniform(epsilon=eps, M=M) == pytest.approx(
+            np.tanh(eps), abs=1e-3
+        )
+        assert at.posterior_shell_sum(epsilon=eps, shell_probs=sh, p_ball=pb) == pytest.approx(
+            1 - np.exp(-eps), abs=1e-3
+        )
 
 
 def test_laplace_attack_attains_shell_sum_flat():
@@ -114,7 +120,7 @@ def test_laplace_attack_attains_shell_sum_flat():
 
 
 def test_shell_counterexample_is_real():
-    attained, shell, main = at.two_point_counterexample(np.array([0.5, 1.0, 2.0]))
+    attained, shell, main = at.two_point_counterexample(epsilon=np.array([0.5, 1.0, 2.0]))
     assert np.all(attained > shell)
     np.testing.assert_allclose(attained, main)
     # and the randomized response really is ε·d-private: ratio e^{2ε} over distance 2.
@@ -124,13 +130,13 @@ def test_shell_counterexample_is_real():
 
 
 def test_edges():
-    assert at.posterior_simplified(np.inf, 0.2) == 1.0
-    assert at.posterior_simplified(0.0, 0.2) == pytest.approx(0.2)
-    assert at.posterior_simplified(3.0, 0.0) == 0.0
+    assert at.posterior_simplified(epsilon=np.inf, p=0.2) == 1.0
+    assert at.posterior_simplified(epsilon=0.0, p=0.2) == pytest.approx(0.2)
+    assert at.posterior_simplified(epsilon=3.0, p=0.0) == 0.0
     with pytest.raises(ValueError):
         at.epsilon_for_advantage(0.1, 0.0)
     with pytest.raises(ValueError):
-        at.posterior_simplified(-1, 0.5)
+        at.posterior_simplified(epsilon=-1, p=0.5)
 
 
 def test_laplace_counterexample_is_private_everywhere_and_simulates():
@@ -139,7 +145,7 @@ def test_laplace_counterexample_is_private_everywhere_and_simulates():
     from scipy import special
 
     eps = np.array([0.0, 0.5, 1.0, 2.0])
-    post = at.laplace_event_posterior(eps, 1 - 1e-3, -1 - 1e-3)
+    post = at.laplace_event_posterior(epsilon=eps, u=1 - 1e-3, v=-1 - 1e-3)
     np.testing.assert_allclose(post, special.expit(eps * 2.0), rtol=1e-12)
     rng = np.random.default_rng(0)
     n, u, v, e = 400_000, 1 - 1e-3, -1 - 1e-3, 1.0
@@ -161,9 +167,11 @@ def test_window_search_cafeteria_oracle(x0, main, simp):
     M = 12
     p = at.uniform_guess_prior(M, x0)
     e_main = at.largest_epsilon_for_advantage(
-        lambda e: at.posterior_main_theorem_uniform(e, M, x0), p, 0.1
+        lambda e: at.posterior_main_theorem_uniform(epsilon=e, M=M, x0=x0), p, 0.1
     )
-    e_simp = at.largest_epsilon_for_advantage(lambda e: at.posterior_simplified(e, p, M), p, 0.1)
+    e_simp = at.largest_epsilon_for_advantage(
+        lambda e: at.posterior_simplified(epsilon=e, p=p, R=M), p, 0.1
+    )
     assert e_main == pytest.approx(main, abs=1e-4)
     assert e_simp == pytest.approx(simp, abs=1e-5)
     assert e_simp == pytest.approx(at.epsilon_for_advantage(0.1, p, M), rel=1e-9)
@@ -171,7 +179,7 @@ def test_window_search_cafeteria_oracle(x0, main, simp):
 
 def test_window_search_edges():
     def bound(e):
-        return at.posterior_simplified(e, 0.3, 1.0)
+        return at.posterior_simplified(epsilon=e, p=0.3, R=1.0)
 
     assert at.largest_epsilon_for_advantage(bound, 0.3, 0.0) == 0.0
     assert at.largest_epsilon_for_advantage(bound, 0.3, 0.7) == np.inf  # η >= 1 − p: any ε
@@ -207,9 +215,11 @@ def test_and_shell_sum_single_attribute_matches_uniform_shells():
 
     pb, sh = at.uniform_shells(20, 10)
     one = at.posterior_shell_sum_independent(
-        [0.5, 1.0], [10.0], [1.0], [stats.uniform(0, 20).cdf], 21
+        epsilon=[0.5, 1.0], x=[10.0], r=[1.0], cdfs=[stats.uniform(0, 20).cdf], n_shells=21
     )
-    assert one == pytest.approx([at.posterior_shell_sum(e, sh, pb) for e in (0.5, 1.0)])
+    assert one == pytest.approx(
+        [at.posterior_shell_sum(epsilon=e, shell_probs=sh, p_ball=pb) for e in (0.5, 1.0)]
+    )
 
 
 def test_and_shell_sum_flat_closed_form():
@@ -220,17 +230,17 @@ def test_and_shell_sum_flat_closed_form():
     F = (stats.uniform(0, M).cdf, stats.uniform(0, M).cdf)
     a = np.arange(1, 200)
     expect = 1 / (1 + np.sum(np.exp(-eps * a) * (2 * a + 1)))
-    assert at.posterior_shell_sum_independent(eps, (M / 2, M / 2), (1, 1), F, 199) == pytest.approx(
-        expect, rel=1e-9
-    )
+    assert at.posterior_shell_sum_independent(
+        epsilon=eps, x=(M / 2, M / 2), r=(1, 1), cdfs=F, n_shells=199
+    ) == pytest.approx(expect, rel=1e-9)
 
 
 def test_or_union_bound():
     e = np.array([0.0, 0.1, 1.0, 5.0])
-    u = at.posterior_or_union(e, 0.25, 8, 1 / 6, 12)
+    u = at.posterior_or_union(epsilon=e, p1=0.25, R1=8, p2=1 / 6, R2=12)
     assert u[0] == pytest.approx(0.25 + 1 / 6)
     assert np.all(u <= 1) and u[-1] == 1.0
-    assert np.all(u >= at.posterior_simplified(e, 0.25, 8))
+    assert np.all(u >= at.posterior_simplified(epsilon=e, p=0.25, R=8))
 
 
 def test_laplace_posterior_uniform_matches_monte_carlo():
@@ -240,11 +250,13 @@ def test_laplace_posterior_uniform_matches_monte_carlo():
     y = x + rng.laplace(0, 1 / eps, n)
     sel = np.abs(y - 2.0) < 0.02
     mc = np.mean(np.abs(x[sel] - y[sel]) <= 1)
-    assert at.laplace_posterior_uniform(eps, M, np.array([2.0]))[0] == pytest.approx(mc, abs=0.01)
+    assert at.laplace_posterior_uniform(epsilon=eps, M=M, y=np.array([2.0]))[0] == pytest.approx(
+        mc, abs=0.01
+    )
     # and it respects the main theorem for that centre, the simplified bound everywhere
     ys = np.linspace(-2, 10, 241)
-    post = at.laplace_posterior_uniform(eps, M, ys)
-    assert post.max() <= at.posterior_simplified(eps, 2 / M, R=M)
+    post = at.laplace_posterior_uniform(epsilon=eps, M=M, y=ys)
+    assert post.max() <= at.posterior_simplified(epsilon=eps, p=2 / M, R=M)
 
 
 @pytest.mark.parametrize("alpha", [0.25, 0.5, 3.0])
@@ -254,14 +266,16 @@ def test_scaling_invariance_main_theorem(alpha):
     for c in (6.0, 1.0, 0.0):
         for e in (0.2, 1.0):
             assert at.posterior_main_theorem_uniform(
-                alpha * e, M / alpha, c / alpha, radius=1 / alpha
-            ) == (pytest.approx(at.posterior_main_theorem_uniform(e, M, c), rel=1e-9))
+                epsilon=alpha * e, M=M / alpha, x0=c / alpha, radius=1 / alpha
+            ) == (pytest.approx(at.posterior_main_theorem_uniform(epsilon=e, M=M, x0=c), rel=1e-9))
     p = at.uniform_guess_prior(M, 6.0)
     base = at.largest_epsilon_for_advantage(
-        lambda e: at.posterior_main_theorem_uniform(e, M), p, 0.1
+        lambda e: at.posterior_main_theorem_uniform(epsilon=e, M=M), p, 0.1
     )
     scaled = at.largest_epsilon_for_advantage(
-        lambda e: at.posterior_main_theorem_uniform(e, M / alpha, 6.0 / alpha, radius=1 / alpha),
+        lambda e: at.posterior_main_theorem_uniform(
+            epsilon=e, M=M / alpha, x0=6.0 / alpha, radius=1 / alpha
+        ),
         p,
         0.1,
     )

@@ -24,38 +24,44 @@ from privrisk.bounds import membership as mb
     ],
 )
 def test_theorem1_upper_oracles(eps, p, expected):
-    assert mb.positive_accuracy_upper(eps, p) == pytest.approx(expected, abs=1e-4)
+    assert mb.positive_accuracy_upper(epsilon=eps, p=p) == pytest.approx(expected, abs=1e-4)
 
 
 def test_upper_closed_form_matches_paper_expression():
     eps, p = np.meshgrid(np.linspace(0, 6, 13), np.linspace(0.01, 0.99, 11))
     paper = 1 / (1 + np.exp(-eps) * (1 - p) / p)
-    np.testing.assert_allclose(mb.positive_accuracy_upper(eps, p), paper, rtol=1e-13)
+    np.testing.assert_allclose(mb.positive_accuracy_upper(epsilon=eps, p=p), paper, rtol=1e-13)
     np.testing.assert_allclose(
-        mb.positive_accuracy_lower(eps, p), 1 / (1 + np.exp(eps) * (1 - p) / p), rtol=1e-13
+        mb.positive_accuracy_lower(epsilon=eps, p=p),
+        1 / (1 + np.exp(eps) * (1 - p) / p),
+        rtol=1e-13,
     )
 
 
 def test_corollary1_is_complement():
-    lo, hi = mb.negative_accuracy_bounds(1.3, 0.2)
-    assert lo == pytest.approx(1 - mb.positive_accuracy_upper(1.3, 0.2))
-    assert hi == pytest.approx(1 - mb.positive_accuracy_lower(1.3, 0.2))
+    lo, hi = mb.negative_accuracy_bounds(epsilon=1.3, p=0.2)
+    assert lo == pytest.approx(1 - mb.positive_accuracy_upper(epsilon=1.3, p=0.2))
+    assert hi == pytest.approx(1 - mb.positive_accuracy_lower(epsilon=1.3, p=0.2))
 
 
 def test_prior_work_oracles():
-    assert mb.erlingsson_accuracy(1) == pytest.approx(0.8161, abs=1e-4)
-    assert mb.erlingsson_accuracy(2) == pytest.approx(0.9323, abs=1e-4)  # paper says 95 % (erratum)
-    assert mb.sablayrolles_accuracy(1) == pytest.approx(0.75)
-    assert mb.sablayrolles_accuracy(2) == pytest.approx(1.0)
-    assert mb.yeom_accuracy(1) == pytest.approx(1.3591, abs=1e-4)
+    assert mb.erlingsson_accuracy(epsilon=1) == pytest.approx(0.8161, abs=1e-4)
+    # paper says 95 % (erratum)
+    assert mb.erlingsson_accuracy(epsilon=2) == pytest.approx(0.9323, abs=1e-4)
+    assert mb.sablayrolles_accuracy(epsilon=1) == pytest.approx(0.75)
+    assert mb.sablayrolles_accuracy(epsilon=2) == pytest.approx(1.0)
+    assert mb.yeom_accuracy(epsilon=1) == pytest.approx(1.3591, abs=1e-4)
 
 
 @given(st.floats(0, 50), st.floats(0.001, 0.999))
 def test_theorem1_tighter_than_prior_work(eps, p):
-    u = mb.positive_accuracy_upper(eps, p)
-    assert u <= mb.sablayrolles_accuracy(eps, p, clip=False) + 1e-12
-    assert mb.positive_accuracy_upper(eps, 0.5) <= mb.erlingsson_accuracy(eps) + 1e-12
-    assert mb.positive_accuracy_lower(eps, p) <= p + 1e-12 and p <= u + 1e-12
+    u = mb.positive_accuracy_upper(epsilon=eps, p=p)
+    assert u <= mb.sablayrolles_accuracy(epsilon=eps, p=p, clip=False) + 1e-12
+    assert (
+        mb.positive_accuracy_upper(epsilon=eps, p=0.5)
+        <= mb.erlingsson_accuracy(epsilon=eps) + 1e-12
+    )
+    assert mb.positive_accuracy_lower(epsilon=eps, p=p) <= p + 1e-12 and p <= u + 1e-12
 
 
 @pytest.mark.parametrize(
@@ -63,17 +69,17 @@ def test_theorem1_tighter_than_prior_work(eps, p):
     [(0.1, 0.4875, 0.0500), (1, 0.3775, 0.4898), (3, 0.1824, 1.2703), (5, 0.0759, 1.6966)],
 )
 def test_advantage_maximum(eps, p_star, mx):
-    ps, m = mb.advantage_argmax(eps)
+    ps, m = mb.advantage_argmax(epsilon=eps)
     assert ps == pytest.approx(p_star, abs=1e-4) and m == pytest.approx(mx, abs=1e-4)
     grid = np.linspace(1e-4, 1 - 1e-4, 200001)
-    adv = mb.advantage_upper(eps, grid)
+    adv = mb.advantage_upper(epsilon=eps, p=grid)
     assert adv.max() == pytest.approx(mx, abs=1e-4)
     assert grid[adv.argmax()] == pytest.approx(p_star, abs=1e-3)
 
 
 def test_advantage_at_half_is_tanh():
     for e in (0.1, 1, 3, 5):
-        assert mb.advantage_upper(e, 0.5) == pytest.approx(math.tanh(e / 2))
+        assert mb.advantage_upper(epsilon=e, p=0.5) == pytest.approx(math.tanh(e / 2))
 
 
 def test_threshold_attack_oracles():
@@ -116,23 +122,25 @@ def test_deletion_capacity_oracles():
 
 
 def test_edges_are_finite_and_exact():
-    assert mb.positive_accuracy_upper(0, 0.3) == pytest.approx(0.3)
-    assert mb.positive_accuracy_upper(np.inf, 0.3) == 1.0
-    assert mb.positive_accuracy_upper(1e6, 0.3) == 1.0
-    assert mb.positive_accuracy_upper(np.inf, 0.0) == 0.0
-    assert mb.positive_accuracy_upper(3, 1.0) == 1.0
-    assert mb.positive_accuracy_lower(np.inf, 0.3) == 0.0
-    assert mb.advantage_upper(np.inf, 0.0) == 0.0
-    assert np.all(np.isfinite(mb.positive_accuracy_upper(np.array([0, 1, 1e3, np.inf]), 0.5)))
+    assert mb.positive_accuracy_upper(epsilon=0, p=0.3) == pytest.approx(0.3)
+    assert mb.positive_accuracy_upper(epsilon=np.inf, p=0.3) == 1.0
+    assert mb.positive_accuracy_upper(epsilon=1e6, p=0.3) == 1.0
+    assert mb.positive_accuracy_upper(epsilon=np.inf, p=0.0) == 0.0
+    assert mb.positive_accuracy_upper(epsilon=3, p=1.0) == 1.0
+    assert mb.positive_accuracy_lower(epsilon=np.inf, p=0.3) == 0.0
+    assert mb.advantage_upper(epsilon=np.inf, p=0.0) == 0.0
+    assert np.all(
+        np.isfinite(mb.positive_accuracy_upper(epsilon=np.array([0, 1, 1e3, np.inf]), p=0.5))
+    )
 
 
 @pytest.mark.parametrize("eps,p", [(-1, 0.5), (1, -0.1), (1, 1.5), (np.nan, 0.5)])
 def test_invalid_inputs_raise(eps, p):
     with pytest.raises(ValueError):
-        mb.positive_accuracy_upper(eps, p)
+        mb.positive_accuracy_upper(epsilon=eps, p=p)
 
 
 def test_max_epsilon_for_accuracy_roundtrip():
     e = mb.max_epsilon_for_accuracy(0.0695, 0.01)
     assert e == pytest.approx(2.0, abs=2e-3)
-    assert mb.positive_accuracy_upper(e, 0.01) == pytest.approx(0.0695)
+    assert mb.positive_accuracy_upper(epsilon=e, p=0.01) == pytest.approx(0.0695)

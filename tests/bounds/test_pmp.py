@@ -103,10 +103,11 @@ def test_identical_distributions_give_zero_and_extreme_logs_stay_finite():
 
 
 def test_success_and_mip_maps():
-    assert pmp.success_bound(0.0) == 0.5
-    assert pmp.success_bound(math.inf) == 1.0
-    assert pmp.success_bound(0.1) == pytest.approx(1 / (1 + math.exp(-0.1)), rel=1e-14)
-    assert pmp.success_bound(0.123) == pytest.approx(0.5307, abs=1e-4)  # the paper's "≈ 0.53"
-    assert pmp.mip_eta(0.0) == 0.0
-    assert pmp.mip_eta(math.inf) == 0.5
-    assert pmp.mip_eta(1e-12) == pytest.approx(0.5e-12, rel=1e-9)
+    assert pmp.success_bound(eps_tilde=0.0) == 0.5
+    assert pmp.success_bound(eps_tilde=math.inf) == 1.0
+    assert pmp.success_bound(eps_tilde=0.1) == pytest.approx(1 / (1 + math.exp(-0.1)), rel=1e-14)
+    # the paper's "≈ 0.53"
+    assert pmp.success_bound(eps_tilde=0.123) == pytest.approx(0.5307, abs=1e-4)
+    assert pmp.mip_eta(eps_tilde=0.0) == 0.0
+    assert pmp.mip_eta(eps_tilde=math.inf) == 0.5
+    assert pmp.mip_eta(eps_tilde=1e-12) == pytest.approx(0.5e-12, rel=1e-9)

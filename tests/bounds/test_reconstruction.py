@@ -24,30 +24,30 @@ from privrisk.bounds import reconstruction as rb
     ],
 )
 def test_fig1_sample_values(eps, p, ours, rero):
-    assert rb.beta_pure(eps, p) == pytest.approx(ours, abs=6e-4)
-    assert rb.rero_pure(eps, p) == pytest.approx(rero, abs=6e-4)
+    assert rb.beta_pure(epsilon=eps, p=p) == pytest.approx(ours, abs=6e-4)
+    assert rb.rero_pure(epsilon=eps, p=p) == pytest.approx(rero, abs=6e-4)
 
 
 def test_beta_identities_and_edges():
     p = np.linspace(0.01, 0.99, 50)
     np.testing.assert_allclose(
-        rb.beta_pure(1.3, p), np.exp(1.3) / (np.exp(1.3) - 1 + 1 / p), rtol=1e-12
+        rb.beta_pure(epsilon=1.3, p=p), np.exp(1.3) / (np.exp(1.3) - 1 + 1 / p), rtol=1e-12
     )
-    np.testing.assert_allclose(rb.beta_pure(0, p), p, rtol=1e-12)
-    assert rb.beta_pure(np.inf, 0.3) == 1.0
+    np.testing.assert_allclose(rb.beta_pure(epsilon=0, p=p), p, rtol=1e-12)
+    assert rb.beta_pure(epsilon=np.inf, p=0.3) == 1.0
     assert (
-        rb.beta_pure(5, 0.0) == 0.0
-        and rb.beta_pure(5, 1.0) == 1.0
-        and rb.beta_pure(np.inf, 0.0) == 0.0
+        rb.beta_pure(epsilon=5, p=0.0) == 0.0
+        and rb.beta_pure(epsilon=5, p=1.0) == 1.0
+        and rb.beta_pure(epsilon=np.inf, p=0.0) == 0.0
     )
-    assert rb.beta_pure(1e6, 1e-300) == pytest.approx(1.0)
-    assert rb.beta_approx(1, 0.5, 0.9) == 1.0  # capped
+    assert rb.beta_pure(epsilon=1e6, p=1e-300) == pytest.approx(1.0)
+    assert rb.beta_approx(epsilon=1, delta=0.5, p=0.9) == 1.0  # capped
     with pytest.raises(ValueError):
-        rb.beta_pure(-1, 0.5)
+        rb.beta_pure(epsilon=-1, p=0.5)
     with pytest.raises(ValueError):
-        rb.beta_pure(1, 1.2)
+        rb.beta_pure(epsilon=1, p=1.2)
     with pytest.raises(ValueError):
-        rb.beta_approx(1, 1.0, 0.5)
+        rb.beta_approx(epsilon=1, delta=1.0, p=0.5)
 
 
 def test_randomized_response_attains_beta():
@@ -65,7 +65,7 @@ def test_randomized_response_attains_beta():
         sel = y == a
         emp = np.mean(x[sel] == a)
         assert emp == pytest.approx(
-            rb.beta_pure(eps, prior[a]), abs=4 * math.sqrt(0.25 / sel.sum())
+            rb.beta_pure(epsilon=eps, p=prior[a]), abs=4 * math.sqrt(0.25 / sel.sum())
         )
     # overall: Σ_a P(Y = a) β(ε, D(a)) = e^ε / (e^ε − 1 + m)
     assert np.mean(x == y) == pytest.approx(np.exp(eps) / (np.exp(eps) - 1 + m), abs=3e-3)
@@ -88,12 +88,14 @@ def test_simulated_attacks_never_beat_the_bound():
                         continue
                     success = np.mean(x[sel] == val)
                     p = p1 if val else 1 - p1
-                    assert success <= rb.beta_pure(eps, p) + 4 * math.sqrt(0.25 / sel.sum())
+                    assert success <= rb.beta_pure(epsilon=eps, p=p) + 4 * math.sqrt(
+                        0.25 / sel.sum()
+                    )
 
 
 def test_sex_example_quantiles():
     """SEX at ε = 1: β = 0.7758 (p = 0.56), n = 100 → 71 / 78 / 84 at 5 / 50 / 95 %."""
-    beta = rb.beta_pure(1.0, 0.56)
+    beta = rb.beta_pure(epsilon=1.0, p=0.56)
     assert beta == pytest.approx(0.7758, abs=1e-4)
     q = rb.success_quantiles(np.full(100, beta), (0.05, 0.5, 0.95), delta=1e-5)
     assert list(q) == [71, 78, 84]
@@ -122,7 +124,7 @@ def test_theorem35_closed_form_equals_lp():
     delta = 1e-3
     n = betas.size
     t = np.append(rb.tail_probabilities(betas), 0.0)
-    closed = rb.bound_tail_multi(betas, delta)
+    closed = rb.bound_tail_multi(betas, delta=delta)
     for v in (3, 8, 12):
         j = np.arange(n + 1)
         tv = np.where(v - j <= 0, 1.0, t[np.clip(v - j, 0, n + 1)])
@@ -133,63 +135,75 @@ def test_theorem35_closed_form_equals_lp():
 
 
 def test_theorem35_single_target():
-    b = rb.beta_pure(1.0, 0.1)
-    np.testing.assert_allclose(rb.bound_tail_multi([b], 1e-5), [1.0, b + (1 - b) * 1e-5, 0.0])
-    assert rb.bound_tail_multi([b], 1e-5)[1] == pytest.approx(b + (1 - b) * 1e-5)
-    assert rb.beta_one_run(1.0, 1e-5, 0.1) == pytest.approx(b + (1 - b) * 1e-5)
+    b = rb.beta_pure(epsilon=1.0, p=0.1)
+    np.testing.assert_allclose(rb.bound_tail_multi([b], delta=1e-5), [1.0, b + (1 - b) * 1e-5, 0.0])
+    assert rb.bound_tail_multi([b], delta=1e-5)[1] == pytest.approx(b + (1 - b) * 1e-5)
+    assert rb.beta_one_run(epsilon=1.0, delta=1e-5, p=0.1) == pytest.approx(b + (1 - b) * 1e-5)
 
 
 def test_eps_protect_and_advantage():
-    assert rb.epsilon_protect(1e-9, 1e-5) == pytest.approx(17.7786, abs=1e-3)
-    assert rb.epsilon_protect(1e-9) == pytest.approx(math.log(1 + 0.05 / (0.95e-9)), rel=1e-9)
+    assert rb.epsilon_protect(p=1e-9, delta=1e-5) == pytest.approx(17.7786, abs=1e-3)
+    assert rb.epsilon_protect(p=1e-9) == pytest.approx(math.log(1 + 0.05 / (0.95e-9)), rel=1e-9)
     for p in (1e-6, 0.01, 0.3):
-        e = rb.epsilon_protect(p, 1e-5)
-        assert rb.advantage_bound(e, p, 1e-5) == pytest.approx(0.05, abs=1e-9)
+        e = rb.epsilon_protect(p=p, delta=1e-5)
+        assert rb.advantage_bound(epsilon=e, p=p, delta=1e-5) == pytest.approx(0.05, abs=1e-9)
     assert rb.advantage(0.5, 1.0) == 0.0
     # PII check of the spec: p = 0.00543 → Adv(5) ≈ 0.445, ε_protect ≈ 2.369
-    assert rb.advantage_bound(5, 0.00543, 1e-5) == pytest.approx(0.445, abs=2e-3)
-    assert rb.epsilon_protect(0.00543, 1e-5) == pytest.approx(2.369, abs=2e-3)
+    assert rb.advantage_bound(epsilon=5, p=0.00543, delta=1e-5) == pytest.approx(0.445, abs=2e-3)
+    assert rb.epsilon_protect(p=0.00543, delta=1e-5) == pytest.approx(2.369, abs=2e-3)
 
 
 def test_mmc_fdp_equals_ours_at_uniform_priors():
     for eps in (1, 2, 4):
         for K in (2, 5, 10, 100):
-            assert rb.mmc_fdp(eps, 1e-5, K) == pytest.approx(
-                rb.beta_one_run(eps, 1e-5, 1 / K), abs=1e-9
+            assert rb.mmc_fdp(epsilon=eps, delta=1e-5, K=K) == pytest.approx(
+                rb.beta_one_run(epsilon=eps, delta=1e-5, p=1 / K), abs=1e-9
             )
 
 
 @pytest.mark.parametrize("eps,expected", [(1, 0.148), (2, 0.199), (5, 0.364), (10, 0.612)])
 def test_mmc_gdp_values(eps, expected):
-    mu = accounting.gdp_mu(eps, 1e-5)
-    assert rb.mmc_gdp(mu, 10) == pytest.approx(expected, abs=1.5e-3)
-    assert rb.mmc_gdp(mu, 10) <= rb.beta_one_run(eps, 1e-5, 0.1)
+    mu = accounting.gdp_mu(epsilon=eps, delta=1e-5)
+    assert rb.mmc_gdp(mu=mu, K=10) == pytest.approx(expected, abs=1.5e-3)
+    assert rb.mmc_gdp(mu=mu, K=10) <= rb.beta_one_run(epsilon=eps, delta=1e-5, p=0.1)
 
 
 def test_leaked_bits():
     np.testing.assert_allclose(
-        rb.leaked_bits([1, 5, 10, 17]), [5.72, 11.46, 18.67, 28.77], atol=0.01
+        rb.leaked_bits(epsilon=[1, 5, 10, 17]), [5.72, 11.46, 18.67, 28.77], atol=0.01
     )
 
 
 def test_beta_multi_forms():
-    """Two-argument form = per-record β_i; four-argument form = Thm 3.5 for one record among n."""
+    """δ-free form = per-record β_i; the form with δ and n = Thm 3.5 for one record among n."""
     p = np.array([0.1, 0.56, 0.9])
-    np.testing.assert_allclose(rb.beta_multi(1.0, p), rb.beta_pure(1.0, p))
+    np.testing.assert_allclose(rb.beta_multi(epsilon=1.0, p=p), rb.beta_pure(epsilon=1.0, p=p))
     np.testing.assert_allclose(
-        rb.beta_multi(1.0, 1e-5, p, 1), rb.beta_one_run(1.0, 1e-5, p), rtol=1e-12
+        rb.beta_multi(epsilon=1.0, delta=1e-5, p=p, n=1),
+        rb.beta_one_run(epsilon=1.0, delta=1e-5, p=p),
+        rtol=1e-12,
     )
     # the record's indicator as a decomposable metric with the other n − 1 targets never counted
     n, delta = 50, 1e-4
     for pi in p:
-        tail = rb.bound_tail_multi(np.r_[rb.beta_pure(1.0, pi), np.zeros(n - 1)], delta)
-        assert rb.beta_multi(1.0, delta, pi, n) == pytest.approx(tail[1], rel=1e-12)
-    assert rb.beta_multi(1.0, 0.0, p, 100) == pytest.approx(rb.beta_pure(1.0, p))
-    assert rb.beta_multi(np.inf, 1e-5, 0.2, 10) == 1.0 and rb.beta_multi(
-        3.0, 1e-5, 0.0, 10
+        tail = rb.bound_tail_multi(
+            np.r_[rb.beta_pure(epsilon=1.0, p=pi), np.zeros(n - 1)], delta=delta
+        )
+        assert rb.beta_multi(epsilon=1.0, delta=delta, p=pi, n=n) == pytest.approx(
+            tail[1], rel=1e-12
+        )
+    assert rb.beta_multi(epsilon=1.0, delta=0.0, p=p, n=100) == pytest.approx(
+        rb.beta_pure(epsilon=1.0, p=p)
+    )
+    assert rb.beta_multi(epsilon=np.inf, delta=1e-5, p=0.2, n=10) == 1.0 and rb.beta_multi(
+        epsilon=3.0, delta=1e-5, p=0.0, n=10
     ) == pytest.approx(1e-4)
     with pytest.raises(ValueError):
-        rb.beta_multi(1.0, 1e-5, 0.5, 0)
+        rb.beta_multi(epsilon=1.0, delta=1e-5, p=0.5, n=0)
+    with pytest.raises(TypeError, match="takes no n"):
+        rb.beta_multi(epsilon=1.0, p=0.5, n=3)
+    with pytest.raises(TypeError, match="needs p"):
+        rb.beta_multi(epsilon=1.0, delta=0.5)
 
 
 def test_theorem35_count_bound_holds_in_simulation():
@@ -205,26 +219,28 @@ def test_theorem35_count_bound_holds_in_simulation():
     z = post1 >= 0.5
     count = (z == x).sum(axis=1)
     p_star = np.maximum(p1, 1 - p1)  # prior success of the a-priori Bayes-optimal guess
-    bound = rb.bound_tail_multi(rb.beta_multi(eps, p_star), 0.0)
+    bound = rb.bound_tail_multi(rb.beta_multi(epsilon=eps, p=p_star), delta=0.0)
     emp = np.array([(count >= v).mean() for v in range(n + 2)])
     assert np.all(emp <= bound + 4 * np.sqrt(np.maximum(bound * (1 - bound), 1 / runs) / runs))
-    q = rb.success_quantiles(rb.beta_multi(eps, p_star), (0.5, 0.95))
+    q = rb.success_quantiles(rb.beta_multi(epsilon=eps, p=p_star), (0.5, 0.95))
     assert np.mean(count > q[1]) <= 0.05 + 4 * np.sqrt(0.05 * 0.95 / runs)
 
 
 def test_mmc_broadcasts_and_edges():
     eps = np.array([1.0, 2.0, 4.0])[:, None]
     K = np.array([1, 2, 10, 1000])
-    grid = rb.mmc_fdp(eps, 0.0, K)
+    grid = rb.mmc_fdp(epsilon=eps, delta=0.0, K=K)
     assert grid.shape == (3, 4)
-    np.testing.assert_allclose(grid[:, 1:], rb.beta_pure(eps, 1 / K[1:]), atol=1e-12)
+    np.testing.assert_allclose(grid[:, 1:], rb.beta_pure(epsilon=eps, p=1 / K[1:]), atol=1e-12)
     np.testing.assert_allclose(grid[:, 0], 1.0)
-    assert rb.mmc_fdp(np.inf, 0.0, 10) == 1.0 and rb.mmc_fdp(0.0, 0.0, 10) == pytest.approx(0.1)
-    assert rb.mmc_gdp(0.0, 10) == pytest.approx(0.1) and rb.mmc_gdp(np.inf, 10) == 1.0
+    assert rb.mmc_fdp(epsilon=np.inf, delta=0.0, K=10) == 1.0 and rb.mmc_fdp(
+        epsilon=0.0, delta=0.0, K=10
+    ) == pytest.approx(0.1)
+    assert rb.mmc_gdp(mu=0.0, K=10) == pytest.approx(0.1) and rb.mmc_gdp(mu=np.inf, K=10) == 1.0
     mus = np.array([0.3, 1.0, 2.0])
-    np.testing.assert_allclose(rb.mmc_gdp(mus, 10), [rb.mmc_gdp(m, 10) for m in mus])
+    np.testing.assert_allclose(rb.mmc_gdp(mu=mus, K=10), [rb.mmc_gdp(mu=m, K=10) for m in mus])
     assert np.all(
-        np.diff(rb.mmc_gdp(1.0, np.array([2, 5, 10, 100]))) < 0
+        np.diff(rb.mmc_gdp(mu=1.0, K=np.array([2, 5, 10, 100]))) < 0
     )  # more secrets, lower success
     with pytest.raises(ValueError):
-        rb.mmc_fdp(1.0, 0.0, 2.5)
+        rb.mmc_fdp(epsilon=1.0, delta=0.0, K=2.5)

@@ -23,23 +23,24 @@ def _population(seed, trials, n, d, sigma, clip, n_out=0, scale=1.0):
 
 @pytest.mark.parametrize(("eps", "sens", "s"), [(0.5, 1.0, 1.0), (2.0, 0.3, 0.2), (0.0, 1.0, 2.0)])
 def test_delta_bw_agrees_with_monte_carlo(eps, sens, s):
-    mc = accounting.gaussian_hockey_stick_mc(eps, sens / s, n=1_000_000, seed=5)
-    assert gm.delta_bw(eps, sens, s) == pytest.approx(mc, abs=2.5e-3)
+    mc = accounting.gaussian_hockey_stick_mc(epsilon=eps, mu=sens / s, n=1_000_000, seed=5)
+    assert gm.delta_bw(epsilon=eps, sensitivity=sens, s=s) == pytest.approx(mc, abs=2.5e-3)
     # in d dimensions only ‖μ − μ'‖ matters: a 3-d MC with the shift spread over coordinates
     rng = np.random.default_rng(6)
     shift = np.array([0.6, 0.0, 0.8]) * sens
     y = rng.standard_normal((400_000, 3)) * s + shift
     loss = (y @ shift - shift @ shift / 2) / s**2  # ln p(y)/q(y) for N(shift, s²I) vs N(0, s²I)
     mc3 = np.mean(np.maximum(0.0, 1 - np.exp(eps - loss)))
-    assert gm.delta_bw(eps, sens, s) == pytest.approx(mc3, abs=4e-3)
+    assert gm.delta_bw(epsilon=eps, sensitivity=sens, s=s) == pytest.approx(mc3, abs=4e-3)
 
 
 def test_delta_bw_edges_and_calibration():
-    assert gm.delta_bw(1.0, 0.0, 1.0) == 0.0
-    assert gm.delta_bw(1.0, 1.0, 0.0) == 1.0
-    s = accounting.gaussian_sigma(5.0, 1e-2, 1.0)  # the Balle–Wang calibration the mechanism uses
-    assert gm.delta_bw(5.0, 1.0, s) == pytest.approx(1e-2, rel=1e-8)
-    assert accounting.gaussian_sigma(5.0, 1e-2, 0.0) == 0.0
+    assert gm.delta_bw(epsilon=1.0, sensitivity=0.0, s=1.0) == 0.0
+    assert gm.delta_bw(epsilon=1.0, sensitivity=1.0, s=0.0) == 1.0
+    # the Balle–Wang calibration the mechanism uses
+    s = accounting.gaussian_sigma(epsilon=5.0, delta=1e-2, sensitivity=1.0)
+    assert gm.delta_bw(epsilon=5.0, sensitivity=1.0, s=s) == pytest.approx(1e-2, rel=1e-8)
+    assert accounting.gaussian_sigma(epsilon=5.0, delta=1e-2, sensitivity=0.0) == 0.0
 
 
 def test_delta_slope_is_the_derivative():
@@ -50,11 +51,13 @@ def test_delta_slope_is_the_derivative():
     num = gm._delta_slope(eps + h, mu)[0] - gm._delta_slope(eps - np.where(eps > 0, h, 0), mu)[0]
     num /= h + np.where(eps > 0, h, 0)
     np.testing.assert_allclose(g, num, rtol=1e-4, atol=1e-10)
-    np.testing.assert_allclose(d, accounting.gaussian_delta(eps, mu), rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(
+        d, accounting.gaussian_delta(epsilon=eps, mu=mu), rtol=1e-12, atol=1e-300
+    )
 
 
 def _brent_row(mu_row, delta, denom):
-    f = lambda e: accounting.gaussian_delta(e, mu_row).sum() / denom - delta  # noqa: E731
+    f = lambda e: accounting.gaussian_delta(epsilon=e, mu=mu_row).sum() / denom - delta  # noqa: E731
     if f(0.0) <= 0:
         return 0.0
     hi = 1.0
@@ -68,29 +71,32 @@ def test_smallest_eps_matches_brent_and_pruning_keeps_the_max():
     mu = rng.exponential(0.3, (60, 9)) * rng.choice([0.1, 1.0, 5.0], (60, 1))
     mu[3, 2] = 0.0
     mu[5] = 0.0  # a row with no loss at all
-    roots, _ = gm.smallest_eps(mu, 1e-2)
+    roots, _ = gm.smallest_eps(mu=mu, delta=1e-2)
     ref = np.array([_brent_row(r, 1e-2, 9) for r in mu])
     np.testing.assert_allclose(roots, ref, rtol=1e-8, atol=1e-10)
     groups = np.repeat(np.arange(6), 10)
-    pruned, best = gm.smallest_eps(mu, 1e-2, groups=groups)
+    pruned, best = gm.smallest_eps(mu=mu, delta=1e-2, groups=groups)
     np.testing.assert_allclose(best, ref.reshape(6, 10).max(axis=1), rtol=1e-8, atol=1e-10)
     kept = ~np.isnan(pruned)
     np.testing.assert_allclose(pruned[kept], ref[kept], rtol=1e-8, atol=1e-10)
     # μ = ∞ terms: δ = 1 each; a share above δ means no finite ε
     inf_rows = np.array([[np.inf, 0.5, 0.5], [0.2, 0.3, 0.4]])
-    r, _ = gm.smallest_eps(inf_rows, 0.2)
+    r, _ = gm.smallest_eps(mu=inf_rows, delta=0.2)
     assert math.isinf(r[0]) and r[1] == 0.0
-    r, _ = gm.smallest_eps(inf_rows, 0.5)
+    r, _ = gm.smallest_eps(mu=inf_rows, delta=0.5)
     assert r[0] == pytest.approx(_brent_row(np.array([0.5, 0.5]), 0.5 - 1 / 3, 3), rel=1e-8)
     with pytest.raises(ValueError):
-        gm.smallest_eps(-mu, 1e-2)
+        gm.smallest_eps(mu=-mu, delta=1e-2)
 
 
 def test_eps_tilde_vectorised_equals_per_point_loop():
     x = _population(1, 3, 10, 3, 1.0, 50, n_out=2, scale=10)
     s = np.array([0.05, 0.1, 0.3])
     np.testing.assert_allclose(
-        gm.eps_tilde(x, 10, s, 1e-2), gm.eps_tilde_loop(x, 10, s, 1e-2), rtol=1e-8, atol=1e-10
+        gm.eps_tilde(x, n=10, s=s, delta=1e-2),
+        gm.eps_tilde_loop(x, n=10, s=s, delta=1e-2),
+        rtol=1e-8,
+        atol=1e-10,
     )
 
 
@@ -114,10 +120,12 @@ def test_restricted_sensitivity_and_sum_query_form_equal_brute_force():
         for i in np.nonzero(mem[:, xi])[0]:
             for j in np.nonzero(~mem[:, xi])[0]:
                 if np.sum(mem[i] != mem[j]) == 2:  # D' = D with x replaced
-                    total += gm.delta_bw(eps, np.linalg.norm(means[i] - means[j]), s)
+                    total += gm.delta_bw(
+                        epsilon=eps, sensitivity=np.linalg.norm(means[i] - means[j]), s=s
+                    )
                     count += 1
         assert count == n * mem[:, xi].sum()
-        b = gm.pmp_bound(eps, np.delete(dist[xi], xi), n, s)
+        b = gm.pmp_bound(eps_tilde=eps, dist_row=np.delete(dist[xi], xi), n=n, s=s)
         assert b == pytest.approx(total / count, rel=1e-12)
 
 
@@ -145,7 +153,7 @@ def test_prop12_bound_dominates_exact_mixture_hockey_stick(s):
                 integrate.trapezoid(np.maximum(0, p_in - math.exp(eps) * p_out), t),
                 integrate.trapezoid(np.maximum(0, p_out - math.exp(eps) * p_in), t),
             )
-            bound = gm.pmp_bound(eps, np.delete(dist[xi], xi), n, s)
+            bound = gm.pmp_bound(eps_tilde=eps, dist_row=np.delete(dist[xi], xi), n=n, s=s)
             assert bound >= exact - 1e-7
 
 

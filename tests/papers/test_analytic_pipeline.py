@@ -23,7 +23,7 @@ def test_thudi_pankova_tiny_end_to_end(tmp_path, pipeline):
     assert len(df) == 4 * 95  # the tiny override took effect
     for eps in (0.1, 1, 2, 5):
         s = df[df.series == f"Pos. acc. bound, ε = {eps:g}"]
-        np.testing.assert_allclose(s.y, mb.positive_accuracy_upper(eps, s.x), rtol=1e-12)
+        np.testing.assert_allclose(s.y, mb.positive_accuracy_upper(epsilon=eps, p=s.x), rtol=1e-12)
     prov = json.loads((res / "fig3.json").read_text())
     assert prov["scale"] == "tiny" and prov["paper"] == "thudi2022" and "numpy" in prov["packages"]
     assert list(claims.columns) == COLUMNS
@@ -36,7 +36,7 @@ def test_thudi_pankova_tiny_end_to_end(tmp_path, pipeline):
     pres = tmp_path / "results" / "pankova2022"
     d = pd.read_csv(pres / "fig_eps_vs_advantage.csv")
     s = d[d.series == "Pr_pre(g(x)) = 0.1"]
-    np.testing.assert_allclose(s.y, at.advantage_simplified(s.x, 0.1), rtol=1e-12)
+    np.testing.assert_allclose(s.y, at.advantage_simplified(epsilon=s.x, p=0.1), rtol=1e-12)
     assert np.isfinite(d.y).all()  # η against ε: no diverging curve, no inf in the CSV
     single = pd.read_csv(pres / "fig_single_attribute.csv")
     assert sorted(single[single.series == "Laplace attack"].x) == [0.1, 0.5, 1.0]

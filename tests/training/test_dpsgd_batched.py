@@ -146,7 +146,7 @@ def test_calibration_matches_dp_accounting_pld(eps, steps):
         sigma / 2
     )
     mu = dpsgd.full_batch_mu(sigma, steps)
-    assert accounting.gaussian_delta(eps, mu) == pytest.approx(delta, rel=1e-6)
+    assert accounting.gaussian_delta(epsilon=eps, mu=mu) == pytest.approx(delta, rel=1e-6)
 
 
 def test_calibration_matches_opacus_prv_accountant():

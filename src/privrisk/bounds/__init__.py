@@ -2,4 +2,8 @@
 
 - ``membership``: membership-inference bounds (Thudi et al. Theorem 1 and prior work).
 - ``attribute``: attribute-guessing advantage bounds (Pankova & Laud).
+
+ε, δ, μ (and ε̃) are keyword-only in every public function, with the scalar threat-model
+parameters beside them: ``positive_accuracy_upper(epsilon=3, p=0.1)``. Array data stays
+positional. ``tests/test_keyword_only.py`` checks it.
 """

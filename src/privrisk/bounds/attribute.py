@@ -3,6 +3,10 @@
 An ε-DP (or ε·d-private) release; the attacker's guess is "correct" on a set g(x) of prior mass
 p = Pr_pre(g(x)); R = sup d(x, x') over the domain. All functions broadcast and use R = 1 by
 default (results depend on ε only through ε·R).
+
+Every function taking ε has it keyword-only, with the scalar threat-model parameters (p, R, M, x0,
+radius, …): ``posterior_simplified(epsilon=1.0, p=0.1, R=2)``. Array data (``shell_probs``, the
+point ``x``/``r``/``cdfs``, the releases ``y``) stays positional and first.
 """
 
 from __future__ import annotations
@@ -24,16 +28,16 @@ def _arr(x, name, lo=None, hi=None):
     return a
 
 
-def posterior_simplified(epsilon, p, R=1.0):
+def posterior_simplified(*, epsilon, p, R=1.0):
     """Simplified bound Pr_post <= 1 / (1 + e^{−εR} (1−p)/p) = σ(εR + logit p)."""
     eps = _arr(epsilon, "epsilon", 0)
     p = _arr(p, "p", 0, 1)
     return sigmoid_shift(eps * R, p)
 
 
-def advantage_simplified(epsilon, p, R=1.0):
+def advantage_simplified(*, epsilon, p, R=1.0):
     """η(ε, p) = Pr_post bound − p."""
-    return posterior_simplified(epsilon, p, R) - np.asarray(p, float)
+    return posterior_simplified(epsilon=epsilon, p=p, R=R) - np.asarray(p, float)
 
 
 def epsilon_for_advantage(eta, p, R=1.0, *, side="upper"):
@@ -70,12 +74,12 @@ def worst_case_epsilon(eta, R=1.0):
         return 4 * np.arctanh(eta) / R
 
 
-def worst_case_prior_fixed_eps(epsilon, R=1.0):
+def worst_case_prior_fixed_eps(*, epsilon, R=1.0):
     """p maximising η(ε; p): p* = 1 / (1 + e^{Rε/2})."""
     return special.expit(-_arr(epsilon, "epsilon", 0) * R / 2)
 
 
-def worst_case_advantage(epsilon, R=1.0):
+def worst_case_advantage(*, epsilon, R=1.0):
     """max_p η(ε; p) = tanh(Rε/4)."""
     return np.tanh(_arr(epsilon, "epsilon", 0) * R / 4)
 
@@ -84,7 +88,7 @@ def worst_case_advantage(epsilon, R=1.0):
 # Units: d-units (|x − x'| / r), the interval is [0, M], the guess set g = [x0 − 1, x0 + 1].
 
 
-def posterior_main_theorem_uniform(epsilon, M, x0=None, radius=1.0):
+def posterior_main_theorem_uniform(*, epsilon, M, x0=None, radius=1.0):
     """Main-theorem bound for a uniform prior on [0, M] and g = [x0−radius, x0+radius] ∩ [0, M].
 
     1 / (1 + ∫_{X∖g} f(x) / ∫_g e^{ε|x−x'|} f(x') dx' dx), evaluated by quadrature. ``radius`` is
@@ -110,7 +114,7 @@ def posterior_main_theorem_uniform(epsilon, M, x0=None, radius=1.0):
     return 1 / (1 + total)
 
 
-def posterior_shell_sum(epsilon, shell_probs, p_ball):
+def posterior_shell_sum(shell_probs, *, epsilon, p_ball):
     """The slides' discrete shell sum: 1 / (1 + Σ_{a>=1} e^{−εa} P(shell_a) / P(B(x,1))).
 
     ``shell_probs[a-1]`` = Pr_pre(B(x, a+1) ∖ B(x, a)) for a = 1, 2, ...
@@ -132,7 +136,7 @@ def uniform_shells(M, x0):
     return ball(1), shells
 
 
-def laplace_event_posterior(epsilon, u: float, v: float, prior_u: float = 0.5):
+def laplace_event_posterior(*, epsilon, u: float, v: float, prior_u: float = 0.5):
     """Posterior of x = u after the event Y >= u, for Y = x + Laplace(1/ε) and a two-point prior
     on {u, v} (v < u). The Laplace mechanism is ε·d-private on all of ℝ, so this is a valid
     ε·d-private observation whatever the guess centre. P(Y >= u | u) = 1/2 and
@@ -151,7 +155,7 @@ def laplace_event_posterior(epsilon, u: float, v: float, prior_u: float = 0.5):
     return prior_u * like_u / (prior_u * like_u + (1 - prior_u) * like_v)
 
 
-def two_point_counterexample(epsilon, *, gap=1e-3):
+def two_point_counterexample(*, epsilon, gap=1e-3):
     """A prior where the slides' shell sum (nearest-point distance) is violated by a real mechanism.
 
     Prior: mass 1/2 at u = 1 − gap (inside g = [−1, 1] around x = 0, at its far edge, nearest-point
@@ -165,7 +169,7 @@ def two_point_counterexample(epsilon, *, gap=1e-3):
     """
     eps = _arr(epsilon, "epsilon", 0)
     u, v = 1.0 - gap, -1.0 - gap
-    attained = laplace_event_posterior(eps, u, v)
+    attained = laplace_event_posterior(epsilon=eps, u=u, v=v)
     # v lies in shell a = 1 (distance 1+gap from x = 0); p_ball = 1/2, shell mass 1/2.
     shell_sum = 1 / (1 + np.exp(-eps * 1) * 0.5 / 0.5)
     # main theorem: 1/(1 + f(v)/(e^{ε d(v,u)} f(u))) = σ(ε d(u,v)) = σ(2ε) (tight).
@@ -221,7 +225,7 @@ def ball_prob_independent(a, x, r, cdfs):
     return out
 
 
-def posterior_shell_sum_independent(epsilon, x, r, cdfs, n_shells):
+def posterior_shell_sum_independent(x, r, cdfs, *, epsilon, n_shells):
     """The slides' AND bound (§2.11): the shell sum with shells B(x, a+1)∖B(x, a) around the point x,
     ball probabilities from the CDFs (:func:`ball_prob_independent`), a = 1..n_shells.
 
@@ -232,19 +236,21 @@ def posterior_shell_sum_independent(epsilon, x, r, cdfs, n_shells):
     p_ball = float(ball_prob_independent(np.array([1.0]), x, r, cdfs)[0])
     shells = np.diff(balls)
     eps = np.atleast_1d(np.asarray(epsilon, float))
-    out = np.array([posterior_shell_sum(e, shells, p_ball) for e in eps])
+    out = np.array([posterior_shell_sum(epsilon=e, shell_probs=shells, p_ball=p_ball) for e in eps])
     return out if np.ndim(epsilon) else float(out[0])
 
 
-def posterior_or_union(epsilon, p1, R1, p2, R2):
+def posterior_or_union(*, epsilon, p1, R1, p2, R2):
     """The slides' OR bound (§2.12): Pr_post(g₁ ∪ g₂) <= Pr_post(g₁) + Pr_post(g₂), each from the
     single-attribute simplified bound (clipped at 1)."""
     return np.minimum(
-        1.0, posterior_simplified(epsilon, p1, R1) + posterior_simplified(epsilon, p2, R2)
+        1.0,
+        posterior_simplified(epsilon=epsilon, p=p1, R=R1)
+        + posterior_simplified(epsilon=epsilon, p=p2, R=R2),
     )
 
 
-def laplace_posterior_uniform(epsilon, M, y, radius=1.0):
+def laplace_posterior_uniform(y, *, epsilon, M, radius=1.0):
     """Posterior Pr(X ∈ [y − radius, y + radius] | Y = y) for X ~ Uniform[0, M] and
     Y = X + Laplace(1/ε) (d-units; ε·d-private): the attacker guesses its release y."""
     eps = float(epsilon)

@@ -3,6 +3,7 @@
 Under ε-DP an attacker's posterior that a binary event holds, from prior p, is at most
 1 / (1 + e^{−ε}(1 − p)/p) = σ(ε + logit p). It is Thudi et al.'s Theorem 1 (membership, p = P(x* ∈ D)),
 Pankova & Laud's simplified bound (shift ε·R) and Swanberg et al.'s β(ε, p) (Theorem 3.2).
+ε and p are keyword-only in :func:`check_epsilon_p`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import numpy as np
 from scipy import special
 
 
-def check_epsilon_p(epsilon, p, *, p_name: str = "p"):
+def check_epsilon_p(*, epsilon, p, p_name: str = "p"):
     """Validate ε >= 0 (∞ allowed) and p in [0, 1]; return them as broadcast float arrays."""
     eps = np.asarray(epsilon, dtype=float)
     p = np.asarray(p, dtype=float)

@@ -4,6 +4,8 @@ Thudi et al. (2022), Theorem 1: the positive accuracy P(x* ∈ D | S) of any MI 
 ε-DP training function satisfies σ(−ε + logit p) <= P(x* ∈ D | S) <= σ(ε + logit p), where σ is
 the logistic function. All functions broadcast over ε and p and are exact at the edges
 (ε ∈ {0, ∞}, p ∈ {0, 1}) without overflow: they are written with ``expit``/``logit``.
+
+ε, δ and p are keyword-only (``positive_accuracy_upper(epsilon=3, p=0.1)``).
 """
 
 from __future__ import annotations
@@ -15,25 +17,25 @@ from .core import check_epsilon_p, sigmoid_shift
 
 
 def _check(epsilon, p):
-    return check_epsilon_p(epsilon, p)
+    return check_epsilon_p(epsilon=epsilon, p=p)
 
 
 _sigmoid_shift = sigmoid_shift
 
 
-def positive_accuracy_upper(epsilon, p):
+def positive_accuracy_upper(*, epsilon, p):
     """Theorem 1 upper bound U(ε, p) = (1 + e^{−ε}(1−p)/p)^{−1} = σ(ε + logit p)."""
     eps, p = _check(epsilon, p)
     return _sigmoid_shift(eps, p)
 
 
-def positive_accuracy_lower(epsilon, p):
+def positive_accuracy_lower(*, epsilon, p):
     """Theorem 1 lower bound (1 + e^{ε}(1−p)/p)^{−1} = σ(−ε + logit p)."""
     eps, p = _check(epsilon, p)
     return _sigmoid_shift(-eps, p)
 
 
-def negative_accuracy_bounds(epsilon, p):
+def negative_accuracy_bounds(*, epsilon, p):
     """Corollary 1: (lower, upper) bounds on P(x* ∉ D | S)."""
     eps, p = _check(epsilon, p)
     return _sigmoid_shift(-eps, 1 - p), _sigmoid_shift(eps, 1 - p)
@@ -50,12 +52,12 @@ def max_epsilon_for_accuracy(target, p):
     return out if out.ndim else float(out)
 
 
-def advantage_upper(epsilon, p):
+def advantage_upper(*, epsilon, p):
     """Eq. (5): Ad <= 2 (U(ε, p) − p), Thudi et al.'s generalisation of Yeom's advantage."""
-    return 2 * (positive_accuracy_upper(epsilon, p) - np.asarray(p, float))
+    return 2 * (positive_accuracy_upper(epsilon=epsilon, p=p) - np.asarray(p, float))
 
 
-def advantage_argmax(epsilon):
+def advantage_argmax(*, epsilon):
     """(p*, max) of eq. (5) over p: p* = 1/(1 + e^{ε/2}), max = 2 tanh(ε/4)."""
     eps, _ = _check(epsilon, 0.5)
     return special.expit(-eps / 2), 2 * np.tanh(eps / 4)
@@ -64,20 +66,20 @@ def advantage_argmax(epsilon):
 # --- prior work (Table 1 of Thudi et al.), all in the Yeom p = 1/2 experiment -------------------
 
 
-def yeom_accuracy(epsilon):
+def yeom_accuracy(*, epsilon):
     """Yeom et al. (2018): advantage <= e^ε − 1, i.e. accuracy <= e^ε / 2 (vacuous above ln 2)."""
     eps, _ = _check(epsilon, 0.5)
     return np.exp(eps) / 2
 
 
-def erlingsson_accuracy(epsilon, delta=0.0):
+def erlingsson_accuracy(*, epsilon, delta=0.0):
     """Erlingsson et al. (2019): advantage <= 1 − e^{−ε} + δ e^{−ε}; accuracy = (1 + adv)/2."""
     eps, _ = _check(epsilon, 0.5)
     adv = 1 - np.exp(-eps) + delta * np.exp(-eps)
     return (1 + adv) / 2
 
 
-def sablayrolles_accuracy(epsilon, p=0.5, *, clip=True):
+def sablayrolles_accuracy(*, epsilon, p=0.5, clip=True):
     """Sablayrolles et al. (2019): P(x* ∈ D | θ) <= p + ε/4 (clipped at 1 unless clip=False)."""
     eps, p = _check(epsilon, p)
     out = p + eps / 4

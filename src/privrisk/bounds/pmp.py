@@ -10,6 +10,9 @@ A mechanism is ε̃-PMP w.r.t. X (Definition 2, δ = 0) iff for every target x �
 computes that exact parameter from per-subset output log-probabilities, the exact DP parameter
 restricted to subsets of X (for comparisons and Corollary 4), and the analytic maps of the paper
 (success bound of Lemma 6, MIP of Lemma 13).
+
+ε̃ is keyword-only in those maps (``success_bound(eps_tilde=…)``); the arrays ``log_p`` and
+``membership`` are positional.
 """
 
 from __future__ import annotations
@@ -108,14 +111,14 @@ def dp_epsilon_restricted(log_p: np.ndarray, membership: np.ndarray) -> np.ndarr
     return np.max(diff, axis=(-2, -1))
 
 
-def success_bound(eps_tilde):
+def success_bound(*, eps_tilde):
     """Lemma 6: a practical MIA with prior 1/2 succeeds with probability <= 1/(1 + e^{−ε̃})."""
     eps = np.asarray(eps_tilde, dtype=float)
     out = 0.5 * (1.0 + np.tanh(eps / 2.0))  # = expit(ε), exact at ε = ∞
     return out if out.ndim else float(out)
 
 
-def mip_eta(eps_tilde):
+def mip_eta(*, eps_tilde):
     """Lemma 13: ε-PMP implies η-MIP (Izzo et al.) with η = (1 − e^{−ε})/2."""
     eps = np.asarray(eps_tilde, dtype=float)
     out = -0.5 * np.expm1(-eps)

@@ -16,14 +16,14 @@ Which function for which use:
 - One target, one guess (n = k = 1):
   :func:`beta_pure` (Theorem 3.2, ε-DP); :func:`beta_approx` (Theorem 3.3 / Corollary 3.4 for
   (ε, δ)-DP: min(1, β + δ); with a random attack output z, Cor 3.4 is the average over runs of
-  ``beta_approx(ε, δ, p(z_run))``); :func:`beta_one_run` (Theorem 3.5: β + (1 − β)δ, equal to
+  ``beta_approx(epsilon=ε, delta=δ, p=p(z_run))``); :func:`beta_one_run` (Theorem 3.5: β + (1 − β)δ, equal to
   MMC with f_{ε,δ} at p = 1/K).
-- n targets in one run (tabular attacks): per-record ``betas = beta_multi(ε, p_star)`` with
-  p_star the prior probability of each record's a-priori Bayes-optimal guess, then
+- n targets in one run (tabular attacks): per-record ``betas = beta_multi(epsilon=ε, p=p_star)``
+  with p_star the prior probability of each record's a-priori Bayes-optimal guess, then
   ``success_quantiles(betas, (0.05, 0.5, 0.95), delta=δ)`` → the high-probability upper bounds
   v_UB on the number of successes (Theorem 3.5 with the closed-form λ·n·δ correction;
-  ``bound_tail_multi`` gives the whole tail Pr[#successes >= v]). ``beta_multi(ε, δ, p, n)``
-  bounds one record's success probability in such a run, min(1, β_i + (1 − β_i) n δ).
+  ``bound_tail_multi`` gives the whole tail Pr[#successes >= v]). ``beta_multi(epsilon=ε, delta=δ,
+  p=p, n=n)`` bounds one record's success probability in such a run, min(1, β_i + (1 − β_i) n δ).
 - Advantage: :func:`advantage` ((Posterior − Prior)/(1 − Prior)), :func:`advantage_bound`
   (Cor 3.4 for one canary), :func:`epsilon_protect` (largest ε with Adv <= 0.05, closed form).
 - Prior work: :func:`rero_pure` (Balle et al., min(1, e^ε p)), :func:`mmc_fdp` and
@@ -33,6 +33,10 @@ Which function for which use:
 
 Quantile convention: v_UB(c) = min{v : Pr[#successes > v] <= 1 − c}, i.e. ``binom.ppf(c, n, β)``
 for equal β and δ = 0; it reproduces the paper's SEX example (β = 0.7758, n = 100 → 84 at 95 %).
+
+Keyword-only: ε, δ, μ and the threat-model scalars (p, K, alpha, threshold, n) in every function
+(``beta_pure(epsilon=1.0, p=0.56)``, ``mmc_gdp(mu=…, K=…)``); the array ``betas`` (and ``levels``)
+stay positional.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from .core import check_epsilon_p, sigmoid_shift
 
 
 def _eps_p(epsilon, p):
-    return check_epsilon_p(epsilon, p, p_name="prior success probabilities p")
+    return check_epsilon_p(epsilon=epsilon, p=p, p_name="prior success probabilities p")
 
 
 def _check_delta(delta):
@@ -54,59 +58,66 @@ def _check_delta(delta):
     return d
 
 
-def beta_pure(epsilon, p):
+def beta_pure(*, epsilon, p):
     """Theorem 3.2: β(ε, p) = e^ε / (e^ε − 1 + 1/p), computed as σ(ε + logit p)."""
     eps, p = _eps_p(epsilon, p)
     return sigmoid_shift(eps, p)
 
 
-def beta_multi(epsilon, delta, p=None, n=None):
+def beta_multi(*, epsilon, delta=None, p=None, n=None):
     """Per-record quantities of Theorem 3.5 (one run of the mechanism, n targets).
 
-    Two call forms (the two-argument one is what the count quantiles need):
+    Two call forms (the δ-free one is what the count quantiles need):
 
-    - ``beta_multi(epsilon, p)``: the per-record β_i = β(ε, p_i) (δ-free), where p_i is the prior
-      probability of the a-priori Bayes-optimal guess z*_i for record i (e.g. its MAP
+    - ``beta_multi(epsilon=ε, p=p)``: the per-record β_i = β(ε, p_i) (δ-free), where p_i is the
+      prior probability of the a-priori Bayes-optimal guess z*_i for record i (e.g. its MAP
       probability). Feed these to :func:`success_quantiles` / :func:`bound_tail_multi` with
       ``delta=δ``: they add the closed-form λ(v)·n·δ correction to the tail of Σ S_i.
-    - ``beta_multi(epsilon, delta, p, n)``: the Theorem 3.5 bound on the probability that one given
-      record is attacked successfully in a run with n targets, min(1, β_i + (1 − β_i)·n·δ) (the
-      theorem applied to that record's indicator: T[1] = β_i, λ(1) = 1 − β_i). With n = 1 this is
-      :func:`beta_one_run`.
+    - ``beta_multi(epsilon=ε, delta=δ, p=p, n=n)``: the Theorem 3.5 bound on the probability that
+      one given record is attacked successfully in a run with n targets,
+      min(1, β_i + (1 − β_i)·n·δ) (the theorem applied to that record's indicator: T[1] = β_i,
+      λ(1) = 1 − β_i). With n = 1 this is :func:`beta_one_run`.
 
     Args:
-        epsilon: ε >= 0 (∞ allowed), broadcast against p.
-        delta: δ in [0, 1) (four-argument form) or, in the two-argument form, the priors p.
-        p: prior success probabilities p_i in [0, 1].
-        n: number of targets in the run (integer >= 1; default 1).
+        epsilon: ε >= 0 (∞ allowed), broadcast against p. Keyword-only.
+        delta: δ in [0, 1); omitted (None) in the δ-free form. Keyword-only.
+        p: prior success probabilities p_i in [0, 1]. Keyword-only.
+        n: number of targets in the run (integer >= 1; default 1); only with ``delta``.
+
     Returns:
         array (or float) broadcast over ε and p.
+
+    Raises:
+        TypeError: ``p`` missing, or ``n`` given without ``delta``.
+        ValueError: n not an integer >= 1, δ outside [0, 1), ε < 0 or p outside [0, 1].
     """
-    if p is None:  # beta_multi(epsilon, p)
+    if p is None:
+        raise TypeError("beta_multi needs p= (the prior success probabilities)")
+    if delta is None:  # beta_multi(epsilon=ε, p=p)
         if n is not None:
             raise TypeError(
-                "beta_multi(epsilon, p) takes no n; use beta_multi(epsilon, delta, p, n)"
+                "beta_multi(epsilon=, p=) takes no n; use beta_multi(epsilon=, delta=, p=, n=)"
             )
-        return beta_pure(epsilon, delta)
+        return beta_pure(epsilon=epsilon, p=p)
     n = 1 if n is None else n
     if int(n) != n or n < 1:
         raise ValueError(f"n (number of targets) must be an integer >= 1, got {n}")
     d = _check_delta(delta)
-    b = beta_pure(epsilon, p)
+    b = beta_pure(epsilon=epsilon, p=p)
     out = np.minimum(1.0, b + (1 - b) * n * d)
     return out if np.ndim(out) else float(out)
 
 
-def beta_approx(epsilon, delta, p):
+def beta_approx(*, epsilon, delta, p):
     """Corollary 3.4 / Theorem 3.3 for one target and one guess: min(1, β(ε, p) + δ)."""
     d = _check_delta(delta)
-    return np.minimum(1.0, beta_pure(epsilon, p) + d)
+    return np.minimum(1.0, beta_pure(epsilon=epsilon, p=p) + d)
 
 
-def beta_one_run(epsilon, delta, p):
+def beta_one_run(*, epsilon, delta, p):
     """Theorem 3.5 for n = 1, v = 1: β + (1 − β)δ (equals MMC with f_{ε,δ} at p = 1/K)."""
     d = _check_delta(delta)
-    b = beta_pure(epsilon, p)
+    b = beta_pure(epsilon=epsilon, p=p)
     return b + (1 - b) * d
 
 
@@ -129,7 +140,7 @@ def tail_probabilities(betas) -> np.ndarray:
     return np.minimum(1.0, np.cumsum(pmf[::-1])[::-1])
 
 
-def bound_tail_multi(betas, delta: float = 0.0) -> np.ndarray:
+def bound_tail_multi(betas, *, delta: float = 0.0) -> np.ndarray:
     """Theorem 3.5: B[v] = min(1, T[v] + λ(v) n δ), λ(v) = max_j (T[v − j] − T[v]) / j, v = 0..n+1.
 
     With δ = 0 this is Theorem 3.2's tail. Index n + 1 is 0 (no more successes than targets).
@@ -153,14 +164,14 @@ def bound_tail_multi(betas, delta: float = 0.0) -> np.ndarray:
     return out
 
 
-def success_quantiles(betas, levels=(0.05, 0.5, 0.95), delta: float = 0.0) -> np.ndarray:
+def success_quantiles(betas, levels=(0.05, 0.5, 0.95), *, delta: float = 0.0) -> np.ndarray:
     """High-probability upper bounds v_UB(c) on the number of successes, one per confidence c.
 
     v_UB(c) = min{v in 0..n : B[v + 1] <= 1 − c}, so that Pr[successes > v_UB] <= 1 − c. For pure
     DP and equal β this is ``binom.ppf(c, n, β)``; it reproduces the paper's SEX example
     (β = 0.7758, n = 100 → 84 at 95 %). Uses the cdf (scipy's poisson_binom.ppf fails for large n).
     """
-    b = bound_tail_multi(betas, delta)
+    b = bound_tail_multi(betas, delta=delta)
     n = b.size - 2
     out = []
     for c in np.atleast_1d(levels):
@@ -180,12 +191,12 @@ def advantage(posterior, prior):
     return out if out.ndim else float(out)
 
 
-def advantage_bound(epsilon, p, delta: float = 0.0):
+def advantage_bound(*, epsilon, p, delta: float = 0.0):
     """Adv bound from Corollary 3.4 for one target: (β(ε, p) + δ − p) / (1 − p)."""
-    return advantage(beta_approx(epsilon, delta, p), p)
+    return advantage(beta_approx(epsilon=epsilon, delta=delta, p=p), p)
 
 
-def epsilon_protect(p, delta: float = 0.0, threshold: float = 0.05):
+def epsilon_protect(*, p, delta: float = 0.0, threshold: float = 0.05):
     """Largest ε with advantage_bound(ε, p, δ) <= threshold (closed form; ∞ if p = 0 and δ small).
 
     With t = threshold (1 − p) + p − δ: ε = ln(t (1 − p) / (p (1 − t))); 0 if t <= p.
@@ -206,7 +217,7 @@ def epsilon_protect(p, delta: float = 0.0, threshold: float = 0.05):
 # --- prior work -------------------------------------------------------------------------------
 
 
-def rero_pure(epsilon, p):
+def rero_pure(*, epsilon, p):
     """Balle et al. (2022), pure DP: min(1, e^ε κ) with κ the prior success (heaviest item)."""
     eps, p = _eps_p(epsilon, p)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -248,7 +259,7 @@ def _gdp_binv(y, mu):
     return stats.norm.cdf(stats.norm.ppf(y) - mu)
 
 
-def mmc_fdp(epsilon, delta, K):
+def mmc_fdp(*, epsilon, delta, K):
     """MMC bound with the (ε, δ)-DP trade-off function f_{ε,δ} at uniform prior 1/K.
 
     Mahloujifar et al.'s one-guess reconstruction bound: the largest x with
@@ -264,7 +275,7 @@ def mmc_fdp(epsilon, delta, K):
     return out if out.ndim else float(out)
 
 
-def mmc_gdp(mu, K):
+def mmc_gdp(*, mu, K):
     """MMC bound with the μ-GDP trade-off function G_μ at uniform prior 1/K (broadcasts; μ = ∞ → 1).
 
     G_μ(α) = Φ(Φ⁻¹(1 − α) − μ); the bound is the largest x with x + (K − 1) Φ(Φ⁻¹(x) − μ) <= 1.
@@ -278,7 +289,7 @@ def mmc_gdp(mu, K):
     return out if out.ndim else float(out)
 
 
-def leaked_bits(epsilon, alpha: float = 0.05):
+def leaked_bits(*, epsilon, alpha: float = 0.05):
     """Section 3.2: with probability at most α an ε-DP mechanism leaks log2(e^ε (1/α − 1) + 1) bits."""
     eps = np.asarray(epsilon, float)
     return np.log2(np.exp(eps) * (1 / alpha - 1) + 1)

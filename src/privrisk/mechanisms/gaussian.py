@@ -12,6 +12,9 @@ A(D) = q(D) + N(0, s² I_d) with q(D) = (1/n) Σ_{x ∈ D} x. Calibration is Bal
 Step 3 is solved for every target of every trial at once by a safeguarded Newton iteration
 (the slope of δ_BW in ε is −e^ε Φ(−Δ/2s − εs/Δ), so it costs nothing extra), pruning targets
 whose root is provably below the current best of their trial.
+
+ε, δ, μ, ε̃ and the scalars beside them (Δ, s, n) are keyword-only; the population ``x`` and a
+target's distances ``dist_row`` are positional.
 """
 
 from __future__ import annotations
@@ -26,13 +29,13 @@ from .. import accounting
 log = logging.getLogger(__name__)
 
 
-def delta_bw(epsilon, sensitivity, s):
+def delta_bw(*, epsilon, sensitivity, s):
     """δ_BW(ε; Δ, s) of Lemma 10 (vectorised). Δ = 0 gives 0; s = 0 < Δ gives 1 (finite ε)."""
     sens = np.asarray(sensitivity, dtype=float)
     s = np.asarray(s, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         mu = np.where(sens > 0, sens / s, 0.0)
-    return accounting.gaussian_delta(epsilon, mu)
+    return accounting.gaussian_delta(epsilon=epsilon, mu=mu)
 
 
 _TINY, _HUGE = 1e-300, 1e300
@@ -101,9 +104,9 @@ def _solve_rows(mu, rows, denom, delta, lo, hi, gid, best, tol, max_iter):
 
 
 def smallest_eps(
+    *,
     mu: np.ndarray,
     delta: float,
-    *,
     groups: np.ndarray | None = None,
     denominator: int | None = None,
     tol: float = 1e-10,
@@ -203,12 +206,12 @@ def smallest_eps(
     return roots, best
 
 
-def dp_epsilon(sensitivity: np.ndarray, s: np.ndarray, delta: float) -> np.ndarray:
+def dp_epsilon(*, sensitivity: np.ndarray, s: np.ndarray, delta: float) -> np.ndarray:
     """Smallest ε with δ_BW(ε; Δ, s) <= δ, vectorised over matching arrays Δ and s."""
     sens, s = np.broadcast_arrays(np.asarray(sensitivity, float), np.asarray(s, float))
     with np.errstate(divide="ignore", invalid="ignore"):
         mu = np.where(sens > 0, sens / s, 0.0)
-    roots, _ = smallest_eps(mu.reshape(-1, 1), delta)
+    roots, _ = smallest_eps(mu=mu.reshape(-1, 1), delta=delta)
     return roots.reshape(sens.shape)
 
 
@@ -235,12 +238,15 @@ def pmp_bound_terms(dist: np.ndarray, n: int, s: np.ndarray) -> np.ndarray:
     return mu.reshape(t * p, p)
 
 
-def pmp_bound(eps_tilde, dist_row: np.ndarray, n: int, s: float):
+def pmp_bound(dist_row: np.ndarray, *, eps_tilde, n: int, s: float):
     """B_x(ε̃; s) of Proposition 12 for one target, from its distances to the 2n − 1 others."""
-    return np.mean(delta_bw(np.asarray(eps_tilde, float)[..., None], dist_row / n, s), axis=-1)
+    return np.mean(
+        delta_bw(epsilon=np.asarray(eps_tilde, float)[..., None], sensitivity=dist_row / n, s=s),
+        axis=-1,
+    )
 
 
-def eps_tilde(x: np.ndarray, n: int, s: np.ndarray, delta: float) -> np.ndarray:
+def eps_tilde(x: np.ndarray, *, n: int, s: np.ndarray, delta: float) -> np.ndarray:
     """ε̃(X) by Proposition 12 (an upper bound on the PMP parameter), per trial, vectorised.
 
     ``x`` is (trials, 2n, d); ``s`` the noise std per trial (trials,).
@@ -250,11 +256,11 @@ def eps_tilde(x: np.ndarray, n: int, s: np.ndarray, delta: float) -> np.ndarray:
         raise ValueError(f"population has {p} points, expected 2n = {2 * n}")
     mu = pmp_bound_terms(pairwise_distances(x), n, s)
     groups = np.repeat(np.arange(t), p)
-    _, best = smallest_eps(mu, delta, groups=groups, denominator=p - 1)
+    _, best = smallest_eps(mu=mu, delta=delta, groups=groups, denominator=p - 1)
     return best
 
 
-def eps_tilde_loop(x: np.ndarray, n: int, s: np.ndarray, delta: float) -> np.ndarray:
+def eps_tilde_loop(x: np.ndarray, *, n: int, s: np.ndarray, delta: float) -> np.ndarray:
     """The straightforward reference: brentq on B_x for every target of every trial in turn."""
 
     out = np.zeros(x.shape[0])
@@ -264,7 +270,7 @@ def eps_tilde_loop(x: np.ndarray, n: int, s: np.ndarray, delta: float) -> np.nda
             dist = np.linalg.norm(np.delete(x[ti], i, axis=0) - x[ti, i], axis=1)
 
             def f(e, dist=dist, s_t=s[ti]):
-                return pmp_bound(e, dist, n, s_t) - delta
+                return pmp_bound(eps_tilde=e, dist_row=dist, n=n, s=s_t) - delta
 
             if f(0.0) <= 0:
                 continue
@@ -291,15 +297,16 @@ def eps_triple(
     dist = pairwise_distances(x)
     sens_x = dist.max(axis=(1, 2)) / n
     sens = 2.0 * clip / n
-    mu_fixed = accounting.gdp_mu(value, delta)  # s = Δ_used / μ for the calibrated mechanism
+    # s = Δ_used / μ for the calibrated mechanism
+    mu_fixed = accounting.gdp_mu(epsilon=value, delta=delta)
     if fixed == "global":
         s = np.full(t, sens / mu_fixed if np.isfinite(mu_fixed) else 0.0)
     else:
         s = sens_x / mu_fixed if np.isfinite(mu_fixed) else np.zeros(t)
-    eps = dp_epsilon(np.full(t, sens), s, delta)
-    eps_x = dp_epsilon(sens_x, s, delta)
+    eps = dp_epsilon(sensitivity=np.full(t, sens), s=s, delta=delta)
+    eps_x = dp_epsilon(sensitivity=sens_x, s=s, delta=delta)
     mu = pmp_bound_terms(dist, n, s)
     _, et = smallest_eps(
-        mu, delta, groups=np.repeat(np.arange(t), x.shape[1]), denominator=x.shape[1] - 1
+        mu=mu, delta=delta, groups=np.repeat(np.arange(t), x.shape[1]), denominator=x.shape[1] - 1
     )
     return {"eps": eps, "eps_x": eps_x, "eps_tilde": et, "s": s, "sens_x": sens_x}

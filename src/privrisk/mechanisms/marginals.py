@@ -10,6 +10,8 @@ that implies (ε, δ)-DP (privrisk.accounting.gdp_mu). ε = ∞ releases the exa
 
 Only marginals touching at least one unknown column are released (the adversary knows the
 others' columns anyway): m = C(d, k) − C(d − d', k).
+
+ε and δ are keyword-only (:func:`noise_std`, :func:`release`).
 """
 
 from __future__ import annotations
@@ -79,12 +81,12 @@ def marginal_counts(records: np.ndarray, domains: Sequence[int], lay: Layout) ->
     return np.bincount(cell.ravel(), minlength=lay.n_cells).astype(float)
 
 
-def noise_std(epsilon: float, delta: float, m: int) -> float:
+def noise_std(*, epsilon: float, delta: float, m: int) -> float:
     """Count-scale Gaussian std for m marginals jointly (ε, δ)-DP: √(2m) / μ(ε, δ); 0 at ε = ∞."""
     if m < 1:
         raise ValueError("need at least one marginal")
     return accounting.gaussian_sigma(
-        epsilon, delta, sensitivity=SENSITIVITY_PER_MARGINAL * math.sqrt(m)
+        epsilon=epsilon, delta=delta, sensitivity=SENSITIVITY_PER_MARGINAL * math.sqrt(m)
     )
 
 
@@ -106,6 +108,6 @@ def release(
     x = np.asarray(records, dtype=np.int64)
     lay = layout(domains, workload(x.shape[1], unknown, k))
     counts = marginal_counts(x, domains, lay)
-    sigma = noise_std(epsilon, delta, len(lay.triples))
+    sigma = noise_std(epsilon=epsilon, delta=delta, m=len(lay.triples))
     noisy = counts + (rng.normal(0.0, sigma, size=counts.shape) if sigma > 0 else 0.0)
     return lay, noisy / x.shape[0], sigma

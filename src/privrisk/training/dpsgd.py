@@ -38,7 +38,7 @@ def full_batch_noise_multiplier(
         raise ValueError(f"adjacency must be one of {sorted(SENSITIVITY)}, got {adjacency!r}")
     if steps < 1:
         raise ValueError(f"steps must be >= 1, got {steps}")
-    mu = accounting.gdp_mu(float(epsilon), delta)
+    mu = accounting.gdp_mu(epsilon=float(epsilon), delta=delta)
     if math.isinf(mu):
         return 0.0
     return SENSITIVITY[adjacency] * math.sqrt(steps) / mu

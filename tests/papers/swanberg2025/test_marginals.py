@@ -16,14 +16,14 @@ from privrisk.papers.swanberg2025 import marginals_steps as sm
 
 def test_bound_reproduces_the_sex_example():
     # spec §4(b): p* = 0.56 for every record at ε = 1 gives β = 0.7758 and 71 / 78 / 84.
-    assert beta_multi(1.0, 0.56) == pytest.approx(0.7758, abs=5e-5)
+    assert beta_multi(epsilon=1.0, p=0.56) == pytest.approx(0.7758, abs=5e-5)
     assert sm.bound_quantiles(1.0, 1e-5, np.full(100, 0.56)).tolist() == [71, 78, 84]
     assert sm.bound_quantiles(1.0, 1e-5, np.full(100, 0.58)).tolist() == [72, 79, 85]
 
 
 def test_bound_pure_dp_equals_binomial_quantiles_and_edges():
     for eps, p in [(0.5, 0.3), (2.0, 0.1), (4.0, 0.02)]:
-        beta = beta_multi(eps, p)
+        beta = beta_multi(epsilon=eps, p=p)
         got = sm.bound_quantiles(eps, 1e-12, np.full(60, p), levels=(0.05, 0.5, 0.95))
         assert got.tolist() == [int(stats.binom.ppf(c, 60, beta)) for c in (0.05, 0.5, 0.95)]
     assert sm.bound_quantiles(math.inf, 1e-5, np.full(100, 0.01)).tolist() == [100, 100, 100]
@@ -31,7 +31,7 @@ def test_bound_pure_dp_equals_binomial_quantiles_and_edges():
     # Poisson-binomial with unequal p: compare against Monte Carlo quantiles.
     rng = np.random.default_rng(0)
     p = rng.uniform(0.05, 0.9, 100)
-    s = (rng.random((200_000, 100)) < beta_multi(1.0, p)).sum(axis=1)
+    s = (rng.random((200_000, 100)) < beta_multi(epsilon=1.0, p=p)).sum(axis=1)
     assert sm.bound_quantiles(1.0, 0.0 + 1e-15, p, levels=(0.5,))[0] == int(
         np.quantile(s, 0.5, method="inverted_cdf")
     )

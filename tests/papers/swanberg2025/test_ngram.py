@@ -94,7 +94,7 @@ def test_uniform_attack_respects_mmc_with_the_calibrated_mu(run):
     _, df = run
     u = df[(df["prior"] == "uniform") & np.isfinite(df["epsilon"])]
     lo, _ = clopper_pearson(u["correct"], u["n"], confidence=0.998)
-    mmc = [rb.mmc_gdp(accounting.gdp_mu(e, 1e-5), 10) for e in u["epsilon"]]
+    mmc = [rb.mmc_gdp(mu=accounting.gdp_mu(epsilon=e, delta=1e-5), K=10) for e in u["epsilon"]]
     assert np.all(lo <= np.array(mmc) + 1e-12)
     assert np.allclose(u["mmc_gdp"], mmc)
     # and the attack does learn something at ε = 4 (the experiment is not vacuous)
@@ -112,7 +112,7 @@ def test_chosen_hyperparameters_minimise_tuning_loss(run):
     for i, row in df.iterrows():
         if math.isfinite(row["epsilon"]):
             assert sig[i] == pytest.approx(
-                2 * math.sqrt(row["steps"]) / accounting.gdp_mu(row["epsilon"], 1e-5)
+                2 * math.sqrt(row["steps"]) / accounting.gdp_mu(epsilon=row["epsilon"], delta=1e-5)
             )
 
 

@@ -25,7 +25,7 @@ def test_tiny_end_to_end(tmp_path, pipeline):
     # analytic
     d = pd.read_csv(res / "fig1a.csv")
     s = d[d.series == "ours eps=2"]
-    np.testing.assert_allclose(s.y, rb.beta_pure(2, s.x), rtol=1e-12)
+    np.testing.assert_allclose(s.y, rb.beta_pure(epsilon=2, p=s.x), rtol=1e-12)
     status = ledger.set_index("claim_id")["status"]
     assert status["eps_protect_uniform"] == "reproduced"
     assert status["eps_protect_password"] == "differs"

@@ -70,7 +70,7 @@ def _extra(values, trips):
                 "x": v,
                 "mean_eps": float(np.mean(tr["eps"])),
                 "mean_eps_tilde": float(np.mean(tr["eps_tilde"])),
-                "mean_success_bound": float(np.mean(pmp.success_bound(tr["eps_tilde"]))),
+                "mean_success_bound": float(np.mean(pmp.success_bound(eps_tilde=tr["eps_tilde"]))),
                 "max_two_sided_minus_one_sided": float(
                     np.max(tr["eps_tilde"] - tr["eps_tilde_one_sided"])
                 ),
@@ -112,7 +112,7 @@ def text_claims() -> list:
             claim_id="success_eps0.1",
             claim="ε-DP bounds MIA success by 1/(1+e^-ε): ≈ 52.5 % at ε = 0.1",
             paper_value=0.525,
-            ours=pmp.success_bound(0.1),
+            ours=pmp.success_bound(eps_tilde=0.1),
             tolerance=5e-4,
         ),
         LEDGER.numeric(
@@ -120,7 +120,7 @@ def text_claims() -> list:
             claim_id="success_eps7",
             claim="ε >= 7 allows MIA success >= 0.999 (1/(1+e^-7))",
             paper_value=0.999,
-            ours=pmp.success_bound(7.0),
+            ours=pmp.success_bound(eps_tilde=7.0),
             tolerance=1e-3,
         ),
         LEDGER.numeric(
@@ -302,7 +302,7 @@ def fig2(params) -> FigureResult:
             claim_id="fig2_success_C50",
             claim="… so practical MIAs succeed with probability <= 1/(1+e^-0.123) ≈ 0.53",
             paper_value=0.53,
-            ours=pmp.success_bound(et[0]),
+            ours=pmp.success_bound(eps_tilde=et[0]),
             tolerance=0.005,
             derived=True,
             note=("a function of fig2_eps_tilde_C50 (1/(1+e^-ε̃)), not an independent reproduction"),

@@ -114,7 +114,7 @@ def _extra(values, trips, reading):
                 "mean_eps": float(np.mean(tr["eps"])),
                 "mean_eps_x": float(np.mean(tr["eps_x"])),
                 "mean_eps_tilde": float(np.mean(tr["eps_tilde"])),
-                "mean_success_bound": float(np.mean(pmp.success_bound(tr["eps_tilde"]))),
+                "mean_success_bound": float(np.mean(pmp.success_bound(eps_tilde=tr["eps_tilde"]))),
             }
             for v, tr in zip(values, trips, strict=True)
         ],

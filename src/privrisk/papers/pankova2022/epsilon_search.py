@@ -21,11 +21,11 @@ def _eps_search_uniform(M, eta, centres, precise: bool) -> np.ndarray:
         if precise:
 
             def bound(e, c=c):
-                return at.posterior_main_theorem_uniform(e, M, c)
+                return at.posterior_main_theorem_uniform(epsilon=e, M=M, x0=c)
         else:
 
             def bound(e, p=p):
-                return at.posterior_simplified(e, p, R=M)
+                return at.posterior_simplified(epsilon=e, p=p, R=M)
 
         out.append(at.largest_epsilon_for_advantage(bound, p, eta))
     return np.array(out)
@@ -41,22 +41,26 @@ def _scaling_deviation(M, epsilons, alphas, eta) -> float:
         for e in epsilons:
             devs.append(
                 abs(
-                    float(at.posterior_simplified(a * e, p, R=M / a))
-                    - float(at.posterior_simplified(e, p, R=M))
+                    float(at.posterior_simplified(epsilon=a * e, p=p, R=M / a))
+                    - float(at.posterior_simplified(epsilon=e, p=p, R=M))
                 )
             )
             for c in (M / 2, 1.0):
                 devs.append(
                     abs(
-                        at.posterior_main_theorem_uniform(a * e, M / a, c / a, radius=1 / a)
-                        - at.posterior_main_theorem_uniform(e, M, c)
+                        at.posterior_main_theorem_uniform(
+                            epsilon=a * e, M=M / a, x0=c / a, radius=1 / a
+                        )
+                        - at.posterior_main_theorem_uniform(epsilon=e, M=M, x0=c)
                     )
                 )
         base = at.largest_epsilon_for_advantage(
-            lambda e: at.posterior_main_theorem_uniform(e, M), p, eta
+            lambda e: at.posterior_main_theorem_uniform(epsilon=e, M=M), p, eta
         )
         scaled = at.largest_epsilon_for_advantage(
-            lambda e, a=a: at.posterior_main_theorem_uniform(e, M / a, M / (2 * a), radius=1 / a),
+            lambda e, a=a: at.posterior_main_theorem_uniform(
+                epsilon=e, M=M / a, x0=M / (2 * a), radius=1 / a
+            ),
             p,
             eta,
         )
@@ -79,7 +83,9 @@ def table_eps_for_advantage(params) -> FigureResult:
             search_dev.append(np.max(np.abs(simp - closed) / closed))
             i_mid = len(centres) - 1  # the centred guess c = M/2
             e_mid = prec[i_mid]
-            roundtrip.append(at.posterior_main_theorem_uniform(e_mid, M) - p_c[i_mid] - eta)
+            roundtrip.append(
+                at.posterior_main_theorem_uniform(epsilon=e_mid, M=M) - p_c[i_mid] - eta
+            )
             vals = {
                 "simplified closed form (worst centre)": closed.min(),
                 "simplified window search (worst centre)": simp.min(),

@@ -35,8 +35,10 @@ def fig_eps_vs_advantage(params) -> FigureResult:
     eps = grid(params["epsilons"])
     R = params["R"]
     priors = params["prior_probs"]
-    series = {f"Pr_pre(g(x)) = {p:g}": at.advantage_simplified(eps, p, R) for p in priors}
-    series["worst-case prior (envelope)"] = at.worst_case_advantage(eps, R)
+    series = {
+        f"Pr_pre(g(x)) = {p:g}": at.advantage_simplified(epsilon=eps, p=p, R=R) for p in priors
+    }
+    series["worst-case prior (envelope)"] = at.worst_case_advantage(epsilon=eps, R=R)
     fig, ax = plotting.subplots(width=5.4, height=3.8)
     for i, p in enumerate(priors):
         ax.plot(
@@ -68,7 +70,7 @@ def fig_eps_vs_advantage(params) -> FigureResult:
     )
     # The envelope is the maximum of the per-prior curves (checked on a dense p grid).
     pg = np.linspace(0.001, 0.999, 999)
-    dense = at.advantage_simplified(eps[:, None], pg[None, :], R).max(axis=1)
+    dense = at.advantage_simplified(epsilon=eps[:, None], p=pg[None, :], R=R).max(axis=1)
     claims = [
         checks.agrees(
             figure="fig_eps_vs_advantage",
@@ -102,7 +104,10 @@ def fig_worst_case_prior(params) -> FigureResult:
     eps = grid(params["epsilons"])
     fig, (a1, a2) = plotting.subplots(1, 2, width=4.2, height=3.4)
     p_eta, e_min = at.worst_case_prior_fixed_eta(eta), at.worst_case_epsilon(eta, R)
-    p_eps, h_max = at.worst_case_prior_fixed_eps(eps, R), at.worst_case_advantage(eps, R)
+    p_eps, h_max = (
+        at.worst_case_prior_fixed_eps(epsilon=eps, R=R),
+        at.worst_case_advantage(epsilon=eps, R=R),
+    )
     a1.plot(eta, p_eta, color=plotting.color(0), label="worst-case prior p* = (1 − η)/2")
     a1b = a1.twinx()
     a1b.plot(
@@ -124,7 +129,7 @@ def fig_worst_case_prior(params) -> FigureResult:
     # Numerical check of both closed forms by grid search over p.
     pg = np.linspace(1e-4, 1 - 1e-4, 20001)
     e_test = grid(params["check_epsilons"])
-    adv = at.advantage_simplified(e_test[:, None], pg[None, :], R)
+    adv = at.advantage_simplified(epsilon=e_test[:, None], p=pg[None, :], R=R)
     p_num, h_num = pg[adv.argmax(axis=1)], adv.max(axis=1)
     eta_test = grid(params["check_etas"])
     em = at.epsilon_for_advantage(eta_test[:, None], pg[None, :], R)
@@ -145,7 +150,8 @@ def fig_worst_case_prior(params) -> FigureResult:
             claim="For fixed ε the worst-case prior is p = 1/(1 + e^(Rε/2))",
             numeric=np.r_[p_num, h_num],
             closed_form=np.r_[
-                at.worst_case_prior_fixed_eps(e_test, R), at.worst_case_advantage(e_test, R)
+                at.worst_case_prior_fixed_eps(epsilon=e_test, R=R),
+                at.worst_case_advantage(epsilon=e_test, R=R),
             ],
             atol=1e-3,
             what=f"grid search over p (argmax and max advantage) at ε ∈ {e_test.tolist()}: ",
@@ -163,7 +169,7 @@ def fig_worst_case_prior(params) -> FigureResult:
     # "The precise bound does not provide a better bound if the prior is unknown": the simplified
     # bound is attained by randomized response on a two-point prior at distance R.
     e = 1.0
-    p = float(at.worst_case_prior_fixed_eps(e, R))
+    p = float(at.worst_case_prior_fixed_eps(epsilon=e, R=R))
     rr_post = p * np.exp(e * R) / (p * np.exp(e * R) + (1 - p))
     claims.append(
         LEDGER.numeric(
@@ -171,7 +177,7 @@ def fig_worst_case_prior(params) -> FigureResult:
             claim_id="simplified_tight_two_point",
             claim="The precise bound gives nothing better than the simplified one when the prior is unknown "
             "(two-point prior + randomized response attains the simplified bound; ε = 1)",
-            paper_value=float(at.posterior_simplified(e, p, R)),
+            paper_value=float(at.posterior_simplified(epsilon=e, p=p, R=R)),
             ours=float(rr_post),
             tolerance=1e-8,
             derived=True,
@@ -207,7 +213,7 @@ def _worst_centre_bound(eps, M, centres) -> np.ndarray:
     release, so a bound on its success must hold for every centre in [0, M]."""
     return np.array(
         [
-            max(at.posterior_main_theorem_uniform(e, M, c) for c in centres)
+            max(at.posterior_main_theorem_uniform(epsilon=e, M=M, x0=c) for c in centres)
             for e in np.atleast_1d(eps)
         ]
     )
@@ -221,10 +227,12 @@ def fig_single_attribute(params) -> FigureResult:
     )  # dense grid of the analytic curves
     pb, shells = at.uniform_shells(M, M / 2)
     centres = np.linspace(0, M, params["n_centres"])
-    main_c = np.array([at.posterior_main_theorem_uniform(e, M) for e in curve])
+    main_c = np.array([at.posterior_main_theorem_uniform(epsilon=e, M=M) for e in curve])
     main_w = _worst_centre_bound(curve, M, centres)
-    shell = np.array([at.posterior_shell_sum(e, shells, pb) for e in curve])
-    simp = at.posterior_simplified(curve, 2 / M, R=M)
+    shell = np.array(
+        [at.posterior_shell_sum(epsilon=e, shell_probs=shells, p_ball=pb) for e in curve]
+    )
+    simp = at.posterior_simplified(epsilon=curve, p=2 / M, R=M)
     rng = seeds.rng(params["seed"])
     n = params["trials"]
     mc = [_laplace_attack(e, M, n, rng) for e in eps]
@@ -310,7 +318,7 @@ def fig_single_attribute(params) -> FigureResult:
 
 def fig_shell_counterexample(params) -> FigureResult:
     eps = grid(params["epsilons"])
-    attained, shell, main = at.two_point_counterexample(eps)
+    attained, shell, main = at.two_point_counterexample(epsilon=eps)
     fig, ax = plotting.subplots(width=5.0, height=3.6)
     ax.plot(
         eps,
@@ -350,7 +358,7 @@ def fig_shell_counterexample(params) -> FigureResult:
         ignore_index=True,
     )
     e1 = 1.0
-    a1, s1, _ = at.two_point_counterexample(e1)
+    a1, s1, _ = at.two_point_counterexample(epsilon=e1)
     claims = [
         LEDGER.qualitative(
             figure="fig_shell_counterexample",

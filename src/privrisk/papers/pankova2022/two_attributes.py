@@ -23,16 +23,23 @@ def fig_two_attributes(params) -> FigureResult:
     c = (M1 / 2, M2 / 2)
     F = (stats.uniform(0, M1).cdf, stats.uniform(0, M2).cdf)
     n = int(np.ceil(max(M1, M2))) + 1
-    single1 = at.posterior_shell_sum_independent(eps, [c[0]], [1.0], [F[0]], n)
-    single2 = at.posterior_shell_sum_independent(eps, [c[1]], [1.0], [F[1]], n)
-    and_ = at.posterior_shell_sum_independent(eps, c, (1.0, 1.0), F, n)
-    s1, s2 = at.posterior_simplified(eps, 2 / M1, R=M1), at.posterior_simplified(eps, 2 / M2, R=M2)
-    or_ = at.posterior_or_union(eps, 2 / M1, M1, 2 / M2, M2)
+    single1 = at.posterior_shell_sum_independent(
+        epsilon=eps, x=[c[0]], r=[1.0], cdfs=[F[0]], n_shells=n
+    )
+    single2 = at.posterior_shell_sum_independent(
+        epsilon=eps, x=[c[1]], r=[1.0], cdfs=[F[1]], n_shells=n
+    )
+    and_ = at.posterior_shell_sum_independent(epsilon=eps, x=c, r=(1.0, 1.0), cdfs=F, n_shells=n)
+    s1, s2 = (
+        at.posterior_simplified(epsilon=eps, p=2 / M1, R=M1),
+        at.posterior_simplified(epsilon=eps, p=2 / M2, R=M2),
+    )
+    or_ = at.posterior_or_union(epsilon=eps, p1=2 / M1, R1=M1, p2=2 / M2, R2=M2)
     # Attack: independent Laplace(1/ε) per attribute (each ε·d_i-private), guess = release; the
     # posterior of "X1 or X2 within precision" given the releases, maximised over releases.
     ys = [np.linspace(-2, M + 2, params["release_points"]) for M in (M1, M2)]
-    att1 = np.array([at.laplace_posterior_uniform(e, M1, ys[0]).max() for e in eps])
-    att2 = np.array([at.laplace_posterior_uniform(e, M2, ys[1]).max() for e in eps])
+    att1 = np.array([at.laplace_posterior_uniform(epsilon=e, M=M1, y=ys[0]).max() for e in eps])
+    att2 = np.array([at.laplace_posterior_uniform(epsilon=e, M=M2, y=ys[1]).max() for e in eps])
     att_or = 1 - (1 - att1) * (1 - att2)
     # Self-check of the CDF product: ball masses counted on a 2-D midpoint grid of the prior.
     k = params["check_grid"]

@@ -31,16 +31,20 @@ def _fig1(params, approx: bool, name: str) -> FigureResult:
     frames, claims = [], []
     gap_ok, mmc_ok = True, True
     for i, eps in enumerate(params["epsilons"]):
-        ours = rb.beta_one_run(eps, delta, p) if approx else rb.beta_pure(eps, p)
+        ours = (
+            rb.beta_one_run(epsilon=eps, delta=delta, p=p)
+            if approx
+            else rb.beta_pure(epsilon=eps, p=p)
+        )
         ax.plot(p, ours, color=plotting.color(i), label=f"ours, ε = {eps:g}")
         frames.append(pd.DataFrame({"series": f"ours eps={eps:g}", "x": p, "y": ours}))
         if not approx:
-            rero = rb.rero_pure(eps, p)
+            rero = rb.rero_pure(epsilon=eps, p=p)
             ax.plot(p, rero, color=plotting.color(i), linestyle="--", label=f"ReRo, ε = {eps:g}")
             frames.append(pd.DataFrame({"series": f"ReRo eps={eps:g}", "x": p, "y": rero}))
             gap_ok &= bool(np.all(ours <= rero + 1e-12))
         ks = np.array(params["mmc_K"])
-        mmc = rb.mmc_fdp(eps, delta, ks)
+        mmc = rb.mmc_fdp(epsilon=eps, delta=delta, K=ks)
         ax.plot(
             1 / ks,
             mmc,
@@ -51,7 +55,11 @@ def _fig1(params, approx: bool, name: str) -> FigureResult:
             label=f"MMC f_(ε,δ={delta:g}) at p = 1/K, ε = {eps:g}",
         )
         frames.append(pd.DataFrame({"series": f"MMC eps={eps:g}", "x": 1 / ks, "y": mmc, "K": ks}))
-        ours_at = rb.beta_one_run(eps, delta, 1 / ks) if approx else rb.beta_pure(eps, 1 / ks)
+        ours_at = (
+            rb.beta_one_run(epsilon=eps, delta=delta, p=1 / ks)
+            if approx
+            else rb.beta_pure(epsilon=eps, p=1 / ks)
+        )
         mmc_ok &= bool(np.allclose(mmc, ours_at, atol=1e-6))
     ax.plot(p, p, label="baseline (no mechanism): y = p", **plotting.BASELINE)
     frames.append(pd.DataFrame({"series": "baseline", "x": p, "y": p}))
@@ -72,10 +80,10 @@ def _fig1(params, approx: bool, name: str) -> FigureResult:
                 claim_id="fig1a_vs_rero",
                 claim="For ε-DP our bound substantially improves upon ReRo, especially when the prior is large",
                 holds=gap_ok
-                and float(rb.rero_pure(e, 0.5) - rb.beta_pure(e, 0.5))
-                > float(rb.rero_pure(e, 0.01) - rb.beta_pure(e, 0.01)),
-                ours=f"ε = {e:g}: ReRo − ours = {float(rb.rero_pure(e, 0.01) - rb.beta_pure(e, 0.01)):.4f} at p = 0.01, "
-                f"{float(rb.rero_pure(e, 0.5) - rb.beta_pure(e, 0.5)):.4f} at p = 0.5",
+                and float(rb.rero_pure(epsilon=e, p=0.5) - rb.beta_pure(epsilon=e, p=0.5))
+                > float(rb.rero_pure(epsilon=e, p=0.01) - rb.beta_pure(epsilon=e, p=0.01)),
+                ours=f"ε = {e:g}: ReRo − ours = {float(rb.rero_pure(epsilon=e, p=0.01) - rb.beta_pure(epsilon=e, p=0.01)):.4f} at p = 0.01, "
+                f"{float(rb.rero_pure(epsilon=e, p=0.5) - rb.beta_pure(epsilon=e, p=0.5)):.4f} at p = 0.5",
             )
         )
     claims.append(
@@ -176,8 +184,8 @@ def _pii_alt_note(info, delta, thr) -> str:
     pm = alt["max"]
     return (
         f"with {alt['normalisation']} normalisation instead of {info['pii_normalisation']}: p_max = {pm:.2g}, "
-        f"Adv(ε=5) = {float(rb.advantage_bound(5, pm, delta)):.3f}, "
-        f"ε_protect = {float(rb.epsilon_protect(pm, delta, thr)):.2f}"
+        f"Adv(ε=5) = {float(rb.advantage_bound(epsilon=5, p=pm, delta=delta)):.3f}, "
+        f"ε_protect = {float(rb.epsilon_protect(p=pm, delta=delta, threshold=thr)):.2f}"
     )
 
 
@@ -190,7 +198,7 @@ def fig2a(params) -> FigureResult:
     styles = ["-", "--", ":"]
     for i, (dist, cs) in enumerate(canaries.items()):
         for j, (label, p) in enumerate(cs.items()):
-            adv = rb.advantage_bound(eps, p, delta)
+            adv = rb.advantage_bound(epsilon=eps, p=p, delta=delta)
             ax.plot(
                 eps,
                 np.maximum(adv, 1e-12),
@@ -223,7 +231,7 @@ def fig2a(params) -> FigureResult:
     ax.legend(fontsize=6.3, loc="lower right")
 
     def adv(p, e):
-        return float(rb.advantage_bound(e, p, delta))
+        return float(rb.advantage_bound(epsilon=e, p=p, delta=delta))
 
     pw, pii_c = canaries["Password"], canaries["PII"]
     uni = canaries["Uniform"]["any canary"]
@@ -315,9 +323,9 @@ def fig2a(params) -> FigureResult:
             claim_id="uniform_9digit_eps17",
             claim="Very low probability of reconstructing 9 uniform digits from any ε-DP mechanism "
             "when ε < 17 (Section 3.2)",
-            holds=float(rb.beta_pure(17, 1e-9)) < 0.05,
-            ours=f"β(17, 1e-9) = {float(rb.beta_pure(17, 1e-9)):.4f}; "
-            f"bits leaked at α = 0.05: {float(rb.leaked_bits(17)):.2f} < log2(1e9) = 29.9",
+            holds=float(rb.beta_pure(epsilon=17, p=1e-9)) < 0.05,
+            ours=f"β(17, 1e-9) = {float(rb.beta_pure(epsilon=17, p=1e-9)):.4f}; "
+            f"bits leaked at α = 0.05: {float(rb.leaked_bits(epsilon=17)):.2f} < log2(1e9) = 29.9",
         ),
     ]
     return FigureResult(
@@ -353,14 +361,14 @@ def fig2b(params) -> FigureResult:
     canaries, info, src = _canaries(params)
     delta, thr = params["delta"], params["adv_threshold"]
     p = grid(params["prior_probs"])
-    ep = rb.epsilon_protect(p, delta, thr)
+    ep = rb.epsilon_protect(p=p, delta=delta, threshold=thr)
     fig, ax = plotting.subplots(width=5.0, height=3.8)
     ax.plot(p, ep, color=plotting.color(7), label=f"ε_protect(p): largest ε with Adv <= {thr:g}")
     frames = [pd.DataFrame({"series": "epsilon_protect", "x": p, "y": ep})]
     worst = {}
     for i, (dist, cs) in enumerate(canaries.items()):
         pm = max(cs.values())
-        worst[dist] = float(rb.epsilon_protect(pm, delta, thr))
+        worst[dist] = float(rb.epsilon_protect(p=pm, delta=delta, threshold=thr))
         # Hollow markers of decreasing size stay visible where they coincide; the label sits beside.
         ax.plot(
             [pm],
@@ -392,7 +400,9 @@ def fig2b(params) -> FigureResult:
         title=f"Privacy level needed to keep Adv <= {thr:g}",
     )
     ax.legend(fontsize=7)
-    implied = optimize.brentq(lambda q: rb.epsilon_protect(q, delta, thr) - 0.25, 1e-3, 0.9)
+    implied = optimize.brentq(
+        lambda q: rb.epsilon_protect(p=q, delta=delta, threshold=thr) - 0.25, 1e-3, 0.9
+    )
     claims = [
         LEDGER.numeric(
             figure="fig2b",

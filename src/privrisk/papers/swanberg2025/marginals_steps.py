@@ -40,7 +40,9 @@ def bound_quantiles(epsilon: float, delta: float, p_star: np.ndarray, levels=LEV
     β_i = β(ε, p*_i) with p*_i the prior probability of the a-priori Bayes-optimal guess (the
     BayNet MAP given record i's known columns); v_UB(c) = min{v : B(v+1) <= 1 − c} (spec §2.7).
     """
-    return success_quantiles(beta_multi(epsilon, np.clip(p_star, 0.0, 1.0)), levels, delta)
+    return success_quantiles(
+        beta_multi(epsilon=epsilon, p=np.clip(p_star, 0.0, 1.0)), levels, delta=delta
+    )
 
 
 # ------------------------------------------------------------------------------------ steps

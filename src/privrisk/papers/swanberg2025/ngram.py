@@ -51,9 +51,17 @@ def summarise(npz_path, delta: float, confidence: float = 0.95) -> pd.DataFrame:
         n, k = int(sel.sum()), int((guess == tgt).sum())
         lo, hi = clopper_pearson(k, n, confidence=confidence)
         prior = pm[pi]
-        ours = float(np.mean(rb.beta_approx(e, delta, prior[guess]))) if not math.isinf(e) else 1.0
-        heavy = float(rb.beta_approx(e, delta, prior.max())) if not math.isinf(e) else 1.0
-        mu = accounting.gdp_mu(e, delta)
+        ours = (
+            float(np.mean(rb.beta_approx(epsilon=e, delta=delta, p=prior[guess])))
+            if not math.isinf(e)
+            else 1.0
+        )
+        heavy = (
+            float(rb.beta_approx(epsilon=e, delta=delta, p=prior.max()))
+            if not math.isinf(e)
+            else 1.0
+        )
+        mu = accounting.gdp_mu(epsilon=e, delta=delta)
         rows.append(
             {
                 "epsilon": e,
@@ -66,7 +74,7 @@ def summarise(npz_path, delta: float, confidence: float = 0.95) -> pd.DataFrame:
                 "bound_cor34_at_guess": ours,
                 "bound_thm35_heaviest": heavy,
                 "baseline": float(prior.max()),
-                "mmc_gdp": rb.mmc_gdp(mu, len(prior)) if names[pi] == "uniform" else np.nan,
+                "mmc_gdp": rb.mmc_gdp(mu=mu, K=len(prior)) if names[pi] == "uniform" else np.nan,
                 "mu": mu,
                 "clip": float(z["clip"][c]),
                 "lr": float(z["lr"][c]),

@@ -77,15 +77,15 @@ def fig1(params) -> FigureResult:
 def fig2(params) -> FigureResult:
     eps = grid(params["epsilons"])
     series = {
-        "Our bound (Theorem 1, p = 0.5)": mb.positive_accuracy_upper(eps, 0.5),
-        "Erlingsson et al. bound": mb.erlingsson_accuracy(eps),
-        "Sablayrolles et al. bound (clipped at 1)": mb.sablayrolles_accuracy(eps, 0.5),
+        "Our bound (Theorem 1, p = 0.5)": mb.positive_accuracy_upper(epsilon=eps, p=0.5),
+        "Erlingsson et al. bound": mb.erlingsson_accuracy(epsilon=eps),
+        "Sablayrolles et al. bound (clipped at 1)": mb.sablayrolles_accuracy(epsilon=eps, p=0.5),
     }
     fig, ax = plotting.subplots()
     for i, (name, y) in enumerate(series.items()):
         ax.plot(eps, y, label=name, color=plotting.color(i), linestyle=plotting.linestyle(i))
     # The paper's text quotes 95 % for Erlingsson at ε = 2; the formula gives 93.2 % (erratum).
-    e2 = float(mb.erlingsson_accuracy(2.0))
+    e2 = float(mb.erlingsson_accuracy(epsilon=2.0))
     ax.plot(
         [2.0],
         [0.95],
@@ -110,9 +110,9 @@ def fig2(params) -> FigureResult:
         ylim=(0.48, 1.04),
     )
     plotting.legend(ax, loc="lower right")
-    ours = lambda e: float(mb.positive_accuracy_upper(e, 0.5))  # noqa: E731
-    erl = lambda e: float(mb.erlingsson_accuracy(e))  # noqa: E731
-    sab = lambda e: float(mb.sablayrolles_accuracy(e, 0.5))  # noqa: E731
+    ours = lambda e: float(mb.positive_accuracy_upper(epsilon=e, p=0.5))  # noqa: E731
+    erl = lambda e: float(mb.erlingsson_accuracy(epsilon=e))  # noqa: E731
+    sab = lambda e: float(mb.sablayrolles_accuracy(epsilon=e, p=0.5))  # noqa: E731
     claims = [
         LEDGER.numeric(
             figure="fig2",
@@ -198,7 +198,9 @@ def fig2(params) -> FigureResult:
 def fig3(params) -> FigureResult:
     p = grid(params["prior_probs"])
     eps_list = _eps_list(params)
-    series = {f"Pos. acc. bound, ε = {e:g}": mb.positive_accuracy_upper(e, p) for e in eps_list}
+    series = {
+        f"Pos. acc. bound, ε = {e:g}": mb.positive_accuracy_upper(epsilon=e, p=p) for e in eps_list
+    }
     fig, ax = plotting.subplots()
     for i, (name, y) in enumerate(series.items()):
         ax.plot(p, y, label=name, color=plotting.color(i), linestyle=plotting.linestyle(i))
@@ -215,7 +217,7 @@ def fig3(params) -> FigureResult:
             claim_id="pos_acc_eps2_p001",
             claim="Positive accuracy <= 6.9 % at ε = 2, P_x*(1) = 0.01",
             paper_value=0.069,
-            ours=float(mb.positive_accuracy_upper(2, 0.01)),
+            ours=float(mb.positive_accuracy_upper(epsilon=2, p=0.01)),
             tolerance=5e-4,
         ),
         checks.increasing(
@@ -253,9 +255,9 @@ def _accountant_extra(sigma, delta):
                 noise_multiplier=sigma, delta=delta, sample_rate=0.999999, steps=1
             ),
             "exact_gaussian_epsilon_for_stated_sigma": accounting.gaussian_epsilon(
-                delta, 1 / sigma
+                delta=delta, mu=1 / sigma
             ),
-            "balle_wang_sigma_for_eps1": accounting.gaussian_sigma(1.0, delta),
+            "balle_wang_sigma_for_eps1": accounting.gaussian_sigma(epsilon=1.0, delta=delta),
         },
     }
 
@@ -265,7 +267,7 @@ def fig4a(params) -> FigureResult:
     fig, ax = plotting.subplots()
     ax.plot(a, pos, color=plotting.color(0), label=r"$P(x_2 \in D \mid W \leq \alpha)$")
     ax.axhline(
-        float(mb.positive_accuracy_upper(1.0, 0.5)),
+        float(mb.positive_accuracy_upper(epsilon=1.0, p=0.5)),
         label=r"Theorem 1 bound, pure $\varepsilon = 1$",
         **plotting.BASELINE,
     )
@@ -366,8 +368,8 @@ def fig5(params) -> FigureResult:
     eps_list = _eps_list(params)
     series = {}
     for e in eps_list:
-        series[f"Sablayrolles bound, ε = {e:g}"] = mb.sablayrolles_accuracy(e, p)
-        series[f"Our bound, ε = {e:g}"] = mb.positive_accuracy_upper(e, p)
+        series[f"Sablayrolles bound, ε = {e:g}"] = mb.sablayrolles_accuracy(epsilon=e, p=p)
+        series[f"Our bound, ε = {e:g}"] = mb.positive_accuracy_upper(epsilon=e, p=p)
     fig, ax = plotting.subplots()
     for i, e in enumerate(eps_list):
         ax.plot(
@@ -415,14 +417,16 @@ def fig5(params) -> FigureResult:
 def fig6(params) -> FigureResult:
     p = grid(params["prior_probs"])
     eps_list = _eps_list(params)
-    series = {f"MI advantage bound, ε = {e:g}": mb.advantage_upper(e, p) for e in eps_list}
+    series = {
+        f"MI advantage bound, ε = {e:g}": mb.advantage_upper(epsilon=e, p=p) for e in eps_list
+    }
     fig, ax = plotting.subplots()
     claims = []
     rows = []
     for i, e in enumerate(eps_list):
         y = series[f"MI advantage bound, ε = {e:g}"]
         ax.plot(p, y, color=plotting.color(i), linestyle=plotting.linestyle(i), label=f"ε = {e:g}")
-        ps, mx = mb.advantage_argmax(e)
+        ps, mx = mb.advantage_argmax(epsilon=e)
         ax.plot([ps], [mx], marker="o", color=plotting.color(i), linestyle="none")
         rows.append(
             pd.DataFrame({"series": f"maximum, ε = {e:g}", "x": [float(ps)], "y": [float(mx)]})
@@ -573,24 +577,24 @@ def fig7_corrected(params) -> FigureResult:
 
 
 TABLE1 = [
-    ("Yeom et al. (2018)", r"$e^{\epsilon}/2$", "General", lambda e: mb.yeom_accuracy(e)),
+    ("Yeom et al. (2018)", r"$e^{\epsilon}/2$", "General", lambda e: mb.yeom_accuracy(epsilon=e)),
     (
         "Erlingsson et al. (2019)",
         r"$1-e^{-\epsilon}/2$",
         "General",
-        lambda e: mb.erlingsson_accuracy(e),
+        lambda e: mb.erlingsson_accuracy(epsilon=e),
     ),
     (
         "Sablayrolles et al. (2019)",
         r"$P_{x^*}(1)+\epsilon/4$",
         "Positive Accuracy",
-        lambda e: mb.sablayrolles_accuracy(e, 0.5, clip=False),
+        lambda e: mb.sablayrolles_accuracy(epsilon=e, p=0.5, clip=False),
     ),
     (
         "Our Work",
         r"$\left(1+e^{-\epsilon}\frac{P_{x^*}(0)}{P_{x^*}(1)}\right)^{-1}$",
         "Positive Accuracy",
-        lambda e: mb.positive_accuracy_upper(e, 0.5),
+        lambda e: mb.positive_accuracy_upper(epsilon=e, p=0.5),
     ),
 ]
 
