@@ -108,8 +108,7 @@ def test_gap():
     assert checks.gap_claim(lower=lower, upper=(UP, SE), **kw).status == "qualitative-ok"
     # a constant gap (the literal reading of Figure 4) cannot show that it widens: undecided
     assert (
-        checks.gap_claim(lower=lower, upper=(np.full(6, 0.7), SE), **kw).status
-        == "uninformative"
+        checks.gap_claim(lower=lower, upper=(np.full(6, 0.7), SE), **kw).status == "uninformative"
     )
     # a gap that narrows beyond noise fails
     assert (

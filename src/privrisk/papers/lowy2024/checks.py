@@ -29,6 +29,11 @@ def _curve(y, se) -> list[V.Estimate]:
     return [V.Estimate(float(m), se=float(e)) for m, e in zip(y, se, strict=True)]
 
 
+def verdict_word(holds: bool | None) -> str:
+    """How a note says a verdict: "holds", "fails" or "undecided"."""
+    return {True: "holds", False: "fails", None: "undecided"}[holds]
+
+
 def monotone(y, se, sign: int, x: Sequence[float] | None = None) -> tuple[bool | None, str]:
     """(holds, note) of "the curve moves in direction ``sign`` (+1 up, −1 down)": the overall
     change is beyond noise and no step reverses beyond noise (:func:`privrisk.verdicts.monotone`)."""

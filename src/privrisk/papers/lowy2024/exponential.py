@@ -219,7 +219,7 @@ def fig1(params) -> FigureResult:
             sign=+1,
             note=(
                 f"tested on the whole grid σ = {xs[0]:g}..{xs[-1]:g} (the paper's σ range is not stated; "
-                f"for σ <= 1 alone it holds: {checks.monotone(r[0][xs <= 1], r[1][xs <= 1], +1)[0]})"
+                f"for σ <= 1 alone: {checks.verdict_word(checks.monotone(r[0][xs <= 1], r[1][xs <= 1], +1)[0])})"
             ),
         ),
         checks.flat_claim(
