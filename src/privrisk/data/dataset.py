@@ -111,7 +111,8 @@ class Dataset:
             )
         if self.archive_dir not in ARCHIVE_DIRS:
             raise ValueError(
-                f"dataset {self.name}: archive_dir {self.archive_dir!r} is not one of {ARCHIVE_DIRS}"
+                f"dataset {self.name}: archive_dir {self.archive_dir!r} is not one of "
+                f"{ARCHIVE_DIRS}"
             )
         if bool(self.remotes) != (self.convert is not None):
             raise ValueError(

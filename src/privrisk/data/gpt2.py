@@ -26,16 +26,17 @@ def prepare_gpt2(marker: str | Path = GPT2_MARKER, *, model: str = "gpt2") -> Pa
         from transformers import GPT2LMHeadModel, GPT2TokenizerFast
     except ImportError as err:
         raise RuntimeError(
-            "GPT-2 small (the PII prior's scorer) needs transformers: pip install -e '.[real]'. Or set "
-            "swanberg2025.data.enron.gpt2: false to score the Enron names by census frequencies."
+            "GPT-2 small (the PII prior's scorer) needs transformers: pip install -e '.[real]'. "
+            "Or set swanberg2025.data.enron.gpt2: false to score the Enron names by census "
+            "frequencies."
         ) from err
     try:
         GPT2TokenizerFast.from_pretrained(model)
         lm = GPT2LMHeadModel.from_pretrained(model)
     except OSError as err:
         raise RuntimeError(
-            f"could not get {model!r} from the Hugging Face hub nor from the local cache ({err}). Is this "
-            f"machine offline? Run `python -m privrisk.data.prepare gpt2` once online (it fills "
+            f"could not get {model!r} from the Hugging Face hub nor from the local cache ({err}). "
+            f"Is this machine offline? Run `python -m privrisk.data.prepare gpt2` once online (it fills "
             f"~/.cache/huggingface, or $HF_HOME), or copy that cache here; see {DOC}. Or set "
             f"swanberg2025.data.enron.gpt2: false."
         ) from err

@@ -198,5 +198,7 @@ MNIST = Dataset(
     ),
     convert=convert,
     archive_dir="path",
-    licence="none stated by the authors (LeCun, Cortes, Burges); widely redistributed as CC BY-SA 3.0",
+    licence=(
+        "none stated by the authors (LeCun, Cortes, Burges); widely redistributed as CC BY-SA 3.0"
+    ),
 )

@@ -97,8 +97,8 @@ def _resolve(name: str, block: Mapping[str, Any]) -> tuple[str, str]:
         missing = [str(p) for p in files if not p.exists()]
         if missing:
             raise DataUnavailable(
-                f"{name}: source 'real' but these files are missing: {', '.join(missing)}. {desc.obtain} "
-                f"Or set the dataset's source to auto or {desc.fallback}."
+                f"{name}: source 'real' but these files are missing: {', '.join(missing)}. "
+                f"{desc.obtain} Or set the dataset's source to auto or {desc.fallback}."
             )
         return "real", ""
     if source == "auto":
