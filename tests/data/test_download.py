@@ -10,8 +10,9 @@ import socket
 import numpy as np
 import pytest
 
-from privrisk.data import acs, cifar10, enron, fire, mnist, prepare, sources
-from privrisk.data.download import ChecksumMismatch, DownloadError, Remote, fetch
+from privrisk.data import acs, cifar10, enron, fire, gpt2, mnist, prepare, sources
+from privrisk.data.dataset import Remote
+from privrisk.data.download import ChecksumMismatch, DownloadError, fetch
 from tests.data.fake_remote import BUILDERS, ENRON_NAMES, Server, md5, overrides
 
 PAYLOAD = (
@@ -124,12 +125,20 @@ def test_checksum_spec_is_validated():
 
 
 def test_tables_pin_torchvision_and_medmnist_checksums():
-    sums = {r.name: r.checksum for rs in prepare.TABLES.values() for r in rs}
+    tables = {n: sources.dataset(n).remotes for n in sources.DATASETS}
+    sums = {r.name: r.checksum for rs in tables.values() for r in rs}
     assert sums["train-images-idx3-ubyte.gz"] == "md5:f68b3c2dcbeaaa9fbdd348bbdeb94873"
     assert sums["t10k-labels-idx1-ubyte.gz"] == "md5:ec29112dd5afa0611ce80d1b7f02629c"
     assert sums["cifar-10-python.tar.gz"] == "md5:c58f30108f718f92721af3b95e74349a"
     assert sums["dermamnist_64.npz"] == "md5:b70a2f5635c6199aeaa28c31d7202e1f"
-    assert set(prepare.TABLES) == sources.DOWNLOADABLE
+    assert {n for n, rs in tables.items() if rs} == {
+        "mnist",
+        "cifar10",
+        "dermamnist",
+        "acs",
+        "fire",
+        "enron",
+    }
     assert (
         sums["csv_pca.zip"] is None and sums["enron_mail_20150507.tar.gz"] is None
     )  # not published
@@ -246,7 +255,7 @@ def test_obtains_and_rule_inputs(tmp_path):
     enron_block = {"source": "real", "path": str(tmp_path / "maildir")}
     assert sources.rule_inputs("enron", enron_block) == [
         str(tmp_path / "maildir"),
-        str(prepare.GPT2_MARKER),
+        str(enron.GPT2_MARKER),
     ]
     assert sources.rule_inputs("enron", {**enron_block, "gpt2": False}) == [
         str(tmp_path / "maildir")
@@ -257,7 +266,7 @@ def test_gpt2_prepare_fails_clearly_offline(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(RuntimeError, match=r"transformers: pip install|offline\?"):
-        prepare.prepare_gpt2(tmp_path / "gpt2.json")
+        gpt2.prepare_gpt2(tmp_path / "gpt2.json")
     assert not (tmp_path / "gpt2.json").exists()
 
 

@@ -1,10 +1,12 @@
-# Real data on demand: one prepare_<dataset> rule per configured data block, generated from
+# Real data on demand: one prepare_<dataset> rule per configured data block of a dataset with a
+# download table (its Dataset description, privrisk.data.sources.DATASETS), generated from
 # privrisk.data.prepare.rule_specs. Its outputs are the loader's real files, which are inputs of
 # a figure or step only when that data is wanted (source: real, or auto with download: true;
 # privrisk.data.sources.rule_inputs), so an offline default run never downloads anything.
 # The rule downloads once into data/raw (verified), then converts; data/README.md explains it.
 
 from privrisk.data import prepare as _prepare  # noqa: E402
+from privrisk.data.enron import GPT2_MARKER as _GPT2_MARKER  # noqa: E402
 
 for _spec in _prepare.rule_specs(config):
 
@@ -34,7 +36,7 @@ for _spec in _prepare.rule_specs(config):
 
 rule prepare_gpt2:
     output:
-        str(_prepare.GPT2_MARKER),
+        str(_GPT2_MARKER),
     log:
         "results/logs/data/prepare_gpt2.log",
     threads: 1

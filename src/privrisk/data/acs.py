@@ -20,6 +20,8 @@ the parents).
 
 from __future__ import annotations
 
+import shutil
+import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .dataset import Dataset, Remote, atomic_output
 from .tabular import (
     CategoricalTable,
     DataFormatError,
@@ -40,12 +43,6 @@ from .tabular import (
 )
 
 NAME = "ACS"
-FALLBACK = "standin"
-OBTAIN = (
-    "Download it once with folktables: ACSDataSource(survey_year='2018', horizon='1-Year', "
-    "survey='person', root_dir='data/raw/acs').get_data(states=['CA'], download=True), and set "
-    "swanberg2025.data.acs.path to the psam_p06.csv it writes."
-)
 DEFAULT_PATH = Path("data/raw/acs/2018/1-Year/psam_p06.csv")
 STATE_FIPS_CA = 6
 
@@ -271,3 +268,52 @@ def load(block: Mapping[str, Any], *, seed: int = 0) -> CategoricalTable:
     return load_table(
         "acs", block, seed=seed, read_real=load_pums_csv, standin=standin, default_path=DEFAULT_PATH
     )
+
+
+# --- the dataset: download table, conversion, description ---
+
+
+def convert(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str) -> None:
+    """Extract folktables' person file (``psam_p06.csv``) from the Census zip; check its columns."""
+    (out,) = outputs
+    if out.exists():
+        return
+    (archive,) = archives.values()
+    with zipfile.ZipFile(archive) as zf:
+        csvs = [n for n in zf.namelist() if n.lower().endswith(".csv")]
+        if len(csvs) != 1:
+            raise ValueError(
+                f"{what}: {archive} holds {csvs or 'no'} CSV files; expected psam_p06.csv only"
+            )
+        with atomic_output(out) as part:
+            with zf.open(csvs[0]) as src, open(part, "wb") as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+            header = list(pd.read_csv(part, nrows=0).columns)
+            missing = [c for c in COLUMNS if c not in header]
+            if missing:
+                raise ValueError(
+                    f"{what}: {archive}:{csvs[0]} lacks the ACSEmployment columns {missing}"
+                )
+
+
+ACS = Dataset(
+    name="acs",
+    real_files=real_files,
+    fallback="standin",
+    obtain=(
+        "Download it once with folktables: ACSDataSource(survey_year='2018', horizon='1-Year', "
+        "survey='person', root_dir='data/raw/acs').get_data(states=['CA'], download=True), and "
+        "set swanberg2025.data.acs.path to the psam_p06.csv it writes."
+    ),
+    # folktables' URL for 2018 1-Year California persons; the Census publishes no checksum
+    remotes=(
+        Remote(
+            "csv_pca.zip",
+            "https://www2.census.gov/programs-surveys/acs/data/pums/2018/1-Year/csv_pca.zip",
+            None,
+            "about 80 MB (psam_p06.csv about 600 MB)",
+        ),
+    ),
+    convert=convert,
+    licence="US Census Bureau public data (US government work, public domain)",
+)

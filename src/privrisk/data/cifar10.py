@@ -3,7 +3,8 @@
 Real files (the data block's ``path``, e.g. ``data/raw/cifar-10-batches-py/``):
 ``data_batch_{1..5}`` and ``test_batch`` (the "python version" of the dataset; 50,000 + 10,000
 images, concatenated as in spec xu2022 §7.1). When they are absent the fallback is ``standin``
-(decided by :func:`privrisk.data.sources.resolve`).
+(decided by :func:`privrisk.data.sources.resolve`). :data:`CIFAR10` describes the dataset (the
+python tarball, extracted by :func:`convert`).
 
 Stand-in (``standin``): 32×32 RGB images, one geometric pattern per class (disc, square, ring,
 horizontal/vertical/diagonal stripes, checkerboard, cross, triangle, gradient blob), each with a
@@ -17,20 +18,20 @@ advantages differ from the paper's.
 from __future__ import annotations
 
 import pickle
+import shutil
+import tarfile
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 
 from ..core import seeds
 from . import images, sources
+from .dataset import Dataset, Remote, atomic_output
 from .tabular import DataFormatError
 
 BATCHES = [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
-FALLBACK = "standin"
-OBTAIN = (
-    "Download https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz and extract it so that "
-    "data_batch_1 .. data_batch_5 and test_batch are in the block's path."
-)
+URL = "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz"
 #: stand-in images when the block gives no ``standin_size``
 STANDIN_SIZE = 3000
 
@@ -161,3 +162,48 @@ def load_cifar10(block, seed: int = 0):
         return x, np.concatenate([p[1] for p in parts]), "real"
     x, y = standin(block.get("standin_size", STANDIN_SIZE), seed)
     return x, y, "standin"
+
+
+# --- the dataset: download table, conversion, description ---
+
+
+def convert(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str) -> None:
+    """Extract the files of ``cifar-10-batches-py/`` from the tarball into the block's path."""
+    wanted = {p.name: p for p in outputs if not p.exists()}
+    (archive,) = archives.values()
+    with tarfile.open(archive, "r:gz") as tar:
+        for member in tar:
+            name = Path(member.name)
+            if (
+                member.isfile()
+                and name.parent.name == "cifar-10-batches-py"
+                and name.name in wanted
+            ):
+                with (
+                    atomic_output(wanted.pop(name.name)) as part,
+                    tar.extractfile(member) as src,
+                    open(part, "wb") as dst,
+                ):
+                    shutil.copyfileobj(src, dst, 1 << 20)
+    if wanted:
+        raise ValueError(
+            f"{what}: {archive} has no cifar-10-batches-py/{sorted(wanted)}; not the CIFAR-10 "
+            f"python tarball?"
+        )
+
+
+CIFAR10 = Dataset(
+    name="cifar10",
+    real_files=real_files,
+    fallback="standin",
+    obtain=(
+        f"Download {URL} and extract it so that data_batch_1 .. data_batch_5 and test_batch are "
+        "in the block's path."
+    ),
+    # torchvision's MD5; saved in the parent of the block's path, as torchvision does
+    remotes=(
+        Remote("cifar-10-python.tar.gz", URL, "md5:c58f30108f718f92721af3b95e74349a", "163 MB"),
+    ),
+    convert=convert,
+    licence="none stated; cite Krizhevsky (2009)",
+)

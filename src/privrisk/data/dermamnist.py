@@ -17,12 +17,14 @@ GAN or classifier can over-fit — but it is not HAM10000; absolute advantages d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 
 from ..core import seeds
 from . import sources
+from .dataset import Dataset, Remote
 from .tabular import DataFormatError
 
 FILE = "dermamnist_64.npz"
@@ -30,11 +32,6 @@ PARTS = ("train", "val", "test")
 CLASSES = ("akiec", "bcc", "bkl", "df", "mel", "nv", "vasc")
 #: classes counted as malignant for the E.3.3 classifier's target (spec §7.4 proposal)
 MALIGNANT = (0, 1, 4)
-FALLBACK = "standin"
-OBTAIN = (
-    "Download dermamnist_64.npz (MedMNIST+, https://zenodo.org/records/10519652) into the "
-    "block's path."
-)
 STANDIN_SIZE = 2400
 MALIGNANT_FRACTION = 0.195
 _SIZE = 64
@@ -212,3 +209,45 @@ def corrupt(x: np.ndarray, member_idx: np.ndarray, fraction: float, box: int, se
     mask = np.zeros(len(x), dtype=bool)
     mask[chosen] = True
     return out, mask
+
+
+# --- the dataset: download table, conversion, description ---
+
+
+def convert(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str) -> None:
+    """The MedMNIST+ npz is read as it is; check it has the arrays the loader needs."""
+    (archive,) = archives.values()
+    with np.load(archive) as npz:
+        missing = {f"{s}_{k}" for s in PARTS for k in ("images", "labels")} - set(npz.files)
+    if missing:
+        raise ValueError(
+            f"{what}: {archive} lacks the arrays {sorted(missing)}; not a MedMNIST npz?"
+        )
+    for out in outputs:
+        if not out.exists():
+            raise ValueError(
+                f"{what}: the loader reads {out}, but the download is {archive}; set the block's "
+                f"path to {archive.parent}"
+            )
+
+
+DERMAMNIST = Dataset(
+    name="dermamnist",
+    real_files=real_files,
+    fallback="standin",
+    obtain=(
+        f"Download {FILE} (MedMNIST+, https://zenodo.org/records/10519652) into the block's path."
+    ),
+    # MedMNIST+ v3 (medmnist.INFO: url and MD5_64 in medmnist 3.0.2); downloaded into the path
+    remotes=(
+        Remote(
+            FILE,
+            f"https://zenodo.org/records/10519652/files/{FILE}?download=1",
+            "md5:b70a2f5635c6199aeaa28c31d7202e1f",
+            "about 60 MB",
+        ),
+    ),
+    convert=convert,
+    archive_dir="path",
+    licence="CC BY-NC 4.0 (MedMNIST / HAM10000)",
+)

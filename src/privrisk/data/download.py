@@ -5,10 +5,11 @@
 * the bytes go to ``<file>.part``; an interrupted transfer is resumed with an HTTP ``Range``
   request (up to ``retries`` times, and on the next run), or restarted from zero when the server
   does not honour the range;
-* the checksum (MD5 or SHA-256, pinned in each dataset's table in :mod:`privrisk.data.prepare`)
-  is checked on the ``.part`` file, which is renamed to ``<file>`` only when it matches; on a
-  mismatch the ``.part`` is deleted (the next attempt starts clean) and :class:`ChecksumMismatch`
-  says what, from where, expected vs got, and how to place the file by hand;
+* the checksum (MD5 or SHA-256, pinned in each dataset's download table: the ``remotes`` of its
+  :class:`~privrisk.data.dataset.Dataset`) is checked on the ``.part`` file, which is renamed to
+  ``<file>`` only when it matches; on a mismatch the ``.part`` is deleted (the next attempt starts
+  clean) and :class:`ChecksumMismatch` says what, from where, expected vs got, and how to place
+  the file by hand;
 * a file already at ``<file>`` (placed by hand, or an earlier download) with the right checksum
   is used without any network access;
 * files whose publisher gives no checksum (the Census PUMS zip, the CMU Enron tarball, the SF
@@ -29,13 +30,13 @@ import os
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
+
+from .dataset import Remote
 
 log = logging.getLogger(__name__)
 
 CHUNK = 1 << 20
-ALGORITHMS = ("md5", "sha256")
 
 
 class DownloadError(OSError):
@@ -44,25 +45,6 @@ class DownloadError(OSError):
 
 class ChecksumMismatch(DownloadError):
     """A downloaded or hand-placed file does not have the pinned checksum."""
-
-
-@dataclass(frozen=True)
-class Remote:
-    """One downloadable file: its name on disk, its URL and its checksum ``"md5:<hex>"`` or
-    ``"sha256:<hex>"`` (``None``: not published, trusted on first use)."""
-
-    name: str
-    url: str
-    checksum: str | None = None
-    size: str = ""  # approximate size for the documentation, e.g. "163 MB"
-
-    def __post_init__(self):
-        if self.checksum is not None:
-            algo, _, digest = self.checksum.partition(":")
-            if algo not in ALGORITHMS or not digest:
-                raise ValueError(
-                    f"{self.name}: checksum {self.checksum!r} is not md5:<hex> or sha256:<hex>"
-                )
 
 
 def file_digest(path: str | Path, algo: str) -> str:

@@ -1,7 +1,8 @@
 """Enron email corpus (CMU maildir release) -> sequences with one masked name.
 
-Place the extracted archive so that ``data/raw/enron/maildir/<user>/<folder>/<n>.`` files exist
-(``enron_mail_20150507.tar.gz`` from CMU unpacks to ``maildir/``). Nothing is downloaded.
+The real data is the extracted archive, ``data/raw/enron/maildir/<user>/<folder>/<n>.`` files
+(``enron_mail_20150507.tar.gz`` from CMU unpacks to ``maildir/``): placed by hand, or downloaded
+and unpacked by the ``prepare_enron`` rule (:data:`ENRON`, :func:`convert`).
 A config data block ``{source: auto | real | standin, path: <the maildir>}`` chooses the data;
 :func:`load` decides through :func:`privrisk.data.sources.resolve` (the maildir is the one real
 "file", so adding it reruns whatever reads this dataset).
@@ -20,6 +21,7 @@ from __future__ import annotations
 import email
 import logging
 import re
+import tarfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -27,16 +29,16 @@ from typing import Any
 from ..core import seeds
 from . import sources
 from .census_names import census_names
+from .dataset import Dataset, Remote, atomic_output
 from .tabular import DataFormatError
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("data/raw/enron/maildir")
-FALLBACK = "standin"
-OBTAIN = (
-    "Download enron_mail_20150507.tar.gz from https://www.cs.cmu.edu/~enron/ and extract it so that "
-    "its maildir/ folder is at the configured path (swanberg2025.data.enron.path)."
-)
+#: written by the prepare_gpt2 rule once GPT-2 small is in the Hugging Face cache
+#: (:mod:`privrisk.data.gpt2`); an input of the Enron rules when the real corpus is obtained (the
+#: PII prior is scored by GPT-2, as in the paper) unless the block says ``gpt2: false``
+GPT2_MARKER = Path("data/prepared/gpt2.json")
 MASK = "<NAME>"
 
 TEMPLATES = [  # stand-in sentences (text, gender cue): None, "m" or "f"
@@ -60,7 +62,7 @@ def read_bodies(maildir: str | Path, limit: int | None = None):
     """Yield (path, body text) of the emails under ``maildir`` (sorted, deterministic)."""
     root = Path(maildir)
     if not root.is_dir():
-        raise sources.DataUnavailable(f"Enron maildir not found at {root}. {OBTAIN}")
+        raise sources.DataUnavailable(f"Enron maildir not found at {root}. {ENRON.obtain}")
     count = 0
     files = sorted(p for p in root.rglob("*") if p.is_file())
     log.info("Enron: %d files under %s", len(files), root)
@@ -162,3 +164,65 @@ def load(
     else:
         seqs, truths = synthetic_sequences(n, seed)
     return seqs, truths, source
+
+
+# --- the dataset: download table, conversion, description ---
+
+
+def convert(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str) -> None:
+    """Unpack the tarball's ``maildir/`` to the block's path (a folder, renamed when complete)."""
+    (out,) = outputs
+    if out.exists():
+        return
+    (archive,) = archives.values()
+    with atomic_output(out) as part, tarfile.open(archive, "r:gz") as tar:
+        part.mkdir(parents=True)
+        n = 0
+
+        def members():
+            nonlocal n
+            for m in tar:
+                if (
+                    m.name.startswith("maildir/")
+                    and m.name != "maildir/"
+                    and (m.isfile() or m.isdir())
+                ):
+                    m.name = m.name[len("maildir/") :]
+                    n += m.isfile()
+                    if n and n % 50_000 == 0 and m.isfile():
+                        log.info("%s: %d files unpacked", what, n)
+                    yield m
+
+        tar.extractall(part, members=members(), filter="data")
+        if n == 0:
+            raise ValueError(f"{what}: {archive} has no maildir/ files; not the CMU Enron tarball?")
+        log.info("%s: %d e-mails unpacked to %s", what, n, out)
+
+
+def gpt2_inputs(block: Mapping[str, Any]) -> list[Path]:
+    """The GPT-2 marker, unless the block scores names by census frequencies (``gpt2: false``)."""
+    return [GPT2_MARKER] if block.get("gpt2", True) else []
+
+
+ENRON = Dataset(
+    name="enron",
+    real_files=real_files,
+    fallback="standin",
+    obtain=(
+        "Download enron_mail_20150507.tar.gz from https://www.cs.cmu.edu/~enron/ and extract it "
+        "so that its maildir/ folder is at the configured path (swanberg2025.data.enron.path)."
+    ),
+    # CMU publishes no checksum for the May 2015 release (we found none to pin)
+    remotes=(
+        Remote(
+            "enron_mail_20150507.tar.gz",
+            "https://www.cs.cmu.edu/~enron/enron_mail_20150507.tar.gz",
+            None,
+            "423 MB (2.6 GB unpacked)",
+        ),
+    ),
+    convert=convert,
+    folder=True,
+    extra_inputs=gpt2_inputs,
+    licence="released by FERC; CMU asks users to respect the privacy of the people involved",
+)

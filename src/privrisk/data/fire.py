@@ -1,7 +1,8 @@
 """San Francisco Fire Department Calls for Service (FIRE), as in Annamalai et al. (USENIX Sec 2024).
 
-Real data: the CSV export of data.sfgov.org dataset nuek-vuh3, placed by hand at
-``data/raw/fire/Fire_Department_Calls_for_Service.csv`` (it is never downloaded here). We keep
+Real data: the CSV export of data.sfgov.org dataset nuek-vuh3 at
+``data/raw/fire/Fire_Department_Calls_for_Service.csv``, placed by hand or prepared from the
+city's export by the ``prepare_fire`` rule (:data:`FIRE`, :func:`convert`). We keep
 the 10 categorical columns of the reference preparation, drop rows with a missing value in them,
 subsample rows (the file has millions; the BayNet fit needs far fewer), and code each column by
 its sorted distinct values in the whole file (pandas category codes). Domain sizes therefore
@@ -18,6 +19,7 @@ Station Area, Battalion, Zipcode, City).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core import seeds
+from .dataset import PREPARE_KEYS, Dataset, Remote, atomic_output
 from .tabular import (
     CategoricalTable,
     DataFormatError,
@@ -37,11 +41,6 @@ from .tabular import (
 )
 
 NAME = "FIRE"
-FALLBACK = "standin"
-OBTAIN = (
-    "Export 'Fire Department Calls for Service' (data.sfgov.org, dataset nuek-vuh3) as CSV to "
-    "swanberg2025.data.fire.path."
-)
 DEFAULT_PATH = Path("data/raw/fire/Fire_Department_Calls_for_Service.csv")
 
 # Reference domain sizes (fire-domain.json of the reference preparation), in its column order.
@@ -61,6 +60,7 @@ COLUMNS = list(DOMAIN_SIZES)
 #: rows the FIRE conversion keeps when the block gives no ``prepare_rows``
 PREPARE_ROWS = 2_000_000
 DOMAINS = list(DOMAIN_SIZES.values())
+log = logging.getLogger(__name__)
 
 # Call-type shares of the real dataset for 2018 (one row per response, the rows the reference
 # preparation codes). Source: "SF Fire Department service calls: Data analysis for the year 2018"
@@ -204,3 +204,84 @@ def load(block: Mapping[str, Any], *, seed: int = 0) -> CategoricalTable:
         standin=standin,
         default_path=DEFAULT_PATH,
     )
+
+
+# --- the dataset: download table, conversion, description ---
+
+
+def convert(
+    archives: Mapping[str, Path],
+    block,
+    outputs: list[Path],
+    *,
+    what: str,
+    chunk_rows: int = 200_000,
+) -> None:
+    """The 10 columns of the city's export, complete rows only, uniformly sub-sampled.
+
+    The export has millions of rows and dozens of columns; it is streamed in chunks of
+    ``chunk_rows`` and every complete row gets a seeded uniform key; the ``prepare_rows`` rows with
+    the smallest keys are kept (a uniform sample without replacement, the same for the same file),
+    written in file order. ``prepare_rows: null`` keeps every complete row.
+    """
+    (out,) = outputs
+    if out.exists():
+        return
+    (archive,) = archives.values()
+    keep = block.get("prepare_rows", PREPARE_ROWS)
+    header = list(pd.read_csv(archive, nrows=0).columns)
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        raise ValueError(
+            f"{what}: {archive} lacks the columns {missing}; the export has {header[:12]}…"
+        )
+    rng = seeds.rng(0, "fire", "prepare")
+    kept: pd.DataFrame | None = None
+    n_read = n_complete = 0
+    for chunk in pd.read_csv(
+        archive,
+        usecols=COLUMNS,
+        dtype=str,
+        chunksize=chunk_rows,
+        keep_default_na=False,
+        na_values=[""],
+    ):
+        n_read += len(chunk)
+        chunk = chunk.dropna(how="any")[COLUMNS]
+        chunk = chunk.assign(
+            _row=np.arange(n_complete, n_complete + len(chunk)), _key=rng.random(len(chunk))
+        )
+        n_complete += len(chunk)
+        kept = chunk if kept is None else pd.concat([kept, chunk])
+        if keep is not None and len(kept) > keep:
+            kept = kept.nsmallest(keep, "_key")
+    if kept is None or len(kept) == 0:
+        raise ValueError(f"{what}: {archive} has no row with all of {COLUMNS}")
+    with atomic_output(out) as part:
+        kept.sort_values("_row")[COLUMNS].to_csv(part, index=False)
+    log.info(
+        "%s: %d rows read, %d complete, %d kept in %s", what, n_read, n_complete, len(kept), out
+    )
+
+
+FIRE = Dataset(
+    name="fire",
+    real_files=real_files,
+    fallback="standin",
+    obtain=(
+        "Export 'Fire Department Calls for Service' (data.sfgov.org, dataset nuek-vuh3) as CSV "
+        "to swanberg2025.data.fire.path."
+    ),
+    # the city's export of dataset nuek-vuh3 grows daily: no fixed checksum can exist
+    remotes=(
+        Remote(
+            "nuek-vuh3.csv",
+            "https://data.sfgov.org/api/views/nuek-vuh3/rows.csv?accessType=DOWNLOAD",
+            None,
+            "several GB, growing",
+        ),
+    ),
+    convert=convert,
+    prepare_keys=(*PREPARE_KEYS, "prepare_rows"),
+    licence="Open Data Commons PDDL (DataSF)",
+)

