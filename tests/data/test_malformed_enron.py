@@ -1,4 +1,4 @@
-"""Malformed Enron maildirs are refused with a DataFormatError naming the maildir (issue 15)."""
+"""Malformed Enron maildirs are refused with a DataFormatError naming the maildir."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """Malformed MNIST idx files and CIFAR-10 batches are refused with a DataFormatError naming the
-file (issue 15): wrong shape, float data, out-of-range labels or pixels, count mismatches,
+file: wrong shape, float data, out-of-range labels or pixels, count mismatches,
 truncated or corrupt files. Each case writes the real format with one defect."""
 
 import gzip

@@ -1,5 +1,5 @@
 """Decisions behind the xu2022 qualitative claims, kept apart from plotting so that each can be
-tested on constructed numbers where it must fail or be undecidable (issue 12, item 3).
+tested on constructed numbers where it must fail or be undecidable.
 
 Two gates come before any comparison, and failing either makes a claim ``uninformative``
 (``holds=None``) with the numbers in its note:

@@ -1,4 +1,4 @@
-"""How the skin-lesion figures use the MACE estimators honestly (issue 12, item 2).
+"""How the skin-lesion figures use the MACE estimators honestly.
 
 * Bins come from the sample size (:func:`bins_for`), not a fixed 100 per dimension.
 * Every W_N is reported with its null baseline (the same estimator on two halves of the hold-out
