@@ -11,8 +11,8 @@ import yaml
 from privrisk import config as cfgmod
 from privrisk.config import REPO_ROOT, ConfigError
 from privrisk.figure import FigureResult
-from privrisk.papers.lowy2024 import exponential, gaussian
-from privrisk.papers.lowy2024.common import PARAM_SERIES, RATIO, RATIO_X
+from privrisk.papers.lowy2024 import figures_exponential, figures_gaussian
+from privrisk.papers.lowy2024.figures_common import PARAM_SERIES, RATIO, RATIO_X
 from privrisk.workflow import paper_params
 
 
@@ -40,7 +40,7 @@ def test_shipped_config_is_valid_and_errors_name_the_key(config):
     p = _params(config, "fig2", trials=2)
     del p["sigma"]
     with pytest.raises(ValueError, match=r"lowy2024\.fig2\.sigma"):
-        exponential.fig2(p)
+        figures_exponential.fig2(p)
 
 
 @pytest.mark.parametrize(
@@ -82,21 +82,21 @@ def test_exactly_one_swept_parameter(config):
         cfgmod.validate(bad)
     p = _params(config, "fig5", dims=[1, 2])
     with pytest.raises(ValueError, match="exactly one of"):
-        gaussian.fig5(p)
+        figures_gaussian.fig5(p)
 
 
 def test_dense_epsilon_grid_equals_the_list(config):
     cfg = copy.deepcopy(config)
     cfg["lowy2024"]["fig4"]["epsilons"] = {"min": 1, "max": 10, "n_points": 3}
     cfgmod.validate(cfg)
-    dense = gaussian.fig4(_params(cfg, "fig4", trials=2))
-    listed = gaussian.fig4(_params(config, "fig4", trials=2, epsilons=[1.0, 5.5, 10.0]))
+    dense = figures_gaussian.fig4(_params(cfg, "fig4", trials=2))
+    listed = figures_gaussian.fig4(_params(config, "fig4", trials=2, epsilons=[1.0, 5.5, 10.0]))
     assert dense.data.equals(listed.data)
 
 
 def test_exponential_figure_small_and_deterministic(config):
     p = _params(config, "fig2", trials=3)
-    a, b = exponential.fig2(p), exponential.fig2(p)
+    a, b = figures_exponential.fig2(p), figures_exponential.fig2(p)
     assert isinstance(a, FigureResult)
     assert a.data.equals(b.data)
     assert set(a.data.series) == {RATIO, RATIO_X, *PARAM_SERIES.values()}
@@ -126,7 +126,7 @@ def test_defaults_are_the_global_reading(config):
 def test_gaussian_figures_both_readings_share_data(config):
     p1 = _params(config, "fig4_epsX", trials=2, epsilons=[1, 10])
     p2 = _params(config, "fig4", trials=2, epsilons=[1, 10])
-    f1, f2 = gaussian.fig4_epsX(p1), gaussian.fig4(p2)
+    f1, f2 = figures_gaussian.fig4_epsX(p1), figures_gaussian.fig4(p2)
     assert "ε(X) held fixed" in f1.caption and "is fig4" in f1.caption
     assert "global ε held fixed" in f2.caption and "fig4_epsX" in f2.caption
     assert f2.fig.axes[0].get_xlabel() == "DP parameter ε (paper's label: ε(X))"
@@ -141,7 +141,7 @@ def test_gaussian_figures_both_readings_share_data(config):
 def test_claim_point_must_be_in_the_grid(config):
     p = _params(config, "fig5", trials=2, clips=[5, 50])
     with pytest.raises(KeyError, match="x = 100"):
-        gaussian.fig5(p)
+        figures_gaussian.fig5(p)
 
 
 def test_every_figure_declares_its_sweep_for_the_config_checks():

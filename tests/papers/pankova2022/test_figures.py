@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from privrisk.bounds import attribute as at
-from privrisk.papers.pankova2022 import checks, epsilon_search, two_attributes
+from privrisk.papers.pankova2022 import claims, figures_epsilon_search, figures_two_attributes
 
 matplotlib.use("Agg")
 
@@ -33,12 +33,12 @@ TWO = {
 
 @pytest.fixture(scope="module")
 def table():
-    return epsilon_search.table_eps_for_advantage(TABLE)
+    return figures_epsilon_search.table_eps_for_advantage(TABLE)
 
 
 @pytest.fixture(scope="module")
 def two():
-    return two_attributes.fig_two_attributes(TWO)
+    return figures_two_attributes.fig_two_attributes(TWO)
 
 
 def test_table_claims_and_spec_oracle(table):
@@ -74,7 +74,7 @@ def test_precise_not_larger_on_two_point_prior():
         lambda e: 1 / (1 + (1 - p) / (np.exp(e * R) * p)), p, eta
     )
     simp = at.epsilon_for_advantage(eta, p, R)
-    c = checks.exceeds(figure="f", claim_id="c", claim="s", x=[0], values=[main], reference=[simp])
+    c = claims.exceeds(figure="f", claim_id="c", claim="s", x=[0], values=[main], reference=[simp])
     assert c.status == "qualitative-fails"
 
 
@@ -96,12 +96,12 @@ def test_two_attributes_checks_fail_the_wrong_way_round(two):
     x = d[d.series == "AND shell sum"].x.to_numpy()
     kw = dict(figure="f", claim_id="c", claim="s", x=x)
     assert (
-        checks.below(values=y["X1 shell sum"], bound=y["AND shell sum"], **kw).status
+        claims.below(values=y["X1 shell sum"], bound=y["AND shell sum"], **kw).status
         == "qualitative-fails"
     )
     # an "attack" at the larger single bound plus the other prior beats a bound that forgot one attribute
     assert (
-        checks.below(values=y["OR attained (Laplace)"], bound=y["X2 simplified"] * 0.9, **kw).status
+        claims.below(values=y["OR attained (Laplace)"], bound=y["X2 simplified"] * 0.9, **kw).status
         == "qualitative-fails"
     )
 

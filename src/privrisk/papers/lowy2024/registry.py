@@ -19,14 +19,16 @@ _GAUSS = {"quick": Resources(mem_mb=1500, runtime=3)}
 
 FIGURES = [
     *(
-        Figure(name=f, func=f"{_PKG}.exponential:{f}", resources=_EXP)
+        Figure(name=f, func=f"{_PKG}.figures_exponential:{f}", resources=_EXP)
         for f in ("fig1", "fig2", "fig3")
     ),
-    Figure(name="fig4", func=f"{_PKG}.gaussian:fig4", resources=_GAUSS),
-    Figure(name="fig4_epsX", func=f"{_PKG}.gaussian:fig4_epsX", resources=_GAUSS),
-    Figure(name="fig5", func=f"{_PKG}.gaussian:fig5", resources=_GAUSS, config={"fig2": "fig2"}),
+    Figure(name="fig4", func=f"{_PKG}.figures_gaussian:fig4", resources=_GAUSS),
+    Figure(name="fig4_epsX", func=f"{_PKG}.figures_gaussian:fig4_epsX", resources=_GAUSS),
+    Figure(
+        name="fig5", func=f"{_PKG}.figures_gaussian:fig5", resources=_GAUSS, config={"fig2": "fig2"}
+    ),
     *(
-        Figure(name=f, func=f"{_PKG}.gaussian:{f}", resources=_GAUSS)
+        Figure(name=f, func=f"{_PKG}.figures_gaussian:{f}", resources=_GAUSS)
         for f in ("fig5_epsX", "fig6", "fig6_epsX")
     ),
 ]

@@ -24,8 +24,8 @@ from ...core import seeds
 from ...core.grids import grid
 from ...estimators.intervals import clopper_pearson
 from ...figure import FigureResult
-from . import checks
-from .checks import LEDGER
+from . import claims as paper_claims
+from .claims import LEDGER
 
 PAPER = "pankova2022"
 
@@ -72,7 +72,7 @@ def fig_eps_vs_advantage(params) -> FigureResult:
     pg = np.linspace(0.001, 0.999, 999)
     dense = at.advantage_simplified(epsilon=eps[:, None], p=pg[None, :], R=R).max(axis=1)
     claims = [
-        checks.agrees(
+        paper_claims.agrees(
             figure="fig_eps_vs_advantage",
             claim_id="plot_from_simplified_bound",
             claim="For the simplified bound, the guessing advantage can be plotted against ε for different "
@@ -144,7 +144,7 @@ def fig_worst_case_prior(params) -> FigureResult:
         ignore_index=True,
     )
     claims = [
-        checks.agrees(
+        paper_claims.agrees(
             figure="fig_worst_case_prior",
             claim_id="worst_prior_fixed_eps",
             claim="For fixed ε the worst-case prior is p = 1/(1 + e^(Rε/2))",
@@ -156,7 +156,7 @@ def fig_worst_case_prior(params) -> FigureResult:
             atol=1e-3,
             what=f"grid search over p (argmax and max advantage) at ε ∈ {e_test.tolist()}: ",
         ),
-        checks.agrees(
+        paper_claims.agrees(
             figure="fig_worst_case_prior",
             claim_id="worst_prior_fixed_eta",
             claim="For fixed η the worst-case prior is p = (1 − η)/2",
@@ -278,7 +278,7 @@ def fig_single_attribute(params) -> FigureResult:
         ignore_index=True,
     )
     claims = [
-        checks.attack_below_bound(
+        paper_claims.attack_below_bound(
             figure="fig_single_attribute",
             claim_id="main_theorem_valid",
             claim="The main theorem bounds the posterior of any ε·d-private mechanism",
@@ -290,7 +290,7 @@ def fig_single_attribute(params) -> FigureResult:
             what="Laplace attack's success (Clopper–Pearson interval) vs the worst-centre bound, "
             "both under the prior U[0, M]",
         ),
-        checks.looser(
+        paper_claims.looser(
             figure="fig_single_attribute",
             claim_id="simplified_loose_large_R",
             claim="The simplified bound (via R = sup d) is much weaker for a wide domain",
@@ -365,7 +365,7 @@ def fig_shell_counterexample(params) -> FigureResult:
             claim_id="shell_sum_bound",
             claim="The discrete shell sum (slides 'Less of a simplification' / 'Guessing a single attribute') "
             "upper-bounds Pr_post(g(x))",
-            holds=checks.below(
+            holds=paper_claims.below(
                 figure="fig_shell_counterexample",
                 claim_id="shell_sum_bound",
                 claim="",

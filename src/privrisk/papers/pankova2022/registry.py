@@ -19,7 +19,7 @@ FIGURES = [
     ),
     Figure(
         name="fig_two_attributes",
-        func=f"{_PKG}.two_attributes:fig_two_attributes",
+        func=f"{_PKG}.figures_two_attributes:fig_two_attributes",
         resources=_CHEAP,
     ),
     *(
@@ -28,7 +28,7 @@ FIGURES = [
     ),
     Figure(
         name="table_eps_for_advantage",
-        func=f"{_PKG}.epsilon_search:table_eps_for_advantage",
+        func=f"{_PKG}.figures_epsilon_search:table_eps_for_advantage",
         table=True,
         resources=_CHEAP,
     ),

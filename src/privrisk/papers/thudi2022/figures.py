@@ -15,7 +15,7 @@ from ...bounds import membership as mb
 from ...claims import Ledger
 from ...core.grids import grid
 from ...figure import FigureResult
-from . import checks
+from . import claims as paper_claims
 
 PAPER = "thudi2022"
 LEDGER = Ledger(PAPER)
@@ -51,7 +51,7 @@ def fig1(params) -> FigureResult:
     )
     plotting.legend(ax)
     claims = [
-        checks.unbounded_vs_constant(
+        paper_claims.unbounded_vs_constant(
             figure="fig1",
             claim_id="fig1_asymptotics",
             claim="(1-t)/t grows without bound as t -> 0 while e^(-t) tends to a constant",
@@ -163,7 +163,7 @@ def fig2(params) -> FigureResult:
             ours=sab(2),
             tolerance=5e-4,
         ),
-        checks.lowest(
+        paper_claims.lowest(
             figure="fig2",
             claim_id="tighter_all_eps",
             claim="Our bound is tighter than Erlingsson and Sablayrolles for all ε",
@@ -171,7 +171,7 @@ def fig2(params) -> FigureResult:
             ours=series["Our bound (Theorem 1, p = 0.5)"],
             others={k: v for k, v in series.items() if not k.startswith("Our")},
         ),
-        checks.closer_to(
+        paper_claims.closer_to(
             figure="fig2",
             claim_id="closer_sab_small_erl_large",
             claim="Our bound is closer to Sablayrolles et al. at small ε and to Erlingsson et al. at large ε",
@@ -220,7 +220,7 @@ def fig3(params) -> FigureResult:
             ours=float(mb.positive_accuracy_upper(epsilon=2, p=0.01)),
             tolerance=5e-4,
         ),
-        checks.increasing(
+        paper_claims.increasing(
             figure="fig3",
             claim_id="bound_increases_with_p",
             claim="The bound increases monotonically with P_x*(1) (§4.2, §5.3)",
@@ -279,7 +279,7 @@ def fig4a(params) -> FigureResult:
     plotting.legend(ax)
     extra = _accountant_extra(sigma, params["delta"])
     claims = [
-        checks.tends_to(
+        paper_claims.tends_to(
             figure="fig4a",
             claim_id="posacc_unbounded",
             claim="Under (ε, δ)-DP positive accuracy is not bounded below 1 (it tends to 1 as α -> -∞)",
@@ -393,7 +393,7 @@ def fig5(params) -> FigureResult:
     )
     plotting.legend(ax, ncol=1, loc="lower right")
     claims = [
-        checks.lowest(
+        paper_claims.lowest(
             figure="fig5",
             claim_id=f"tighter_all_p_eps{e:g}",
             claim=f"Our bound is tighter than Sablayrolles for all probabilities (ε = {e:g})",
@@ -432,7 +432,7 @@ def fig6(params) -> FigureResult:
             pd.DataFrame({"series": f"maximum, ε = {e:g}", "x": [float(ps)], "y": [float(mx)]})
         )
         claims.append(
-            checks.bump(
+            paper_claims.bump(
                 figure="fig6",
                 claim_id=f"bump_eps{e:g}",
                 claim="The advantage bound has a bump in p (not monotone); p = 0.5 is not the maximiser for large ε",
@@ -540,7 +540,7 @@ def _fig7(params, variant, fig_name) -> FigureResult:
                 )
             )
     claims.append(
-        checks.high_then_marginally_lower(
+        paper_claims.high_then_marginally_lower(
             figure=fig_name,
             claim_id=f"trend_{variant}",
             claim="Our deletion capacity is much higher for small c and marginally lower than linear for large c",

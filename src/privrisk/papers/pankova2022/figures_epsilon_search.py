@@ -8,8 +8,8 @@ import pandas as pd
 
 from ...bounds import attribute as at
 from ...figure import FigureResult
-from . import checks
-from .checks import LEDGER
+from . import claims as paper_claims
+from .claims import LEDGER
 
 
 def _eps_search_uniform(M, eta, centres, precise: bool) -> np.ndarray:
@@ -155,7 +155,7 @@ def table_eps_for_advantage(params) -> FigureResult:
                 "centres each"
             ),
         ),
-        checks.agrees(
+        paper_claims.agrees(
             figure="table_eps_for_advantage",
             claim_id="precise_eps_window_search",
             claim="For the precise bound on Pr_post, ε can be approximated numerically by a window binary "
@@ -165,7 +165,7 @@ def table_eps_for_advantage(params) -> FigureResult:
             atol=1e-9,
             what="round trip (main theorem at the searched ε) − p − η, centred guess: ",
         ),
-        checks.exceeds(
+        paper_claims.exceeds(
             figure="table_eps_for_advantage",
             claim_id="precise_allows_larger_eps",
             claim="The precise (main-theorem) bound allows a larger ε than the simplified bound for the same η "

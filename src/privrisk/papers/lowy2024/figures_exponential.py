@@ -14,8 +14,8 @@ from ...data import synthetic
 from ...estimators.summary import summarise
 from ...figure import FigureResult
 from ...mechanisms import exponential as em
-from . import checks
-from .common import (
+from . import claims as paper_claims
+from .figures_common import (
     AXIS,
     LEDGER,
     PARAM_SERIES,
@@ -132,7 +132,7 @@ def text_claims() -> list:
             tolerance=1e-8,  # ours is stored to 8 digits
             note=f"exact enumeration; its DP parameter within X is {prop5_dp:g} (not DP)",
         ),
-        checks.below_claim(
+        paper_claims.below_claim(
             figure="prop5",
             claim_id="prop5_n6",
             claim="For n = 6 the construction extends to ε <= ln(40/37) ≈ 0.078",
@@ -201,7 +201,7 @@ def fig1(params) -> FigureResult:
                 f"ε̃ = {plateau:.3f} (spec §8.5 expects 2.05–2.11 there)"
             ),
         ),
-        checks.approaches_zero_claim(
+        paper_claims.approaches_zero_claim(
             figure="fig1",
             claim_id="fig1_small_sigma",
             claim="For σ < 0.1 the PMP parameter approaches 0 (at fixed ε: ε̃(X)/ε -> 0)",
@@ -210,7 +210,7 @@ def fig1(params) -> FigureResult:
             below=0.1,
             reference=s1,
         ),
-        checks.trend_claim(
+        paper_claims.trend_claim(
             figure="fig1",
             claim_id="fig1_ratio_increases",
             claim="ε̃(X)/ε increases with σ",
@@ -219,10 +219,10 @@ def fig1(params) -> FigureResult:
             sign=+1,
             note=(
                 f"tested on the whole grid σ = {xs[0]:g}..{xs[-1]:g} (the paper's σ range is not stated; "
-                f"for σ <= 1 alone: {checks.verdict_word(checks.monotone(r[0][xs <= 1], r[1][xs <= 1], +1)[0])})"
+                f"for σ <= 1 alone: {paper_claims.verdict_word(paper_claims.monotone(r[0][xs <= 1], r[1][xs <= 1], +1)[0])})"
             ),
         ),
-        checks.flat_claim(
+        paper_claims.flat_claim(
             figure="fig1",
             claim_id="fig1_ratioX_flat",
             claim="ε̃(X)/ε(X) does not depend significantly on σ (relative range < 10 %)",
@@ -281,7 +281,7 @@ def fig2(params) -> FigureResult:
     big = int(params["claim_larger_n"])
     at_big = _larger_n(params, c)
     claims = [
-        checks.below_claim(
+        paper_claims.below_claim(
             figure="fig2",
             claim_id="fig2_ratios_C50",
             claim="At C = 50 both ratios are less than 0.0123",
@@ -316,7 +316,7 @@ def fig2(params) -> FigureResult:
             se=eps[1],
             tolerance=0.5,
         ),
-        checks.trend_claim(
+        paper_claims.trend_claim(
             figure="fig2",
             claim_id="fig2_ratios_shrink",
             claim="Both ratios shrink as the clip threshold C increases",
@@ -324,7 +324,7 @@ def fig2(params) -> FigureResult:
             curves={RATIO: rc, RATIO_X: rxc},
             sign=-1,
         ),
-        checks.below_claim(
+        paper_claims.below_claim(
             figure="contrib",
             claim_id="eps_over_75",
             claim="For certain subpopulations the ε-DP exponential mechanism is ε/75-PMP "
@@ -336,7 +336,7 @@ def fig2(params) -> FigureResult:
                 "spec §5), not as a minimum over the grid"
             ),
         ),
-        checks.compare_claim(
+        paper_claims.compare_claim(
             figure="fig2",
             claim_id="fig2_smaller_for_larger_n",
             claim="We would expect the ratios to become even smaller for larger n",
@@ -377,7 +377,7 @@ def fig3(params) -> FigureResult:
         title=f"Exp. mechanism, σ = {params['sigma']:g}, ε(X) = {params['eps_x']:g}",
     )
     claims = [
-        checks.trend_claim(
+        paper_claims.trend_claim(
             figure="fig3",
             claim_id="fig3_ratios_decrease_d",
             claim="The ratios become smaller as the dimension d increases",

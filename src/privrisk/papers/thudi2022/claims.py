@@ -1,6 +1,6 @@
 """The qualitative statements of thudi2022 as small functions of the plotted curves.
 
-Each returns the ledger row, so tests/papers/thudi2022/test_checks.py feeds each one a
+Each returns the ledger row, so tests/papers/thudi2022/test_claims.py feeds each one a
 constructed curve on which the statement is false (``qualitative-fails``) and one where it holds.
 
 Every curve of thudi2022 is analytic (no sampling error), so these are exact shape properties

@@ -2,7 +2,7 @@
 
 Each function takes the curve(s) (means and standard errors over trials) and returns the ledger
 row, so a test can feed it a constructed curve on which the statement is false and see
-``qualitative-fails`` (tests/papers/lowy2024/test_checks.py). The decisions are the shared rules
+``qualitative-fails`` (tests/papers/lowy2024/test_claims.py). The decisions are the shared rules
 of :mod:`privrisk.verdicts` (±2 s.e., Bonferroni when a statement is judged at several points):
 "increases with x" is :func:`privrisk.verdicts.monotone`, "below a threshold" is
 :func:`~privrisk.verdicts.below`, "larger than" is :func:`~privrisk.verdicts.greater`.
@@ -15,8 +15,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ... import verdicts as V
-from ...claims import Claim
-from .common import LEDGER
+from ...claims import Claim, Ledger
+
+PAPER = "lowy2024"
+LEDGER = Ledger(PAPER)
 
 Curve = tuple[np.ndarray, np.ndarray]  # (mean, standard error) per grid point
 

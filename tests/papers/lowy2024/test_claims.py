@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from privrisk.papers.lowy2024 import checks
+from privrisk.papers.lowy2024 import claims
 
 X = np.array([1.0, 2, 5, 10, 20, 50])
 UP = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
@@ -14,7 +14,7 @@ SE = np.full(6, 0.001)
 
 
 def _trend(y, sign, se=SE):
-    return checks.trend_claim(
+    return claims.trend_claim(
         figure="f", claim_id="c", claim="s", x=X, curves={"r": (y, se)}, sign=sign
     ).status
 
@@ -42,7 +42,7 @@ def test_trend_reversal_at_the_end_fails_but_noise_does_not():
 
 
 def test_trend_needs_every_curve():
-    c = checks.trend_claim(
+    c = claims.trend_claim(
         figure="f",
         claim_id="c",
         claim="s",
@@ -58,14 +58,14 @@ def test_trend_needs_every_curve():
     [(0.010, "qualitative-ok"), (0.015, "qualitative-fails"), (0.0122, "uninformative")],
 )
 def test_below_threshold(mean, status):
-    c = checks.below_claim(
+    c = claims.below_claim(
         figure="f", claim_id="c", claim="s", values={"r": (mean, 1e-4)}, threshold=0.0123
     )
     assert c.status == status
 
 
 def test_below_threshold_one_estimate_above_fails():
-    c = checks.below_claim(
+    c = claims.below_claim(
         figure="f",
         claim_id="c",
         claim="s",
@@ -79,13 +79,13 @@ def test_approaches_zero():
     x = np.array([0.01, 0.02, 0.05, 0.1, 0.5, 1.0])
     y = np.array([0.001, 0.002, 0.005, 0.01, 0.06, 0.1])
     kw = dict(figure="f", claim_id="c", claim="s", x=x, below=0.1, reference=1.0)
-    assert checks.approaches_zero_claim(y=(y, SE * 0.01), **kw).status == "qualitative-ok"
+    assert claims.approaches_zero_claim(y=(y, SE * 0.01), **kw).status == "qualitative-ok"
     plateau = np.array([0.05, 0.05, 0.05, 0.05, 0.06, 0.1])  # no decline towards 0
-    assert checks.approaches_zero_claim(y=(plateau, SE * 0.01), **kw).status == "qualitative-fails"
+    assert claims.approaches_zero_claim(y=(plateau, SE * 0.01), **kw).status == "qualitative-fails"
     rising_at_small = y.copy()
     rising_at_small[0] = 0.009  # goes up again as σ -> 0
     assert (
-        checks.approaches_zero_claim(y=(rising_at_small, SE * 0.01), **kw).status
+        claims.approaches_zero_claim(y=(rising_at_small, SE * 0.01), **kw).status
         == "qualitative-fails"
     )
 
@@ -93,11 +93,11 @@ def test_approaches_zero():
 def test_flat():
     kw = dict(figure="f", claim_id="c", claim="s", x=X)
     assert (
-        checks.flat_claim(y=np.array([0.41, 0.40, 0.42, 0.41, 0.40, 0.41]), **kw).status
+        claims.flat_claim(y=np.array([0.41, 0.40, 0.42, 0.41, 0.40, 0.41]), **kw).status
         == "qualitative-ok"
     )
     assert (
-        checks.flat_claim(y=np.array([0.41, 0.40, 0.42, 0.41, 0.30, 0.22]), **kw).status
+        claims.flat_claim(y=np.array([0.41, 0.40, 0.42, 0.41, 0.30, 0.22]), **kw).status
         == "qualitative-fails"
     )
 
@@ -105,19 +105,19 @@ def test_flat():
 def test_gap():
     kw = dict(figure="f", claim_id="c", claim="s", x=X)
     lower = (np.full(6, 0.02), SE)
-    assert checks.gap_claim(lower=lower, upper=(UP, SE), **kw).status == "qualitative-ok"
+    assert claims.gap_claim(lower=lower, upper=(UP, SE), **kw).status == "qualitative-ok"
     # a constant gap (the literal reading of Figure 4) cannot show that it widens: undecided
     assert (
-        checks.gap_claim(lower=lower, upper=(np.full(6, 0.7), SE), **kw).status == "uninformative"
+        claims.gap_claim(lower=lower, upper=(np.full(6, 0.7), SE), **kw).status == "uninformative"
     )
     # a gap that narrows beyond noise fails
     assert (
-        checks.gap_claim(lower=lower, upper=(UP[::-1] + 0.1, SE), **kw).status
+        claims.gap_claim(lower=lower, upper=(UP[::-1] + 0.1, SE), **kw).status
         == "qualitative-fails"
     )
     # a widening but small gap is not "large"
     assert (
-        checks.gap_claim(lower=(UP, SE), upper=(UP * 1.1, SE * 0), **kw).status
+        claims.gap_claim(lower=(UP, SE), upper=(UP * 1.1, SE * 0), **kw).status
         == "qualitative-fails"
     )
 
@@ -131,7 +131,7 @@ def test_gap():
     ],
 )
 def test_compare(a, b, status):
-    c = checks.compare_claim(
+    c = claims.compare_claim(
         figure="f", claim_id="c", claim="s", larger=(a, 0.001), smaller=(b, 0.001), names=("a", "b")
     )
     assert c.status == status

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from privrisk.papers.pankova2022 import checks
+from privrisk.papers.pankova2022 import claims
 
 X = np.linspace(0.1, 3, 30)
 KW = dict(figure="f", claim_id="c", claim="s")
@@ -15,46 +15,46 @@ KW = dict(figure="f", claim_id="c", claim="s")
 def test_agrees():
     closed = 1 / (1 + np.exp(X / 2))
     assert (
-        checks.agrees(numeric=closed + 5e-4, closed_form=closed, atol=1e-3, **KW).status
+        claims.agrees(numeric=closed + 5e-4, closed_form=closed, atol=1e-3, **KW).status
         == "qualitative-ok"
     )
     assert (
-        checks.agrees(numeric=np.full_like(X, 0.5), closed_form=closed, atol=1e-3, **KW).status
+        claims.agrees(numeric=np.full_like(X, 0.5), closed_form=closed, atol=1e-3, **KW).status
         == "qualitative-fails"
     )
 
 
 def test_below():
     bound = 1 / (1 + np.exp(-X))
-    assert checks.below(x=X, values=bound - 0.01, bound=bound, **KW).status == "qualitative-ok"
+    assert claims.below(x=X, values=bound - 0.01, bound=bound, **KW).status == "qualitative-ok"
     above = bound.copy()
     above[5] += 0.02  # an attack above the bound at one ε
-    assert checks.below(x=X, values=above, bound=bound, **KW).status == "qualitative-fails"
+    assert claims.below(x=X, values=above, bound=bound, **KW).status == "qualitative-fails"
 
 
 def test_looser():
     tight = 1 / (1 + 19 * np.exp(-X))
     assert (
-        checks.looser(x=X, loose=np.minimum(3 * tight, 1), tight=tight, **KW).status
+        claims.looser(x=X, loose=np.minimum(3 * tight, 1), tight=tight, **KW).status
         == "qualitative-ok"
     )
     assert (
-        checks.looser(x=X, loose=tight * 1.01, tight=tight, **KW).status == "qualitative-fails"
+        claims.looser(x=X, loose=tight * 1.01, tight=tight, **KW).status == "qualitative-fails"
     )  # barely
     assert (
-        checks.looser(x=X, loose=tight * 0.9, tight=tight, **KW).status == "qualitative-fails"
+        claims.looser(x=X, loose=tight * 0.9, tight=tight, **KW).status == "qualitative-fails"
     )  # tighter
 
 
 def test_exceeds():
     ref = 0.05 * X
-    assert checks.exceeds(x=X, values=2 * ref, reference=ref, **KW).status == "qualitative-ok"
+    assert claims.exceeds(x=X, values=2 * ref, reference=ref, **KW).status == "qualitative-ok"
     assert (
-        checks.exceeds(x=X, values=ref, reference=ref, **KW).status == "qualitative-fails"
+        claims.exceeds(x=X, values=ref, reference=ref, **KW).status == "qualitative-fails"
     )  # equal: not larger
     smaller = 2 * ref
     smaller[3] = 0.9 * ref[3]
-    assert checks.exceeds(x=X, values=smaller, reference=ref, **KW).status == "qualitative-fails"
+    assert claims.exceeds(x=X, values=smaller, reference=ref, **KW).status == "qualitative-fails"
 
 
 @pytest.mark.parametrize(
@@ -67,7 +67,7 @@ def test_exceeds():
 )
 def test_attack_below_bound(rate, half, status):
     x = np.array([1.0])
-    c = checks.attack_below_bound(
+    c = claims.attack_below_bound(
         figure="f",
         claim_id="c",
         claim="s",

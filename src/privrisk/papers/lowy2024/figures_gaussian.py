@@ -19,8 +19,9 @@ from ...data import synthetic
 from ...estimators.summary import summarise
 from ...figure import FigureResult
 from ...mechanisms import gaussian as gm
-from . import checks, exponential
-from .common import (
+from . import claims as paper_claims
+from . import figures_exponential
+from .figures_common import (
     AXIS,
     LEDGER,
     PARAM_SERIES,
@@ -160,7 +161,7 @@ def _fig4(params, figure: str) -> FigureResult:
     rc, rxc = curve_se(data, RATIO), curve_se(data, RATIO_X)
     other = _other_figure(figure)
     claims = [
-        checks.below_claim(
+        paper_claims.below_claim(
             figure=figure,
             claim_id=f"{figure}_eps_tilde_at_10",
             claim=f"At ε(X) = {x10:g}, ε̃(X) < 0.9",
@@ -171,7 +172,7 @@ def _fig4(params, figure: str) -> FigureResult:
                 "does not say which parameter is fixed (spec §3.2.4)"
             ),
         ),
-        checks.trend_claim(
+        paper_claims.trend_claim(
             figure=figure,
             claim_id=f"{figure}_ratios_increase",
             claim="The ratios increase with the DP parameter on the x-axis",
@@ -180,7 +181,7 @@ def _fig4(params, figure: str) -> FigureResult:
             sign=+1,
             note=READING[reading],
         ),
-        checks.gap_claim(
+        paper_claims.gap_claim(
             figure=figure,
             claim_id=f"{figure}_gap",
             claim="There is a large gap between the two curves, especially when the DP parameter is large",
@@ -256,7 +257,7 @@ def _fig5(params, figure: str) -> FigureResult:
             )
         )
     claims.append(
-        checks.trend_claim(
+        paper_claims.trend_claim(
             figure=figure,
             claim_id=f"{figure}_ratios_shrink",
             claim="The ratios shrink as the clip threshold C increases",
@@ -271,9 +272,9 @@ def _fig5(params, figure: str) -> FigureResult:
     )
     if "fig2" in params:
         p2 = {"trials": params["trials"]} | dict(params["fig2"]) | {"seed": params["seed"]}
-        _, trips2 = exponential.exp_sweep(p2, "fig2")
+        _, trips2 = figures_exponential.exp_sweep(p2, "fig2")
         claims.append(
-            checks.compare_claim(
+            paper_claims.compare_claim(
                 figure=figure,
                 claim_id=f"{figure}_gap_larger_than_fig2",
                 claim="The gap between the two curves is larger in Figure 5 than in Figure 2",
@@ -331,7 +332,7 @@ def _fig6(params, figure: str) -> FigureResult:
         title=f"Gaussian mechanism, {fixed_name} = {params['epsilon']:g}",
     )
     claims = [
-        checks.trend_claim(
+        paper_claims.trend_claim(
             figure=figure,
             claim_id=f"{figure}_ratios_increase_d",
             claim="The ratios increase with the dimension d (the opposite of Figure 3)",

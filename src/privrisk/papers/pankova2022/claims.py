@@ -1,6 +1,6 @@
 """The qualitative statements of pankova2022 as small functions of the computed curves.
 
-Each returns the ledger row; tests/papers/pankova2022/test_checks.py feeds each one a constructed
+Each returns the ledger row; tests/papers/pankova2022/test_claims.py feeds each one a constructed
 curve on which the statement is false (``qualitative-fails``) and one where it holds. The curves
 are analytic (exact up to the stated numerical tolerance) except the Monte Carlo attack, which is
 judged with its interval by the shared rule :func:`privrisk.verdicts.below`.

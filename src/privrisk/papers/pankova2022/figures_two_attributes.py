@@ -9,8 +9,8 @@ from ... import plotting
 from ...bounds import attribute as at
 from ...core.grids import grid
 from ...figure import FigureResult
-from . import checks
-from .checks import LEDGER
+from . import claims as paper_claims
+from .claims import LEDGER
 
 
 def fig_two_attributes(params) -> FigureResult:
@@ -116,7 +116,7 @@ def fig_two_attributes(params) -> FigureResult:
                 f"over a ∈ {radii.tolist()}; tolerance 2/grid size"
             ),
         ),
-        checks.below(
+        paper_claims.below(
             figure="fig_two_attributes",
             claim_id="and_below_single",
             claim="Guessing X₁ AND X₂ (treated like a single attribute with the scaled-L∞ metric) gives a "
@@ -127,7 +127,7 @@ def fig_two_attributes(params) -> FigureResult:
             what="AND shell sum vs the smaller single-attribute shell sum: ",
             note=shell_note,
         ),
-        checks.below(
+        paper_claims.below(
             figure="fig_two_attributes",
             claim_id="or_union_bound",
             claim="Pr_post(g(x)|k(x)) <= Pr_post(g₁(x)|k(x)) + Pr_post(g₂(x)|k(x)), each from the simplified bound",
