@@ -162,3 +162,16 @@ def code_inputs(*modules: str, root: str | Path | None = None) -> list[str]:
     if root is not None:
         files = [p.relative_to(Path(root).resolve()) for p in files]
     return [str(p) for p in files]
+
+
+def figure_caption(func: str) -> str:
+    """The docstring of a figure function (``module:function``), read from its source without
+    importing it: the generic report caption of figures that have no caption file."""
+    module, _, name = func.partition(":")
+    path = _module_file(module)
+    if path is None:
+        raise RegistryError(f"{func}: module {module!r} not found")
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return " ".join((ast.get_docstring(node) or f"{name}").split())
+    raise RegistryError(f"{func}: no function {name!r} in {path.name}")

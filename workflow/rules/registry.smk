@@ -44,5 +44,7 @@ for _paper in wf.PAPERS:
                 # (not a conditional script path: Snakemake evaluates `script:` at run time, when
                 # the loop variables hold the last declaration's values)
                 kind="step" if _is_step else "figure",
+                # the generic report caption shows it when the figure has no caption file
+                caption="" if _is_step else wf.figure_caption(_decl.func),
             script:
                 "../scripts/run.py"
