@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -59,7 +60,8 @@ class Privacy:
     ``epsilon``/``delta``: an (ε, δ) pair that holds (δ = 0 and ``pure`` for pure ε-DP);
     ``mu``: set when the guarantee is exactly μ-GDP; ``advantage``: the f-DP advantage
     max_α (1 − α − f(α)); ``profile``: the privacy profile (ε_i, δ(ε_i)) on a dense grid up to
-    where δ < 10⁻¹² (μ-GDP and DP-SGD; every pair is a valid guarantee).
+    where δ < 10⁻¹² (μ-GDP and DP-SGD; every pair is a valid guarantee), computed on first use
+    by ``profile_source`` (dp-accounting's δ(ε) costs ~0.1 s per call).
     """
 
     adjacency: str
@@ -69,18 +71,22 @@ class Privacy:
     advantage: float
     mu: float | None = None
     accounting: str = ""
-    profile: tuple[np.ndarray, np.ndarray] | None = field(default=None, compare=False, repr=False)
+    profile_source: object = field(default=None, compare=False, repr=False)
 
     @property
     def has_profile(self) -> bool:
         """True when the whole privacy profile δ(ε) is known (μ-GDP, DP-SGD), not one pair."""
-        return self.profile is not None
+        return self.profile_source is not None
+
+    @cached_property
+    def profile(self) -> tuple[np.ndarray, np.ndarray] | None:
+        return None if self.profile_source is None else self.profile_source()
 
     def success_from_baseline(self, kappa: float) -> float:
         """1 − f(κ) (Kulynych et al. 2025) with this adjacency's trade-off function f."""
         if self.mu is not None:
             return float(tradeoff.success_from_baseline_gdp(kappa, mu=self.mu))
-        if self.profile is not None:
+        if self.has_profile:
             eps, deltas = self.profile
             return float(tradeoff.success_from_baseline_profile(kappa, epsilons=eps, deltas=deltas))
         return float(
@@ -196,8 +202,11 @@ def _approx(adjacency: str, epsilon: float, delta: float, how: str) -> Privacy:
 
 def _gdp(adjacency: str, mu: float, delta: float, how: str) -> Privacy:
     eps = accounting.gaussian_epsilon(delta=delta, mu=mu)
-    grid = profile_grid(accounting.gaussian_epsilon(delta=1e-12, mu=mu))
-    deltas = np.minimum(accounting.gaussian_delta(epsilon=grid, mu=mu), _BELOW_ONE)
+
+    def profile():
+        grid = profile_grid(accounting.gaussian_epsilon(delta=1e-12, mu=mu))
+        return grid, np.minimum(accounting.gaussian_delta(epsilon=grid, mu=mu), _BELOW_ONE)
+
     return Privacy(
         adjacency=adjacency,
         epsilon=float(eps),
@@ -205,7 +214,7 @@ def _gdp(adjacency: str, mu: float, delta: float, how: str) -> Privacy:
         pure=False,
         advantage=float(tradeoff.advantage_gdp(mu=mu)),
         mu=mu,
-        profile=(grid, deltas),
+        profile_source=profile,
         accounting=how + f"; ε at δ = {_fmt(delta)} from μ (Balle–Wang, exact)",
     )
 
@@ -284,17 +293,20 @@ def dpsgd_privacy(
         f"dp-accounting PLD accountant ({adjacency}, Poisson sampling, connect-the-dots, "
         f"pessimistic, discretisation {interval:.2g})"
     )
-    eps = float(pld.get_epsilon_for_delta(delta))
-    grid = profile_grid(pld.get_epsilon_for_delta(1e-12))
-    deltas = np.minimum(np.asarray(pld.get_delta_for_epsilon(grid), dtype=float), _BELOW_ONE)
+
+    def profile():
+        grid = profile_grid(pld.get_epsilon_for_delta(1e-12))
+        deltas = np.asarray(pld.get_delta_for_epsilon(grid), dtype=float)
+        return grid, np.minimum(deltas, _BELOW_ONE)
+
     return Privacy(
         adjacency=adjacency,
-        epsilon=eps,
+        epsilon=float(pld.get_epsilon_for_delta(delta)),
         delta=delta,
         pure=False,
-        advantage=float(deltas[0]),  # total variation = δ(0)
+        advantage=float(pld.get_delta_for_epsilon(0.0)),  # total variation = δ(0)
         accounting=how,
-        profile=(grid, deltas),
+        profile_source=profile,
     )
 
 
@@ -304,8 +316,11 @@ PROFILE_POINTS = 2001
 
 
 def profile_grid(top: float) -> np.ndarray:
-    top = float(top) if math.isfinite(top) and top > 0 else 50.0
-    return np.linspace(0.0, top, PROFILE_POINTS)
+    """ε from 0 to ``top`` (where δ < 10⁻¹²); only ε = 0 when δ is already negligible there."""
+    top = float(top)
+    if top <= 0:
+        return np.zeros(1)
+    return np.linspace(0.0, top if math.isfinite(top) else 50.0, PROFILE_POINTS)
 
 
 def parse(

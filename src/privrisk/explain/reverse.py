@@ -15,7 +15,7 @@ import math
 
 from .attacker import Attacker
 from .card import Row
-from .guarantee import REPLACE_ONE, Guarantee, adjacency_of, dpsgd_privacy, parse
+from .guarantee import REPLACE_ONE, Guarantee, adjacency_of, dpsgd_privacy, parse, pld_interval
 from .inputs import BadInput
 from .rows import ROWS, VIEW, num, prob
 
@@ -36,6 +36,9 @@ _WORDS = {
     "sigma": "smallest σ",
     "noise_multiplier": "smallest noise multiplier",
 }
+
+
+_SYMBOLS = {"epsilon": "ε", "mu": "μ", "sigma": "σ", "noise_multiplier": "noise multiplier"}
 
 
 def parse_max_risk(value) -> tuple[str, float]:
@@ -66,8 +69,14 @@ def parse_max_risk(value) -> tuple[str, float]:
     return key, t
 
 
-def _risk(g_args: dict, kind: str, a: Attacker, key: str, x: float) -> float:
-    """The row's value when the searched parameter is x (privacy loss grows with x)."""
+def _risk(
+    g_args: dict, kind: str, a: Attacker, key: str, x: float, grid: dict | None = None
+) -> float:
+    """The row's value when the searched parameter is x (privacy loss grows with x).
+
+    DP-SGD: ``grid["epsilon"]`` is the ε of the previous step of the search, which sets this
+    step's PLD discretisation (:func:`~.guarantee.pld_interval`) without a fresh RDP accounting;
+    any grid gives an upper bound, and the steps of a bisection are close to each other."""
     name, sign = PARAMETER[kind]
     args = dict(g_args)
     if sign > 0:
@@ -80,13 +89,17 @@ def _risk(g_args: dict, kind: str, a: Attacker, key: str, x: float) -> float:
         view = adjacency if VIEW[key] == "stated" else REPLACE_ONE
         if math.isinf(args[name]):
             return _extreme(key, a, 0.0)
+        interval = None if grid is None else pld_interval(grid["epsilon"])
         privacy = dpsgd_privacy(
             noise_multiplier=args["noise_multiplier"],
             sample_rate=float(args["sample_rate"]),
             steps=int(args["steps"]),
             delta=float(args["delta"]),
             adjacency=view,
+            interval=interval,
         )
+        if grid is not None:
+            grid["epsilon"] = privacy.epsilon
         g = Guarantee(kind, {}, adjacency, False, privacy, privacy)
     else:
         g = parse(**args)
@@ -109,8 +122,11 @@ def answer(g_args: dict, g: Guarantee, a: Attacker, key: str, target: float) -> 
     x_user = stated if sign > 0 else (0.0 if math.isinf(stated) else 1.0 / stated)
     rel_tol = 1e-3 if g.kind == "dpsgd" else 1e-6
 
-    def risk(x):
-        return _risk(g_args, g.kind, a, key, x)
+    view = g.as_stated if VIEW[key] == "stated" else g.replace_one
+    grid = {"epsilon": view.epsilon}
+
+    def risk(x, grid=grid):
+        return _risk(g_args, g.kind, a, key, x, grid)
 
     at_zero = _extreme(key, a, 0.0)
     common = dict(
@@ -163,12 +179,12 @@ def answer(g_args: dict, g: Guarantee, a: Attacker, key: str, target: float) -> 
         else:
             hi = mid
     best = _param(lo, sign)
-    at = risk(lo)
+    at = risk(lo, None)  # on the grid its own RDP ε sets
     user = _param(x_user, sign)
     return Row(
         value=best,
         values=(best, at),
-        text=f"{name.replace('_', ' ')} {'≤' if sign > 0 else '≥'} {num(best)} "
+        text=f"{_SYMBOLS[name]} {'≤' if sign > 0 else '≥'} {num(best)} "
         f"(yours: {num(user)}; at it the risk is {prob(at) if at <= 1 else num(at)})",
         note="the other parameters of the guarantee held fixed",
         **common,

@@ -97,11 +97,11 @@ def over_profile(
     return vals.min(axis=0), float(eps[j]), float(dls[j]), own
 
 
-def _profile_note(priv: Privacy, eps: float, dl: float, own_text: str) -> str:
+def _profile_note(priv: Privacy, eps: float, dl: float, own_text: str, which: str = "") -> str:
     if not priv.has_profile:
         return ""
     return (
-        f"the smallest over the privacy profile's (ε, δ(ε)) pairs, here ε = {num(eps)}, "
+        f"the smallest over the privacy profile's (ε, δ(ε)) pairs{which}, at ε = {num(eps)}, "
         f"δ = {dl:.2g}; at this card's δ = {priv.delta:.2g} (ε = {num(priv.epsilon)}) it is "
         f"{own_text}"
     )
@@ -164,7 +164,7 @@ def advantage_fdp(g: Guarantee, a: Attacker) -> Row:
     s = g.as_stated
     if s.mu is not None:
         source, fn = "μ-GDP: 2Φ(μ/2) − 1 (Dong, Roth & Su 2019)", "advantage_gdp"
-    elif s.profile is not None and s.mu is None:
+    elif s.has_profile and s.mu is None:
         source, fn = (
             "PLD: δ(0) (Dong, Roth & Su 2019)",
             "dp-accounting PLD get_delta_for_epsilon(0)",
@@ -177,7 +177,7 @@ def advantage_fdp(g: Guarantee, a: Attacker) -> Row:
     note = ""
     if s.pure:
         note = "for pure ε-DP it equals tanh(ε/2), Mace's bound at base rate 1/2"
-    elif s.profile is not None and s.mu is None:
+    elif s.has_profile and s.mu is None:
         note = "from the whole privacy-loss distribution: tighter than any single (ε, δ)"
     return Row(
         key="membership.advantage_fdp",
@@ -259,11 +259,17 @@ def attribute_simplified(g: Guarantee, a: Attacker) -> Row:
 def _precise_at(epsilon: float, M: float, centre: float) -> tuple[float, float]:
     """(prior, posterior bound) of the guess [centre − 1, centre + 1] for a uniform prior on
     [0, M] and a mechanism that is (ε/M)·|x − x′|-private (ε over the whole range)."""
-    prior = float(attribute.uniform_guess_prior(M=M, x0=centre, radius=1.0))
+    prior = float(attribute.uniform_guess_prior(M, centre, radius=1.0))
     if epsilon == 0:
         return prior, prior
     if math.isinf(epsilon):
         return prior, 1.0
+    if epsilon / M < 1e-6:
+        # the main theorem's quadrature divides differences of e^{ε·d} by ε, which loses every
+        # digit as ε → 0; the simplified bound at the same prior (R = M) is valid and equal to it
+        # to first order in ε there
+        post = attribute.posterior_simplified(epsilon=epsilon / M, p=prior, R=M)
+        return prior, float(post)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         post = float(
             attribute.posterior_main_theorem_uniform(
@@ -417,7 +423,9 @@ def quantiles(g: Guarantee, a: Attacker) -> Row:
         ),
         adjacency=r.adjacency,
         baseline=float(q0[-1]),
-        note=_profile_note(r, e, d, " / ".join(str(int(x)) for x in own)),
+        note=_profile_note(
+            r, e, d, " / ".join(str(int(x)) for x in own), " (each level on its own; the 95 % one)"
+        ),
         function="privrisk.bounds.reconstruction.success_quantiles (β_i from beta_pure)",
     )
 
@@ -463,7 +471,7 @@ def mmc(g: Guarantee, a: Attacker) -> Row:
         fn = "mmc_fdp"
         note = (
             "equals β at prior 1/K (Theorem 3.5 with n = 1)"
-            if r.profile is None
+            if not r.has_profile
             else _profile_note(r, e, d, prob(float(own[0])))
             + "; MMC with the PLD's own trade-off curve would be tighter still"
         )
@@ -505,7 +513,7 @@ def baseline_fdp(g: Guarantee, a: Attacker) -> Row:
     null = "removed" if s.adjacency == ADD_REMOVE else "replaced by a fresh draw from the prior"
     if s.mu is not None:
         fn = "success_from_baseline_gdp"
-    elif s.profile is not None and s.mu is None:
+    elif s.has_profile and s.mu is None:
         fn = "success_from_baseline_profile"
     else:
         fn = "success_from_baseline_approx"
@@ -559,9 +567,11 @@ def difference_note(g: Guarantee, a: Attacker, rows: dict[str, Row]) -> str | No
         return (
             f"β = {prob(b.value)} and 1 − f(κ) = {prob(k.value)} answer the same one-guess "
             "question under different adjacencies: β compares two values of the target's "
-            "record (replace-one), which this add/remove guarantee only gives as "
-            f"ε = {num(g.replace_one.epsilon)}; 1 − f(κ) tests the real target against a "
-            "world without it, which is exactly what add/remove bounds, and is tight there."
+            "record (replace-one), which this add/remove guarantee bounds only more weakly "
+            f"(replace-one ε = {num(g.replace_one.epsilon)}"
+            + (f" at δ = {g.replace_one.delta:.2g}" if g.replace_one.delta else "")
+            + "); 1 − f(κ) tests the real target against a world without it, which is exactly "
+            "what add/remove bounds, and is tight there."
         )
     s = g.as_stated
     doubled = ""
