@@ -98,10 +98,15 @@ def figure(card: RiskCard, g: Guarantee, a: Attacker):
                 i += 1
             ax.set_ylabel("bound")
             ax.set_ylim(-0.02, 1.02)
+            ax.set_xlim(xs[0], xs[-1])
+            if i == 0:
+                ax.text(0.5, 0.5, "n/a: these bounds need pure ε-DP", ha="center",
+                        va="center", transform=ax.transAxes, color="0.35")  # fmt: skip
         ax.axvline(marker_x, **plotting.BASELINE)
         ax.set_title(title)
         ax.set_xlabel(
             f"ε ({g.adjacency})" + (f", δ = {g.as_stated.delta:.2g}" if g.as_stated.delta else "")
         )
-        ax.legend(loc="lower right")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(loc="lower right")
     return fig

@@ -130,7 +130,8 @@ def html_page(card: RiskCard, figure_png: bytes | None = None) -> str:
             "<h2>Each bound against ε</h2>",
             f'<img alt="bounds against epsilon" src="data:image/png;base64,{b64}">',
             '<p class="note">Curves: the bounds as functions of ε (at this card\'s δ and '
-            "adjacency); markers: this card's values.</p>",
+            "adjacency); markers: this card's values. Where the card reads the whole privacy "
+            "profile (μ-GDP, DP-SGD), its markers sit below the curves of a single (ε, δ).</p>",
         ]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
