@@ -10,6 +10,18 @@ The library is organised by concept (see README "Code layout"):
 - ``provenance``   provenance records (versions, commit, seeds, data sources, wall time).
 - ``config``       config loading and schema validation.
 - ``papers.<key>`` per-paper composition: each figure is a small function of its config.
+- ``explain``      ``privrisk.explain(epsilon=3, prior=0.1)``: the risk card of a guarantee.
 """
 
+import importlib
+
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    # ``privrisk.explain`` is loaded on first use by a call, not an import statement: every rule's
+    # code inputs follow each ``import`` in this file (functions included), so a static import
+    # here would make every figure of every paper depend on the explain package.
+    if name == "explain":
+        return importlib.import_module("privrisk.explain")
+    raise AttributeError(f"module 'privrisk' has no attribute {name!r}")

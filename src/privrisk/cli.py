@@ -3,6 +3,10 @@
 privrisk claims [LEDGER] [--paper KEY] [--status S] [--markdown OUT] [--check]
 privrisk data [CONFIG ...]        which source each dataset block resolves to, and why
 privrisk config [CONFIG ...]      validate config files (or --readme: print the reference)
+privrisk explain --epsilon 3 --prior 0.1   what does my ε mean? (privrisk explain --help)
+
+The subcommands' modules are imported when they run: ``explain`` must start in well under a
+second and never load pandas, jsonschema or torch.
 """
 
 from __future__ import annotations
@@ -12,12 +16,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import claims, config, workflow
-from .data import sources
-
 
 def data_status(cfg: dict) -> list[str]:
     """One line per data block of every paper: dataset, configured source, resolved source, files."""
+    from . import workflow
+    from .data import sources
+
     lines = []
     for paper in workflow.PAPERS:
         for name, block in cfg.get(paper, {}).get("data", {}).items():
@@ -39,11 +43,17 @@ def data_status(cfg: dict) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog="privrisk", description=__doc__.splitlines()[0])
-    ap.add_argument("command", choices=["claims", "data", "config"])
+    ap.add_argument("command", choices=["claims", "data", "config", "explain"])
     if not argv or argv[0] in ("-h", "--help"):
         ap.print_help()
         return 0
     command, rest = argv[0], argv[1:]
+    if command == "explain":
+        from .explain import command as explain_command
+
+        return explain_command.main(rest)
+    from . import claims, config
+
     if command == "claims":
         return claims.main(rest)
     sub = argparse.ArgumentParser(prog=f"privrisk {command}")

@@ -1,0 +1,218 @@
+"""What does my ε mean? A risk card from the five papers' bounds, for any guarantee and prior.
+
+>>> card = explain(epsilon=3, prior=0.1)
+>>> round(card.row("reconstruction.beta").value, 2)
+0.69
+
+``explain(...)`` returns a :class:`RiskCard`: one row per threat model (membership, attribute
+inference, reconstruction, and optionally the reverse question), each computed by the library
+function the paper figures use, with the paper and theorem and one plain sentence of who the
+attacker is. The command ``privrisk explain`` prints it (``--json``, ``--html FILE``).
+
+This package sits beside the papers (``.importlinter``): it imports the concept and contract
+layers, never a paper, the workflow or the CLI; and nothing below it imports it, so no rule's code
+inputs include it.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+from . import attacker as attacker_mod
+from . import guarantee as guarantee_mod
+from . import reverse, rows
+from .card import RiskCard, Row, Setting
+from .guarantee import ADD_REMOVE, REPLACE_ONE
+from .inputs import BadInput
+from .rows import num
+
+__all__ = ["explain", "html", "RiskCard", "Row", "Setting", "BadInput", "ADD_REMOVE", "REPLACE_ONE"]
+
+_GUARANTEE_ARGS = (
+    "epsilon",
+    "delta",
+    "mu",
+    "sigma",
+    "sensitivity",
+    "noise_multiplier",
+    "sample_rate",
+    "steps",
+    "adjacency",
+)
+_ATTACKER_ARGS = (
+    "base_rate",
+    "prior",
+    "values",
+    "priors",
+    "prior_file",
+    "targets",
+    "attribute_range",
+)
+
+_ADJ_MEANING = {
+    REPLACE_ONE: "two datasets differ in one record's value",
+    ADD_REMOVE: "two datasets differ by one record added or removed",
+}
+
+
+def _build(**kw) -> tuple[RiskCard, object, object]:
+    """The card and the parsed guarantee and attacker (for the HTML page's curves)."""
+    g_args = {k: kw.pop(k, None) for k in _GUARANTEE_ARGS}
+    max_risk = kw.pop("max_risk", None)
+    pld_discretisation = kw.pop("pld_discretisation", None)
+    a_args = {k: kw.pop(k, None) for k in _ATTACKER_ARGS}
+    if kw:
+        raise TypeError(f"explain() got unexpected keyword arguments {sorted(kw)}")
+    target = reverse.parse_max_risk(max_risk) if max_risk is not None else None
+    g = guarantee_mod.parse(**g_args, pld_discretisation=pld_discretisation)
+    a = attacker_mod.parse(**a_args)
+    card_rows, notes = rows.build(g, a)
+    if target is not None:
+        card_rows = (*card_rows, reverse.answer(g_args, g, a, *target))
+    card = RiskCard(guarantee=g.description, settings=_settings(g, a), rows=card_rows, notes=notes)
+    return card, g, a
+
+
+def explain(
+    *,
+    epsilon=None,
+    delta=None,
+    mu=None,
+    sigma=None,
+    sensitivity=None,
+    noise_multiplier=None,
+    sample_rate=None,
+    steps=None,
+    adjacency=None,
+    base_rate=None,
+    prior=None,
+    values=None,
+    priors=None,
+    prior_file=None,
+    targets=None,
+    attribute_range=None,
+    max_risk=None,
+    pld_discretisation=None,
+) -> RiskCard:
+    """The risk card of a DP guarantee against the papers' attackers.
+
+    Args:
+        epsilon, delta: pure ε, or (ε, δ) (δ in [0, 1)).
+        mu: μ-GDP (δ, default 10⁻⁵, only sets where the (ε, δ) rows read it).
+        sigma, sensitivity: a Gaussian mechanism N(0, σ²) on a query of sensitivity Δ (default 1).
+        noise_multiplier, sample_rate, steps, delta: DP-SGD (Poisson sampling), accounted with
+            dp-accounting's PLD accountant (the RDP accountant's ε recorded beside it).
+        adjacency: ``"replace-one"`` or ``"add-remove"``: the neighbouring relation the guarantee
+            is stated for (default add-remove for DP-SGD, as opacus reports it, else replace-one).
+        base_rate: fraction of candidates that are members (membership; default 0.5).
+        prior / values / priors / prior_file: the attacker's prior success for one secret (a
+            probability in (0, 1]), K equally likely values, or per-target priors (a sequence or a
+            file with one number per line). Default: 2 equally likely values.
+        targets: number of targets in one run (default 100; per-target priors set it).
+        attribute_range: the attribute's range in units of the precision a guess needs (±1 unit;
+            default 20).
+        max_risk: ``"KEY=VALUE"``: add the reverse question for that row (e.g.
+            ``"reconstruction.beta=0.5"``).
+        pld_discretisation: DP-SGD only: the PLD grid (default ε_RDP / 3000).
+
+    Returns:
+        RiskCard.
+
+    Raises:
+        BadInput: one clear message naming the argument (``.argument``).
+    """
+    return _build(**locals())[0]
+
+
+def html(**kwargs) -> tuple[RiskCard, str]:
+    """The card and its self-contained HTML page (table, notes, curves against ε)."""
+    from privrisk import plotting
+
+    from . import curves, render
+
+    card, g, a = _build(**kwargs)
+    with plotting.style():
+        import matplotlib.pyplot as plt
+
+        fig = curves.figure(card, g, a)
+        try:
+            png = render.png(fig)
+        finally:
+            plt.close(fig)
+    return card, render.html_page(card, png)
+
+
+def _settings(g, a) -> tuple[Setting, ...]:
+    s, r = g.as_stated, g.replace_one
+    out = [
+        Setting("guarantee", "guarantee", g.description),
+        Setting(
+            "adjacency",
+            "adjacency",
+            f"{g.adjacency}: {_ADJ_MEANING[g.adjacency]}"
+            + (" (default; set with --adjacency)" if g.adjacency_default else ""),
+            default=g.adjacency_default,
+        ),
+    ]
+    eps_text = f"ε = {num(s.epsilon)}" + (f" at δ = {s.delta:.3g}" if s.delta > 0 else "")
+    if g.rdp_epsilon is not None:
+        eps_text += f" (RDP accountant: ε = {num(g.rdp_epsilon)})"
+    out.append(Setting("epsilon", "accounted", f"{eps_text}; {s.accounting}", value=s.epsilon))
+    if s.mu is not None:
+        out.append(Setting("mu", "μ-GDP", f"μ = {num(s.mu)}", value=s.mu))
+    if g.adjacency != REPLACE_ONE:
+        r_text = f"ε = {num(r.epsilon)}" + (f" at δ = {r.delta:.3g}" if r.delta > 0 else "")
+        out.append(
+            Setting(
+                "epsilon_replace_one",
+                "as replace-one",
+                f"{r_text}; {r.accounting} (for attribute and reconstruction rows)",
+                value=r.epsilon,
+            )
+        )
+    d = set(a.defaults)
+    out += [
+        Setting(
+            "base_rate",
+            "membership base rate",
+            f"{a.base_rate:g} of candidates are members"
+            + (" (default)" if "base_rate" in d else ""),
+            value=a.base_rate,
+            default="base_rate" in d,
+        ),
+        Setting(
+            "prior",
+            "prior success, one secret",
+            f"{a.prior:.4g} ({a.prior_from})" + (" (default)" if "prior" in d else ""),
+            value=a.prior,
+            default="prior" in d,
+        ),
+        Setting(
+            "targets",
+            "targets in one run",
+            f"{a.targets:,}" + (" (default)" if "targets" in d else ""),
+            value=float(a.targets),
+            default="targets" in d,
+        ),
+        Setting(
+            "attribute_range",
+            "attribute range",
+            f"{a.attribute_range:g} precision units, guess within ±1"
+            + (" (default)" if "attribute_range" in d else ""),
+            value=a.attribute_range,
+            default="attribute_range" in d,
+        ),
+    ]
+    return tuple(out)
+
+
+class _CallableModule(types.ModuleType):
+    """Lets ``privrisk.explain(...)`` call :func:`explain`: the package and the function share the
+    name, and once the package is imported the attribute ``privrisk.explain`` is the module."""
+
+    def __call__(self, **kwargs) -> RiskCard:
+        return explain(**kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -1,0 +1,185 @@
+"""The attacker a card is about: what it knows before it sees the release.
+
+- ``base_rate``: the fraction of candidates that are members (membership inference).
+- the prior success for one secret: a probability (``prior``), "K equally likely values"
+  (``values``), or per-target priors for many targets (``priors`` / a ``prior_file``, one number
+  per line); the single-target rows then use the most exposed target (the largest prior).
+- ``targets``: how many targets one run attacks (Swanberg et al.'s Theorem 3.5 quantiles).
+- ``attribute_range``: the attribute's range in units of the precision the attacker needs
+  (Pankova & Laud's approximate guessing: a guess counts if it is within ±1 unit).
+
+Every default is stated on the card.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from .inputs import BadInput, integer, number
+
+DEFAULT_BASE_RATE = 0.5
+DEFAULT_VALUES = 2  # a yes/no secret
+DEFAULT_TARGETS = 100
+DEFAULT_ATTRIBUTE_RANGE = 20.0
+#: Theorem 3.5's tail with δ > 0 is an (n + 2) × n table: keep it small enough to be instant
+MAX_TARGETS = 2000
+
+
+@dataclass(frozen=True)
+class Attacker:
+    base_rate: float
+    prior: float
+    prior_from: str
+    values: int | None
+    priors: tuple[float, ...]
+    attribute_range: float
+    defaults: tuple[str, ...]
+
+    @property
+    def targets(self) -> int:
+        return len(self.priors)
+
+
+def _prior(name: str, value) -> float:
+    p = number(name, value)
+    if not 0 < p <= 1:
+        raise BadInput(name, f"must be a probability in (0, 1], got {value!r}")
+    return p
+
+
+def read_prior_file(path) -> tuple[float, ...]:
+    """Per-target priors from a text/CSV file: one number per line, an optional one-word header,
+    blank lines and ``#`` comments ignored. Anything else (several columns, no rows) is refused."""
+    path = Path(path)
+    if not path.is_file():
+        raise BadInput("prior_file", f"no such file: {path}")
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        raise BadInput("prior_file", f"cannot read {path}: {err}") from None
+    out = []
+    header_seen = False
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        fields = [f for f in line.replace(",", " ").replace(";", " ").split() if f]
+        if len(fields) != 1:
+            raise BadInput(
+                "prior_file",
+                f"{path}: expected one column of per-target priors (one number per line), "
+                f"line {lineno} has {len(fields)} fields",
+            )
+        try:
+            p = float(fields[0])
+        except ValueError:
+            if out or header_seen:
+                raise BadInput(
+                    "prior_file", f"{path}: line {lineno}: {fields[0]!r} is not a number"
+                ) from None
+            header_seen = True  # a column name such as "prior"
+            continue
+        if math.isnan(p) or not 0 < p <= 1:
+            raise BadInput(
+                "prior_file", f"{path}: line {lineno}: prior {fields[0]} is outside (0, 1]"
+            )
+        out.append(p)
+    if not out:
+        raise BadInput("prior_file", f"{path}: no priors in the file (one number per line)")
+    if len(out) > MAX_TARGETS:
+        raise BadInput(
+            "prior_file", f"{path}: {len(out):,} targets; at most {MAX_TARGETS:,} are supported"
+        )
+    return tuple(out)
+
+
+def parse(
+    *,
+    base_rate=None,
+    prior=None,
+    values=None,
+    priors=None,
+    prior_file=None,
+    targets=None,
+    attribute_range=None,
+) -> Attacker:
+    defaults = []
+    if base_rate is None:
+        b = DEFAULT_BASE_RATE
+        defaults.append("base_rate")
+    else:
+        b = number("base_rate", base_rate)
+        if not 0 < b < 1:
+            raise BadInput("base_rate", f"must be in (0, 1), got {base_rate!r}")
+
+    ways = [n for n, v in (("prior", prior), ("values", values), ("priors", priors),
+                           ("prior_file", prior_file)) if v is not None]  # fmt: skip
+    if len(ways) > 1:
+        flags = " and ".join("--" + w.replace("_", "-") for w in ways)
+        raise BadInput(ways[1], f"the prior is given more than one way ({flags}); give one")
+    k = None
+    per_target = None
+    if prior is not None:
+        p = _prior("prior", prior)
+        prior_from = "given"
+    elif values is not None:
+        k = integer("values", values, lo=1)
+        p = 1.0 / k
+        prior_from = f"{k:,} equally likely values"
+    elif priors is not None or prior_file is not None:
+        if prior_file is not None:
+            per_target = read_prior_file(prior_file)
+            src = f"file {Path(prior_file).name}"
+        else:
+            try:
+                per_target = tuple(_prior("priors", x) for x in priors)
+            except TypeError:
+                raise BadInput("priors", "must be a sequence of probabilities") from None
+            if not per_target:
+                raise BadInput("priors", "is empty")
+            if len(per_target) > MAX_TARGETS:
+                raise BadInput("priors", f"at most {MAX_TARGETS:,} targets are supported")
+            src = "per-target priors"
+        if targets is not None:
+            raise BadInput(
+                "targets", "give --targets or per-target priors, not both (each prior is a target)"
+            )
+        p = max(per_target)
+        prior_from = f"{src}: {len(per_target):,} targets, the largest prior"
+    else:
+        k = DEFAULT_VALUES
+        p = 1.0 / k
+        prior_from = f"{k} equally likely values (a yes/no secret)"
+        defaults.append("prior")
+
+    if per_target is None:
+        if targets is None:
+            n = DEFAULT_TARGETS
+            defaults.append("targets")
+        else:
+            n = integer("targets", targets, lo=1)
+            if n > MAX_TARGETS:
+                raise BadInput("targets", f"at most {MAX_TARGETS:,} are supported, got {n:,}")
+        per_target = (p,) * n
+
+    if attribute_range is None:
+        m = DEFAULT_ATTRIBUTE_RANGE
+        defaults.append("attribute_range")
+    else:
+        m = number("attribute_range", attribute_range)
+        if not m > 2:
+            raise BadInput(
+                "attribute_range",
+                f"must be > 2 precision units (a guess within ±1 unit covers 2), got {attribute_range!r}",
+            )
+    return Attacker(
+        base_rate=b,
+        prior=p,
+        prior_from=prior_from,
+        values=k,
+        priors=per_target,
+        attribute_range=m,
+        defaults=tuple(defaults),
+    )

@@ -1,0 +1,99 @@
+"""``privrisk explain``: the risk card of a DP guarantee, as a table, JSON or an HTML page.
+
+Bad input gets one line on stderr naming the argument, exit status 2, and nothing is written:
+the card (and the page) are made in full before anything is printed or saved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+EXAMPLES = """examples:
+  privrisk explain --epsilon 3 --prior 0.1
+  privrisk explain --noise-multiplier 1.1 --sample-rate 0.004 --steps 7000 --delta 1e-5
+  privrisk explain --epsilon 1 --values 8 --targets 100 --json
+  privrisk explain --mu 1 --prior-file priors.csv --html card.html
+  privrisk explain --epsilon 3 --prior 0.1 --max-risk reconstruction.beta=0.5
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not argparse's usage block
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = _Parser(
+        prog="privrisk explain",
+        description="What does my ε mean? One risk card from the five papers' bounds.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    g = ap.add_argument_group("the guarantee (give it one way)")
+    g.add_argument("--epsilon", help="ε of a pure ε-DP or (with --delta) an (ε, δ)-DP guarantee")
+    g.add_argument("--delta", help="δ in [0, 1)")
+    g.add_argument("--mu", help="μ of a μ-GDP guarantee")
+    g.add_argument("--sigma", help="Gaussian mechanism: the noise's standard deviation")
+    g.add_argument("--sensitivity", help="Gaussian mechanism: the query's L2 sensitivity (1)")
+    g.add_argument("--noise-multiplier", help="DP-SGD: noise std / clipping norm")
+    g.add_argument("--sample-rate", help="DP-SGD: Poisson sampling rate (batch / dataset size)")
+    g.add_argument("--steps", help="DP-SGD: number of steps")
+    g.add_argument(
+        "--adjacency",
+        help="replace-one or add-remove (default: add-remove for DP-SGD, else replace-one)",
+    )
+    a = ap.add_argument_group("the attacker (each has a default, stated on the card)")
+    a.add_argument("--base-rate", help="fraction of candidates that are members (0.5)")
+    a.add_argument("--prior", help="prior success of one guess of one secret, in (0, 1]")
+    a.add_argument("--values", help="the secret is one of K equally likely values (2)")
+    a.add_argument("--prior-file", help="per-target priors, one number per line")
+    a.add_argument("--targets", help="targets attacked in one run (100)")
+    a.add_argument(
+        "--attribute-range", help="attribute range in units of the precision needed (20)"
+    )
+    o = ap.add_argument_group("output")
+    o.add_argument(
+        "--max-risk",
+        metavar="KEY=VALUE",
+        help="the reverse question: the largest ε (smallest noise) keeping row KEY <= VALUE",
+    )
+    o.add_argument("--json", action="store_true", help="print the card as JSON")
+    o.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page")
+    o.add_argument(
+        "--pld-discretisation", help="DP-SGD: PLD discretisation interval (ε_RDP / 3000)"
+    )
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    from . import BadInput, explain, html
+    from .render import text, to_json, write_atomic
+
+    kwargs = {k: v for k, v in vars(args).items() if k not in ("json", "html") and v is not None}
+    try:
+        if args.html is not None:
+            card, page = html(**kwargs)
+        else:
+            card = explain(**kwargs)
+    except BadInput as err:
+        print(f"privrisk explain: error: {err.flag}: {err.message}", file=sys.stderr)
+        return 2
+    if args.html is not None:
+        try:
+            write_atomic(args.html, page)
+        except OSError as err:
+            print(
+                f"privrisk explain: error: --html: cannot write {args.html}: {err}", file=sys.stderr
+            )
+            return 1
+    sys.stdout.write(to_json(card) if args.json else text(card))
+    if args.html is not None:
+        print(f"privrisk explain: wrote {args.html}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
