@@ -3,6 +3,7 @@
 privrisk claims [LEDGER] [--paper KEY] [--status S] [--markdown OUT] [--check]
 privrisk data [CONFIG ...]        which source each dataset block resolves to, and why
 privrisk config [CONFIG ...]      validate config files (or --readme: print the reference)
+privrisk status [--write|--check] the README's status table from results/ (privrisk.status)
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import claims, config, workflow
+from . import claims, config, status, workflow
 from .data import sources
 
 
@@ -39,13 +40,15 @@ def data_status(cfg: dict) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog="privrisk", description=__doc__.splitlines()[0])
-    ap.add_argument("command", choices=["claims", "data", "config"])
+    ap.add_argument("command", choices=["claims", "data", "config", "status"])
     if not argv or argv[0] in ("-h", "--help"):
         ap.print_help()
         return 0
     command, rest = argv[0], argv[1:]
     if command == "claims":
         return claims.main(rest)
+    if command == "status":
+        return status.main(rest)
     sub = argparse.ArgumentParser(prog=f"privrisk {command}")
     sub.add_argument(
         "files", nargs="*", help="config files merged in order (default config/config.yaml)"
