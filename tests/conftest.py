@@ -29,10 +29,31 @@ def snakemake_exe() -> list[str]:
     return [exe]
 
 
+#: The test being run (set by the hook below), so that run_pipeline can see its markers.
+_CURRENT: pytest.Item | None = None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    global _CURRENT
+    _CURRENT = item
+
+
+def _only_in_the_slow_tier() -> None:
+    """Plain ``pytest`` is the fast tier (under 2 minutes on 2 cores): a test that runs Snakemake,
+    even a dry run (seconds of start-up and DAG), belongs to the slow tier."""
+    if _CURRENT is not None and _CURRENT.get_closest_marker("slow") is None:
+        raise AssertionError(
+            f"{_CURRENT.nodeid} runs Snakemake: mark it @pytest.mark.slow (README, Tests and CI)"
+        )
+
+
 def run_pipeline(
     workdir: Path, *targets: str, configfiles=TINY, extra_args=(), check=True, config_overrides=()
 ) -> subprocess.CompletedProcess:
-    """Run the real Snakefile with ``workdir`` as working directory (results land there)."""
+    """Run the real Snakefile with ``workdir`` as working directory (results land there).
+    Only from a test marked slow."""
+    _only_in_the_slow_tier()
     cmd = [
         *snakemake_exe(),
         *targets,

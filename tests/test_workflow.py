@@ -102,7 +102,11 @@ def test_params_merge_common_section_config_and_fixed():
         "model": {"lr": 0.1},
         "dataset": "mnist",
     }
-    assert workflow.params(cfg, "k", _step()) == {"seed": 7}
+    # every step gets torch's thread count (default 1), so a change of it reruns the steps;
+    # figures do not train, so a change leaves them alone
+    assert workflow.params(cfg, "k", _step()) == {"seed": 7, "torch_threads": 1}
+    assert workflow.params({**cfg, "torch_threads": 3}, "k", _step())["torch_threads"] == 3
+    assert "torch_threads" not in workflow.params({**cfg, "torch_threads": 3}, "k", fig)
     with pytest.raises(RegistryError, match="models.vae"):
         workflow.params(cfg, "k", Figure(name="fig1", func="m:f", config={"model": "models.vae"}))
 
@@ -126,12 +130,16 @@ def test_code_inputs_follow_imports_and_packages():
 
 
 @pytest.fixture(scope="module")
-def registries():
-    cfg = config.load(REPO / "config/config.yaml")
-    return {p: workflow.load_registry(p, cfg) for p in workflow.PAPERS}
+def quick_config():
+    return config.load(REPO / "config/config.yaml")
 
 
-def test_every_paper_declares_figures_with_captions(registries):
+@pytest.fixture(scope="module")
+def registries(quick_config):
+    return {p: workflow.load_registry(p, quick_config) for p in workflow.PAPERS}
+
+
+def test_every_paper_declares_figures_with_captions(registries, quick_config):
     assert set(registries) == set(workflow.PAPERS)
     for paper, reg in registries.items():
         assert reg.figures, paper
@@ -139,9 +147,7 @@ def test_every_paper_declares_figures_with_captions(registries):
             assert (REPO / "workflow" / "report" / paper / f"{fig.name}.rst").is_file(), (
                 f"{paper}/{fig.name}: no caption"
             )
-            workflow.params(
-                config.load(REPO / "config/config.yaml"), paper, fig
-            )  # every config path resolves
+            workflow.params(quick_config, paper, fig)  # every config path resolves
 
 
 def test_step_code_never_includes_plotting_or_figure_code(registries):

@@ -3,6 +3,7 @@
 privrisk claims [LEDGER] [--paper KEY] [--status S] [--markdown OUT] [--check]
 privrisk data [CONFIG ...]        which source each dataset block resolves to, and why
 privrisk config [CONFIG ...]      validate config files (or --readme: print the reference)
+privrisk status [--write|--check] the README's status table from results/ (privrisk.status)
 privrisk explain --epsilon 3 --prior 0.1   what does my ε mean? (privrisk explain --help)
 
 The subcommands' modules are imported when they run: ``explain`` must start in well under a
@@ -43,7 +44,7 @@ def data_status(cfg: dict) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog="privrisk", description=__doc__.splitlines()[0])
-    ap.add_argument("command", choices=["claims", "data", "config", "explain"])
+    ap.add_argument("command", choices=["claims", "data", "config", "status", "explain"])
     if not argv or argv[0] in ("-h", "--help"):
         ap.print_help()
         return 0
@@ -56,6 +57,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if command == "claims":
         return claims.main(rest)
+    if command == "status":
+        from . import status
+
+        return status.main(rest)
     sub = argparse.ArgumentParser(prog=f"privrisk {command}")
     sub.add_argument(
         "files", nargs="*", help="config files merged in order (default config/config.yaml)"

@@ -9,6 +9,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from .core import device as _device
 from .data import sources as _sources
 
 # Packages whose versions matter for the numbers; missing ones are simply skipped.
@@ -94,6 +95,8 @@ def make_record(
         "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "git_commit": git_commit(),
         "python": platform.python_version(),
+        # torch's numbers depend on its thread count; the CPU says where they were made
+        **_device.thread_record(),
         "packages": package_versions(),
         **(extra or {}),
     }

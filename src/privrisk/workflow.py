@@ -88,6 +88,10 @@ def params(config: Mapping[str, Any], paper: str, decl: _Declaration) -> dict[st
     out.update(copy.deepcopy(dict(decl.fixed)))
     if decl.device:
         out["device"] = config.get("device", "auto")
+    if isinstance(decl, Step):
+        # torch's numbers depend on its thread count (run.py applies it): as a param, a change
+        # reruns the steps, and with them the figures that read their artifacts
+        out["torch_threads"] = config.get("torch_threads", 1)
     return out
 
 

@@ -4,6 +4,11 @@ params.kind is ``step`` or ``figure``; params.func names ``module:function``; pa
 params. A step has the signature ``f(params, inputs, outputs, threads)`` and writes exactly the
 rule's outputs; a figure returns a FigureResult that run_figure writes as the output contract.
 Figure rules only read step artifacts, so changing a plot never reruns a step.
+
+Torch's thread count is the config's ``torch_threads`` for every job, not the rule's ``threads``
+(which Snakemake lowers to ``--cores``): torch's numbers depend on it, and the same config must
+give the same numbers on a laptop and on a cluster. A step receives it as its ``threads`` argument
+and in its params (so that changing it reruns the steps); figure provenance records it.
 """
 
 import os
@@ -18,6 +23,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # code that runs is the code whose commit goes into provenance.
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1] / "src"))  # noqa: F821
 
+from privrisk.core import device
 from privrisk.figure import resolve, run_figure
 from privrisk.joblog import job_log
 
@@ -25,13 +31,14 @@ sm = snakemake  # noqa: F821
 with job_log(sm.log[0]):
     inputs = {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")}
     if sm.params.kind == "step":
-        import torch
-
-        torch.set_num_threads(max(1, sm.threads))
+        torch_threads = sm.params.cfg["torch_threads"]  # privrisk.workflow.params puts it there
+        device.set_torch_threads(torch_threads)
         resolve(sm.params.func)(
-            sm.params.cfg, inputs, {k: str(v) for k, v in sm.output.items()}, sm.threads
+            sm.params.cfg, inputs, {k: str(v) for k, v in sm.output.items()}, torch_threads
         )
     else:
+        # recorded in the figure's provenance; torch is not loaded for it
+        device.set_torch_threads(sm.config.get("torch_threads", 1), load_torch=False)
         run_figure(
             sm.params.func,
             paper=sm.params.paper,

@@ -1,0 +1,167 @@
+"""The README's status table (privrisk.status): made from a run's results with one rounding, written
+between the README's markers, and checked (a changed number in the results fails the check)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from privrisk import claims, cli, status
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("0.73105858", "0.731"),
+        (0.93233236, "0.932"),
+        ("17.78", "17.8"),
+        ("12131", "12131"),
+        ("12131.4", "12131"),
+        (1.0, "1"),
+        ("1e-05", "1e-05"),
+        ("0.000123456", "0.000123"),
+        (-0.5, "-0.5"),
+        ("inf", "∞"),
+        ("", ""),
+        (float("nan"), ""),
+        ("stated", "stated"),
+        ("at t = 0.167: 5 vs 0.846", "at t = 0.167: 5 vs 0.846"),  # text is never re-rounded
+    ],
+)
+def test_one_rounding_for_every_number(value, shown):
+    assert status.fmt(value) == shown
+
+
+def _results(root: Path, *, ours: float = 0.93233236) -> Path:
+    """A small results folder in the pipeline's layout: a ledger, provenance, a training record."""
+    res = root / "results"
+    ledger = claims.Ledger("thudi2022")
+    rows = [
+        ledger.numeric(
+            figure="fig2",
+            claim_id="erlingsson_eps2",
+            claim="Erlingsson bound at ε = 2",
+            paper_value=0.95,
+            ours=ours,
+            tolerance=0.005,
+            note="paper erratum",
+        ),
+        ledger.qualitative(
+            figure="fig2", claim_id="tighter", claim="ours is tighter", holds=True, ours="excess 0"
+        ),
+        claims.Ledger("xu2022").qualitative(
+            figure="fig7",
+            claim_id="nn_query",
+            claim="NN query leaks",
+            holds=None,
+            ours="AUC 0.54 | 0.56",
+            note="within half-width",
+            data="standin",
+        ),
+    ]
+    claims.write_claims(rows, res / "claims.csv")
+    for paper, fig, sources in [
+        ("thudi2022", "fig2", {}),
+        ("thudi2022", "fig10", {}),
+        ("thudi2022", "table1", {}),
+        ("xu2022", "fig7", {"DermaMNIST": "standin"}),
+    ]:
+        (res / paper).mkdir(parents=True, exist_ok=True)
+        record = {
+            "paper": paper,
+            "figure": fig,
+            "scale": "quick",
+            "data_sources": sources,
+            "torch_threads": 1,
+            "wall_time_s": 1.234,
+            "git_commit": "abc",
+        }
+        (res / paper / f"{fig}.json").write_text(json.dumps(record))
+    (res / "xu2022" / "intermediate").mkdir(exist_ok=True)
+    (res / "xu2022" / "intermediate" / "skin_jsgan_record.json").write_text(
+        json.dumps({"data_source": "standin", "auc": {"d0": 0.84412}, "wall_time_s": 9.1})
+    )
+    (res / "xu2022" / "intermediate" / "other_record.json").write_text(json.dumps({"n": 3}))
+    return res
+
+
+def test_table_from_results(tmp_path):
+    block = status.render(_results(tmp_path))
+    lines = block.splitlines()
+    assert "Made at scale quick with `torch_threads: 1`" in block
+    assert "| thudi2022 | 3 | 2 | 0 | 1 | 1 | 0 | 0 | 0 | 0 |" in lines
+    assert "| xu2022 | 1 | 1 | 0 | 0 | 0 | 0 | 1 | 0 | 0 |" in lines
+    assert (
+        "| **all** | **4** | **3** | **0** | **1** | **1** | **0** | **1** | **0** | **0** |"
+        in lines
+    )
+    # outputs in natural order (fig2 before fig10), with their data and claims by status
+    fig_rows = [line for line in lines if line.startswith(("| fig", "| table"))]
+    assert fig_rows[:3] == [
+        "| fig2 | analytic | 1 differs, 1 qualitative-ok |",
+        "| fig10 | analytic | no claims |",
+        "| table1 | analytic | no claims |",
+    ]
+    assert "| fig2 | `erlingsson_eps2` | 0.95 | 0.932 | **differs** |" in lines
+    assert "| fig7 | `nn_query` | stated | AUC 0.54 \\| 0.56 | uninformative |" in lines
+    assert "| skin_jsgan | standin | d0 0.844 |" in lines  # the training record's AUC
+    assert "other" not in block  # a record without an AUC
+    for unstable in ("1.234", "9.1", "abc", str(tmp_path)):  # wall times, commits, paths
+        assert unstable not in block
+
+
+def test_write_then_check_and_a_changed_number_fails_the_check(tmp_path, capsys):
+    res = _results(tmp_path)
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# t\n\n## Status\n\n{status.BEGIN}\nOLD TABLE\n{status.END}\n\n## Next\n")
+    assert status.main(["--results", str(res), "--readme", str(readme), "--check"]) == 1
+    assert status.main(["--results", str(res), "--readme", str(readme), "--write"]) == 0
+    text = readme.read_text()
+    assert text.startswith("# t\n\n## Status\n\n") and text.endswith(f"{status.END}\n\n## Next\n")
+    assert "OLD TABLE" not in text and "0.932" in text
+    assert status.main(["--results", str(res), "--readme", str(readme), "--check"]) == 0
+    assert status.write(readme, status.render(res)) is False  # idempotent
+
+    _results(tmp_path / "rerun", ours=0.9351)  # the same claim, another number
+    capsys.readouterr()
+    rc = status.main(
+        ["--results", str(tmp_path / "rerun/results"), "--readme", str(readme), "--check"]
+    )
+    said = capsys.readouterr().out
+    assert rc == 1
+    assert "-| fig2 | `erlingsson_eps2` | 0.95 | 0.932 | **differs** |" in said
+    assert "+| fig2 | `erlingsson_eps2` | 0.95 | 0.935 | **differs** |" in said
+    assert "privrisk status --write" in said
+
+
+def test_a_change_below_the_rounding_passes_the_check(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"{status.BEGIN}\n{status.END}\n")
+    status.write(readme, status.render(_results(tmp_path / "a", ours=0.93233236)))
+    assert not status.diff(readme, status.render(_results(tmp_path / "b", ours=0.9321)))
+
+
+@pytest.mark.parametrize(
+    "text", ["no markers\n", f"{status.END}\n{status.BEGIN}\n", f"{status.BEGIN}\n{status.BEGIN}\n"]
+)
+def test_malformed_readme_is_an_error_naming_the_file(tmp_path, capsys, text):
+    readme, res = tmp_path / "README.md", str(_results(tmp_path))
+    readme.write_text(text)
+    assert status.main(["--results", res, "--readme", str(readme)]) == 0  # printing needs no README
+    for mode in ("--check", "--write"):
+        assert status.main(["--results", res, "--readme", str(readme), mode]) == 1
+        assert "README.md: needs exactly one" in capsys.readouterr().err
+    assert readme.read_text() == text
+
+
+def test_missing_results_say_what_to_run(tmp_path, capsys):
+    assert cli.main(["status", "--results", str(tmp_path / "results")]) == 1
+    assert "run `snakemake --cores 2` first" in capsys.readouterr().err
+
+
+def test_the_committed_readme_has_one_status_block():
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    _, body, _ = status._split(readme)
+    assert body.strip().startswith("<!-- Generated by `privrisk status --write`")
