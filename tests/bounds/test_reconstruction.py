@@ -295,16 +295,25 @@ def test_revealed_bound_matches_monte_carlo_of_the_bayes_rule_and_edges():
 def test_window_bound_monte_carlo_and_edges():
     rng = np.random.default_rng(1)
     p = np.array([[0.1, 0.2, 0.4, 0.2, 0.1], [0.6, 0.1, 0.1, 0.1, 0.1]])
-    est, se = rb.bayes_window_success_revealed(mu=1.5, p=p, radius=1, draws=20_000, rng=rng)
-    # the window of the Bayes rule can only do better than the exact guess, and radius 0 is exact
-    assert (est > rb.bayes_success_revealed(mu=1.5, p=p)).all() and (se < 0.005).all()
-    e0, se0 = rb.bayes_window_success_revealed(mu=1.5, p=p, radius=0)
-    np.testing.assert_allclose(e0, rb.bayes_success_revealed(mu=1.5, p=p))
-    assert (se0 == 0).all()
-    # a window covering the domain always succeeds; μ = 0 is the prior's best window
-    full, _ = rb.bayes_window_success_revealed(mu=1.5, p=p, radius=4, draws=100, rng=rng)
-    np.testing.assert_allclose(full, 1.0)
-    prior, _ = rb.bayes_window_success_revealed(mu=0.0, p=p, radius=1)
-    np.testing.assert_allclose(prior, [0.8, 0.8])  # windows clipped to the domain
+    est, se = rb.bayes_window_success_revealed(mu=1.5, p=p, radii=[0, 1, 4], draws=20_000, rng=rng)
+    assert est.shape == se.shape == (2, 3)
+    # radius 0 is the exact quadrature; a wider window can only do better; one covering the
+    # domain always succeeds
+    np.testing.assert_allclose(est[:, 0], rb.bayes_success_revealed(mu=1.5, p=p))
+    assert (se[:, 0] == 0).all() and (se[:, 1] < 0.005).all()
+    assert (est[:, 1] > est[:, 0]).all()
+    np.testing.assert_allclose(est[:, 2], 1.0)
+    # Monte Carlo of the rule itself: guess the centre of the most probable window
+    s, n = 1.5 / math.sqrt(2), 200_000
+    x = rng.choice(5, size=n, p=p[0])
+    y = rng.standard_normal((n, 5))
+    y[np.arange(n), x] += s
+    post = np.exp(np.log(p[0]) + s * y)
+    win = np.stack([post[:, max(0, c - 1) : c + 2].sum(axis=1) for c in range(5)], axis=1)
+    hit = (np.abs(win.argmax(axis=1) - x) <= 1).mean()
+    assert est[0, 1] == pytest.approx(hit, abs=4 * se[0, 1] + 3e-3)
+    # μ = 0 is the prior's best window (clipped to the domain)
+    prior, _ = rb.bayes_window_success_revealed(mu=0.0, p=p, radii=[1])
+    np.testing.assert_allclose(prior[:, 0], [0.8, 0.8])
     with pytest.raises(ValueError, match="rng"):
-        rb.bayes_window_success_revealed(mu=1.0, p=p, radius=1)
+        rb.bayes_window_success_revealed(mu=1.0, p=p, radii=[1])

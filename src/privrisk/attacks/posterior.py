@@ -197,7 +197,7 @@ def enumerate_posterior(
             guess[e, i], mass[e, i] = tuples[best], marg[best]
             for j in range(len(unknown)):
                 probs[j][e, i] = np.bincount(tuples[states[:, i], j], weights=w, minlength=doms[j])
-    info = {"states": len(states), "joint": joint, "tuples": tuples}
+    info = {"method": "enumeration", "states": len(states), "joint": joint, "tuples": tuples}
     return PosteriorResult(guess, probs, mass, "enumeration", info)
 
 
@@ -288,7 +288,8 @@ def posterior_attack(
     if noise_std == 0:
         guess, mass, und = exact_release_guess(records, unknown, lay)
         probs = [np.eye(doms[0])[guess[..., 0]] * mass[..., None]]
-        return PosteriorResult(guess, probs, mass, "exact-release", {"undetermined": und})
+        info = {"method": "exact-release", "undetermined": und}
+        return PosteriorResult(guess, probs, mass, "exact-release", info)
     if not noise_std > 0:
         raise ValueError(f"noise_std must be >= 0, got {noise_std!r}")
     if int(np.prod(doms)) ** n <= max_states:
@@ -323,8 +324,24 @@ def posterior_attack(
         best_code, count = _mode(pooled)
         guess = _decode(best_code, doms)
         mass = count / pooled.shape[2]
-    info = {"sweeps": sweeps, "burn_in": burn_in, "chains": chains}
+    info = {
+        "method": "gibbs",
+        "sweeps": sweeps,
+        "burn_in": burn_in,
+        "chains": chains,
+        "anneal": anneal,
+        "chain_disagreement": _disagreement(acc, b, chains, n),
+    }
     return PosteriorResult(guess, probs, mass, "gibbs", info)
+
+
+def _disagreement(acc, b: int, chains: int, n: int) -> float:
+    """Fraction of (problem, record) whose chains' own guesses (the argmax of each chain's
+    marginals, every column) differ: 0 when the chains agree, a sign of poor mixing otherwise."""
+    if chains < 2:
+        return float("nan")
+    own = np.stack([a.reshape(b, chains, n, -1).argmax(axis=3) for a in acc], axis=3)
+    return float((own != own[:, :1]).any(axis=(1, 3)).mean())
 
 
 def _twin_groups(x: np.ndarray, known: list[int]) -> list[tuple[int, np.ndarray]]:

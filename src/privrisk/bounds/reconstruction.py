@@ -365,46 +365,55 @@ def bayes_success_revealed(*, mu, p, nodes: int = 64):
     return out if np.ndim(out) else float(out)
 
 
-def bayes_window_success_revealed(*, mu, p, radius: int, draws: int = 4000, rng=None):
-    """As :func:`bayes_success_revealed` for the window metric |X − z| <= ``radius`` (ordinal
-    codes): the expected largest posterior mass of a window of width 2·radius + 1, by Monte Carlo
-    over y (``draws`` per row, seeded ``rng``; the identity E[max_z P(window_z | y)] = the Bayes
-    success). ``radius`` 0 uses the quadrature. Returns (estimate, standard error) arrays (...)."""
+def bayes_window_success_revealed(*, mu, p, radii, draws: int = 4000, rng=None):
+    """As :func:`bayes_success_revealed` for the window metric |X − z| <= E (ordinal codes), for
+    every E in ``radii``: the expected largest posterior mass of a window of width 2E + 1, by Monte
+    Carlo over y (``draws`` per row of ``p``, from ``rng``; E[max_z P(window_z | y)] is the Bayes
+    success). E = 0 uses the quadrature. Returns (estimate, standard error), each (..., len(radii)).
+    """
     p = _prior_rows(p)
     m = _check_mu(mu)
-    if radius < 0 or int(radius) != radius:
-        raise ValueError(f"radius must be an integer >= 0, got {radius!r}")
-    if radius == 0:
-        est = np.asarray(bayes_success_revealed(mu=m, p=p))
-        return est, np.zeros_like(est)
+    radii = [int(r) for r in np.atleast_1d(radii)]
+    if any(r < 0 for r in radii):
+        raise ValueError(f"radii must be integers >= 0, got {radii!r}")
     k = p.shape[-1]
     rows = p.reshape(-1, k)
+    centre = np.arange(k)
+
+    def best_windows(post):  # (N, K) -> (N, len(radii))
+        cum = np.concatenate([np.zeros((len(post), 1)), np.cumsum(post, axis=1)], axis=1)
+        out = []
+        for r in radii:
+            lo, hi = np.clip(centre - r, 0, k), np.clip(centre + r + 1, 0, k)
+            out.append((cum[:, hi] - cum[:, lo]).max(axis=1))
+        return np.stack(out, axis=1)
+
+    est = np.empty((len(rows), len(radii)))
+    se = np.zeros((len(rows), len(radii)))
     if m == 0 or math.isinf(m):
-        cum = np.concatenate([np.zeros((len(rows), 1)), np.cumsum(rows, axis=1)], axis=1)
-        lo = np.clip(np.arange(k) - radius, 0, k)
-        hi = np.clip(np.arange(k) + radius + 1, 0, k)
-        best = (cum[:, hi] - cum[:, lo]).max(axis=1) if m == 0 else np.ones(len(rows))
-        return best.reshape(p.shape[:-1]), np.zeros(p.shape[:-1])
-    if rng is None:
-        raise ValueError("a Monte Carlo window bound needs rng=")
-    s = m / math.sqrt(2.0)
-    with np.errstate(divide="ignore"):
-        lp = np.log(rows)
-    est = np.empty(len(rows))
-    se = np.empty(len(rows))
-    for r, (pr, lpr) in enumerate(zip(rows, lp, strict=True)):
-        x = rng.choice(k, size=draws, p=pr)
-        y = rng.standard_normal((draws, k))
-        y[np.arange(draws), x] += s
-        logit = lpr + s * y
-        post = np.exp(logit - logit.max(axis=1, keepdims=True))
-        post /= post.sum(axis=1, keepdims=True)
-        cum = np.concatenate([np.zeros((draws, 1)), np.cumsum(post, axis=1)], axis=1)
-        lo = np.clip(np.arange(k) - radius, 0, k)
-        hi = np.clip(np.arange(k) + radius + 1, 0, k)
-        best = (cum[:, hi] - cum[:, lo]).max(axis=1)
-        est[r], se[r] = best.mean(), best.std(ddof=1) / math.sqrt(draws)
-    return est.reshape(p.shape[:-1]), se.reshape(p.shape[:-1])
+        est[:] = best_windows(rows) if m == 0 else 1.0
+    else:
+        if rng is None and any(r > 0 for r in radii):
+            raise ValueError("a Monte Carlo window bound needs rng=")
+        s = m / math.sqrt(2.0)
+        lp = np.log(np.where(rows > 0, rows, 1e-300))
+        for i, pr in enumerate(rows):
+            if not any(r > 0 for r in radii):
+                break
+            x = rng.choice(k, size=draws, p=pr / pr.sum())
+            y = rng.standard_normal((draws, k))
+            y[np.arange(draws), x] += s
+            logit = lp[i] + s * y
+            post = np.exp(logit - logit.max(axis=1, keepdims=True))
+            post /= post.sum(axis=1, keepdims=True)
+            best = best_windows(post)
+            est[i], se[i] = best.mean(axis=0), best.std(axis=0, ddof=1) / math.sqrt(draws)
+        zero = [j for j, r in enumerate(radii) if r == 0]
+        if zero:
+            exact = np.asarray(bayes_success_revealed(mu=m, p=rows)).reshape(-1)
+            est[:, zero], se[:, zero] = exact[:, None], 0.0
+    shape = p.shape[:-1] + (len(radii),)
+    return est.reshape(shape), se.reshape(shape)
 
 
 def max_bayes_gain_binary(*, mu) -> tuple[float, float]:

@@ -99,6 +99,9 @@ def test_real_data_become_inputs_of_what_reads_them(tmp_path, monkeypatch):
         ("marginals_attack", {"steps": 150}, "tuning.steps"),
         ("marginals_attack", {"lr": 0.1}, "tuning.adam_lr"),
         ("fig6a", {"steps": 60}, "tuning_steps"),
+        ("fig6a", {"approx_tolerance": 5}, "margin"),
+        ("fig6b", {"approx_tolerance": 5}, "margin"),
+        ("fig3", {"claim_tolerance": 0.04}, "tolerance"),
     ],
 )
 def test_old_config_names_fail_naming_the_new_key(section, old, new):
