@@ -89,27 +89,47 @@ def test_gibbs_matches_brute_force_enumeration(unknown, n, sigma, tol):
     assert (got >= joint.max(axis=2) - tol).all()
 
 
-def test_one_column_field_and_residual_paths_agree():
+def test_one_column_field_and_block_samplers_agree():
     """The fast one-column sampler (fixed linear term minus the other records' field) and the
-    general residual sampler draw from the same conditionals: same uniforms, same chain."""
+    block sampler (the residual gathered per group of marginals) draw from the same conditionals:
+    same uniforms, same chain, same Rao–Blackwellised marginals."""
     bn = _tiny_net(3)
     recs, lay, noisy = _problems(bn, [2], 12, 2, seed=4)
     out = []
-    for path in (po._gibbs_one_column, po._gibbs_columns):
+    for path in (po._gibbs_one_column, po._gibbs_blocks):
         x = recs.copy()
         z0, _ = bnm.conditional_map(bn, x.reshape(-1, 5), [2])
         x[:, :, 2] = z0.reshape(2, 12)
-        acc = [np.zeros((2, 12, 3))]
+        acc = np.zeros((2, 12, 3))
         prec = po._precisions(2.0, 30, 5, 1.0)
         rng = np.random.default_rng(7)
         if path is po._gibbs_one_column:
-            path(bn, x, 2, lay, noisy * 12, prec, 5, acc, rng)
+            path(bn, x, 2, lay, noisy * 12, prec, 5, [acc], rng)
         else:
-            codes = np.zeros((25, 2, 12), dtype=np.int64)
-            path(bn, x, [2], lay, noisy * 12, prec, 5, acc, codes, rng)
-        out.append((x, acc[0]))
+            path(bn, x, [2], lay, noisy * 12, prec, 5, acc, rng)
+        out.append((x, acc))
     np.testing.assert_array_equal(out[0][0], out[1][0])
     np.testing.assert_allclose(out[0][1], out[1][1], rtol=1e-9, atol=1e-12)
+
+
+def test_too_many_joint_values_are_refused():
+    bn = _tiny_net()
+    recs, lay, noisy = _problems(bn, [0, 2, 4], 5, 1, seed=0)
+    with pytest.raises(ValueError, match="max_tuples"):
+        po.posterior_attack(
+            bn,
+            recs,
+            [0, 2, 4],
+            lay,
+            noisy,
+            noise_std=1.0,
+            sweeps=2,
+            burn_in=1,
+            chains=1,
+            rng=np.random.default_rng(0),
+            max_tuples=10,
+            max_states=1,
+        )
 
 
 def test_exact_release_guess_counts_each_groups_majority():

@@ -125,22 +125,6 @@ def _codes(x: np.ndarray, domains: Sequence[int]) -> np.ndarray:
     return code
 
 
-def _mode(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Most frequent value along the last axis and its count (ties: the smallest value)."""
-    srt = np.sort(a, axis=-1)
-    s = srt.shape[-1]
-    pos = np.arange(s)
-    start = np.concatenate(
-        [np.ones(srt.shape[:-1] + (1,), bool), srt[..., 1:] != srt[..., :-1]], -1
-    )
-    end = np.concatenate([srt[..., 1:] != srt[..., :-1], np.ones(srt.shape[:-1] + (1,), bool)], -1)
-    first = np.maximum.accumulate(np.where(start, pos, 0), axis=-1)
-    last = np.flip(np.minimum.accumulate(np.flip(np.where(end, pos, s), -1), axis=-1), -1)
-    count = last - first + 1
-    at = count.argmax(axis=-1)[..., None]
-    return np.take_along_axis(srt, at, -1)[..., 0], np.take_along_axis(count, at, -1)[..., 0]
-
-
 def _decode(code: np.ndarray, domains: Sequence[int]) -> np.ndarray:
     out = []
     for k in reversed(list(domains)):
@@ -263,6 +247,7 @@ def posterior_attack(
     chains: int,
     rng: np.random.Generator,
     anneal: float = 10.0,
+    max_tuples: int = 2048,
     max_states: int = 1 << 12,
 ) -> PosteriorResult:
     """The Bayes (exact-posterior) attack on B independent problems.
@@ -280,6 +265,8 @@ def posterior_attack(
         anneal: the burn-in lowers the noise level geometrically from ``anneal``·σ to σ
             (simulated annealing into the bulk of the posterior; 1 = none). Only the kept sweeps,
             at σ itself, enter the estimates.
+        max_tuples: several unknown columns are updated as one block whose joint values are
+            enumerated; more joint values than this raise ValueError.
         max_states: below this many joint states per problem the posterior is enumerated.
     """
     records, unknown, noisy = _check(bn, records, unknown, lay, noisy)
@@ -307,41 +294,43 @@ def posterior_attack(
     x[:, :, unknown] = np.repeat(z0.reshape(b, n, -1), chains, axis=0)
     counts_a = np.repeat(noisy * n, chains, axis=0)
     kept = sweeps - burn_in
-    acc = [np.zeros((b * chains, n, k)) for k in doms]
-    codes = np.zeros((kept, b * chains, n), dtype=np.int64) if len(unknown) > 1 else None
     prec = _precisions(noise_std, sweeps, burn_in, anneal)
     if len(unknown) == 1:
+        acc = [np.zeros((b * chains, n, doms[0]))]
         _gibbs_one_column(bn, x, unknown[0], lay, counts_a, prec, burn_in, acc, rng)
+        joint = acc[0]
     else:
-        _gibbs_columns(bn, x, unknown, lay, counts_a, prec, burn_in, acc, codes, rng)
-    probs = [a.reshape(b, chains, n, -1).mean(axis=1) / kept for a in acc]
-    if len(unknown) == 1:
-        guess = probs[0].argmax(axis=2)[..., None]
-        mass = probs[0].max(axis=2)
-    else:
-        # the most frequent sampled tuple over the kept sweeps of all chains (ties: smallest code)
-        pooled = codes.reshape(kept, b, chains, n).transpose(1, 3, 0, 2).reshape(b, n, -1)
-        best_code, count = _mode(pooled)
-        guess = _decode(best_code, doms)
-        mass = count / pooled.shape[2]
+        n_t = int(np.prod(doms))
+        if n_t > max_tuples:
+            raise ValueError(
+                f"the unknown columns have {n_t} joint values, more than max_tuples = {max_tuples}: "
+                "the block sampler enumerates them"
+            )
+        joint = np.zeros((b * chains, n, n_t))
+        _gibbs_blocks(bn, x, unknown, lay, counts_a, prec, burn_in, joint, rng)
+    # per chain, then pooled over chains: the Rao–Blackwellised joint posterior of each record
+    per_chain = joint.reshape(b, chains, n, -1) / kept
+    post = per_chain.mean(axis=1)
+    tuples = _decode(np.arange(post.shape[-1]), doms)
+    best = post.argmax(axis=2)
+    guess = tuples[best]
+    mass = post.max(axis=2)
+    probs = [
+        np.stack([post[..., tuples[:, j] == v].sum(axis=-1) for v in range(k)], axis=-1)
+        for j, k in enumerate(doms)
+    ]
+    own = per_chain.argmax(axis=3)  # each chain's own guess
+    disagreement = float((own != own[:, :1]).any(axis=1).mean()) if chains > 1 else float("nan")
     info = {
         "method": "gibbs",
         "sweeps": sweeps,
         "burn_in": burn_in,
         "chains": chains,
         "anneal": anneal,
-        "chain_disagreement": _disagreement(acc, b, chains, n),
+        # fraction of records whose chains' own guesses differ (0: they agree; else poor mixing)
+        "chain_disagreement": disagreement,
     }
     return PosteriorResult(guess, probs, mass, "gibbs", info)
-
-
-def _disagreement(acc, b: int, chains: int, n: int) -> float:
-    """Fraction of (problem, record) whose chains' own guesses (the argmax of each chain's
-    marginals, every column) differ: 0 when the chains agree, a sign of poor mixing otherwise."""
-    if chains < 2:
-        return float("nan")
-    own = np.stack([a.reshape(b, chains, n, -1).argmax(axis=3) for a in acc], axis=3)
-    return float((own != own[:, :1]).any(axis=(1, 3)).mean())
 
 
 def _twin_groups(x: np.ndarray, known: list[int]) -> list[tuple[int, np.ndarray]]:
@@ -419,50 +408,97 @@ def _gibbs_one_column(bn, x, u, lay, counts_a, prec, burn_in, acc, rng):
                 x[r, i, u] = new[moved]
 
 
-def _gibbs_columns(bn, x, unknown, lay, counts_a, prec, burn_in, acc, codes, rng):
-    """Several unknown columns: keep the residual R = a − C(X) and gather it at the cells a
-    record would occupy with each candidate value of the column being updated."""
+def _block_plan(x, unknown, lay, domains):
+    """Everything a record's block update needs, fixed across sweeps.
+
+    Marginals are grouped by the set S of unknown columns they contain (1 to 3 of them); a group's
+    *slots* are the points of its sub-grid (the values of S). Every (marginal, sub-grid point) is an
+    *entry* with its cell offset ``ent_off`` within the marginal; entries are sorted by slot so a
+    residual gathered at them sums into slots with one ``reduceat``. ``tidx`` (T, groups) is the slot
+    of each tuple of the unknown columns in each group, ``gsize`` the marginals per group; ``off_all`` (m, T) every tuple's offset in
+    every marginal; ``base`` (E, n, m) every record's cell from its (fixed) known columns."""
+    pos = {u: j for j, u in enumerate(unknown)}
+    doms = [domains[u] for u in unknown]
+    tuples = _decode(np.arange(int(np.prod(doms))), doms)  # (T, d')
+    t = np.asarray(lay.triples, dtype=np.int64)
+    known_part = np.where(np.isin(t, unknown), 0, x[..., t]) * lay.strides  # (E, n, m, 3)
+    base = lay.offsets[:-1] + known_part.sum(axis=-1)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for ti, row in enumerate(lay.triples):
+        groups.setdefault(tuple(sorted(pos[c] for c in row if c in pos)), []).append(ti)
+    ent_t, ent_off, ent_slot, tidx, gsize = [], [], [], [], []
+    off_all = np.zeros((len(lay.triples), len(tuples)), dtype=np.int64)
+    slot0 = 0
+    for key, members in groups.items():
+        sizes = [doms[j] for j in key]
+        grid = _decode(np.arange(int(np.prod(sizes))), sizes)  # (G, |S|)
+        strides = np.array(
+            [[lay.strides[ti][lay.triples[ti].index(unknown[j])] for j in key] for ti in members]
+        )
+        off = strides @ grid.T  # (g, G)
+        tmap = np.ravel_multi_index(tuple(tuples[:, j] for j in key), sizes)  # (T,)
+        off_all[members] = off[:, tmap]
+        ent_t.append(np.repeat(members, len(grid)))
+        ent_off.append(off.ravel())
+        ent_slot.append(np.tile(np.arange(len(grid)), len(members)) + slot0)
+        tidx.append(tmap + slot0)
+        gsize.append(len(members))
+        slot0 += len(grid)
+    ent_t, ent_off, ent_slot = (np.concatenate(a) for a in (ent_t, ent_off, ent_slot))
+    order = np.argsort(ent_slot, kind="stable")
+    ent_t, ent_off, ent_slot = ent_t[order], ent_off[order], ent_slot[order]
+    starts = np.flatnonzero(np.r_[True, ent_slot[1:] != ent_slot[:-1]])
+    plan = (ent_t, ent_off, starts, np.stack(tidx, axis=1), np.array(gsize, float), off_all)
+    return tuples, base, plan
+
+
+def _gibbs_blocks(bn, x, unknown, lay, counts_a, prec, burn_in, acc_joint, rng):
+    """Block Gibbs: each record's whole unknown tuple at once, its full conditional enumerated over
+    the T tuples — prior(tuple | known) · exp(Σ_t R_{−i}[cell_t] / σ²), the residual gathered on
+    every marginal's sub-grid of unknown values, summed per sub-grid point and then per tuple.
+    Rao–Blackwellised joint marginals are accumulated in ``acc_joint`` (E, n, T)."""
     e_all, n, d = x.shape
     cells = lay.n_cells
-    resid = (counts_a - _counts(x, lay)).ravel()
-    cur = _cells(x, lay)  # (E, n, m)
-    eoff = (np.arange(e_all) * cells)[:, None]
-    plan = []
-    for j, u in enumerate(unknown):
-        t_u = np.array([ti for ti, t in enumerate(lay.triples) if u in t])
-        s_u = np.array([lay.strides[ti][lay.triples[ti].index(u)] for ti in t_u])
-        plan.append((j, u, t_u, s_u, np.arange(bn.domains[u])))
-    rows = np.arange(e_all)
     doms = [bn.domains[u] for u in unknown]
+    tuples, base, (ent_t, ent_off, starts, tidx, gsize, off_all) = _block_plan(
+        x, unknown, lay, bn.domains
+    )
+    n_t = len(tuples)
+    # log prior of every tuple for every record (its known columns never change)
+    full = np.repeat(x[:, :, None, :], n_t, axis=2)
+    full[..., unknown] = tuples
+    logprior = bn.log_prob(full.reshape(-1, d)).reshape(e_all, n, n_t)
+    del full
+    code = _codes(x[..., unknown], doms)  # (E, n) current tuple of each record
+    resid = (counts_a - _counts(x, lay)).ravel()
+    eoff = (np.arange(e_all) * cells)[:, None]
+    rows = np.arange(e_all)
     twins = _twin_groups(x, [c for c in range(d) if c not in set(unknown)])
     for sweep in range(len(prec)):
         if twins:
             _permute_twins(x, twins, unknown, rng)
-            for e, members in twins:  # the residual is unchanged (the multiset of records is)
-                cur[e, members] = _cells(x[e, members], lay)
+            for e, members in twins:  # same known columns: base and residual unchanged
+                code[e, members] = _codes(x[e, members][:, unknown], doms)
         for i in range(n):
-            for j, u, t_u, s_u, vals in plan:
-                old = x[:, i, u]
-                base = cur[:, i, t_u] - old[:, None] * s_u  # (E, m_u)
-                idx = eoff[:, :, None] + base[:, :, None] + vals[None, None, :] * s_u[None, :, None]
-                g = resid[idx].sum(axis=1)  # (E, K_u)
-                g[rows, old] += len(t_u)  # record i's own counts at its current cells
-                logits = _blanket_logprior(bn, x[:, i, :], u) + g * prec[sweep]
-                p, new = _sample(logits, rng)
-                if sweep >= burn_in:
-                    acc[j][:, i] += p
-                moved = new != old
-                if moved.any():
-                    r = rows[moved]
-                    bm = base[moved]
-                    at_old = eoff[r] + bm + old[moved][:, None] * s_u
-                    at_new = eoff[r] + bm + new[moved][:, None] * s_u
-                    resid[at_old] += 1.0  # distinct cells: no repeated index within one call
-                    resid[at_new] -= 1.0
-                    cur[r[:, None], i, t_u[None, :]] = at_new - eoff[r]
-                    x[r, i, u] = new[moved]
+            cur = code[:, i]
+            b_i = base[:, i]  # (E, m)
+            vals = resid[eoff + b_i[:, ent_t] + ent_off]  # (E, L)
+            slots = np.add.reduceat(vals, starts, axis=1)
+            # R_{−i} = R + record i's own counts: in each group, every marginal has its current
+            # cell at the slot of the current tuple
+            slots[rows[:, None], tidx[cur]] += gsize
+            ll = slots[:, tidx].sum(axis=2)  # (E, T)
+            p, new = _sample(logprior[:, i] + ll * prec[sweep], rng)
             if sweep >= burn_in:
-                codes[sweep - burn_in, :, i] = _codes(x[:, i, unknown], doms)
+                acc_joint[:, i] += p
+            moved = new != cur
+            if moved.any():
+                r = rows[moved]
+                at = (r * cells)[:, None] + b_i[moved]
+                resid[at + off_all[:, cur[moved]].T] += 1.0  # distinct cells per marginal
+                resid[at + off_all[:, new[moved]].T] -= 1.0
+                code[r, i] = new[moved]
+                x[np.ix_(r, [i], unknown)] = tuples[new[moved]][:, None, :]
 
 
 def exact_success(records: np.ndarray, unknown: Sequence[int], guess: np.ndarray) -> np.ndarray:

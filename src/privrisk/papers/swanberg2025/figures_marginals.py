@@ -276,9 +276,10 @@ def _extra(ds, summ, params) -> dict:
         "the target draws; Thm 3.5 bound: mean over draws of the 5 % / 95 % quantiles",
         "prior_baseline": "realised successes of the BayNet MAP guess; prior_expected = Σ p*_i",
         "ceiling": "exact posterior attack (privrisk.attacks.posterior): Gibbs over the unknown cells "
-        "given the BayNet prior and the noisy marginals, Rao–Blackwellised marginals, the mode per "
-        "record (several columns: the most frequent sampled tuple); exact-release guess at ε = ∞; "
-        f"settings {params['marginals_attack']['ceiling']}",
+        "given the BayNet prior and the noisy marginals (several columns: each record's tuple one "
+        "block, its joint values enumerated), Rao–Blackwellised marginals, the mode per record; "
+        "exact-release guess at ε = ∞; settings "
+        f"{params['marginals_attack']['ceiling'] | (params.get('ceiling') or {})}",
         "revealed_bound": "Σ_i of the Bayes success for record i with every other record revealed "
         "(privrisk.bounds.reconstruction.bayes_success_revealed; windows by Monte Carlo): an upper "
         "bound on any attack's expected success, one unknown column only",
@@ -397,9 +398,10 @@ def _fig_multi(params, inputs, fig, name):
         f"({ds['dataset'].upper()}, {ds['source']} data). The unknown columns are the last d' of the "
         "BayNet visit order; the others (at least 3) are known; the noise is calibrated to the "
         "C(d,3) − C(d−d',3) released marginals. Series: M-AI attack variants, the informed attacker's "
-        "ceiling (for d' > 1 the most frequent tuple among the posterior samples, a Monte Carlo "
-        "estimate of the Bayes guess), the prior's joint MAP guess and the Theorem 3.5 bound "
-        "(50 %, bars 5 %–95 %)."
+        "ceiling (block Gibbs over each record's whole unknown tuple, its joint values enumerated; "
+        "drawn up to the d' where they exceed "
+        f"{(params['marginals_attack']['ceiling'] | (params.get('ceiling') or {}))['max_tuples']}), "
+        "the prior's joint MAP guess and the Theorem 3.5 bound (50 %, bars 5 %–95 %)."
     )
     extra = {"unknown_columns": rows.groupby("x")["columns"].first().to_dict()}
     return _result(fig_, _tidy(summ, lambdas), caption, claims, ds, summ, params, extra)

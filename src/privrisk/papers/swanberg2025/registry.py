@@ -133,13 +133,20 @@ def check_config(sec: Mapping[str, Any]) -> list[str]:
 
     columns = {"acs": acs.COLUMNS, "fire": fire.COLUMNS}
     out = []
-    ceil = (sec.get("marginals_attack") or {}).get("ceiling")
-    if isinstance(ceil, Mapping) and _is_int(ceil.get("sweeps")) and _is_int(ceil.get("burn_in")):
-        if ceil["burn_in"] >= ceil["sweeps"]:
-            out.append(
-                "config key swanberg2025.marginals_attack.ceiling.burn_in: "
-                f"{ceil['burn_in']} >= sweeps {ceil['sweeps']}; no sweep would be kept"
-            )
+    base = (sec.get("marginals_attack") or {}).get("ceiling")
+    base = dict(base) if isinstance(base, Mapping) else {}
+    for where, own in [("marginals_attack", {})] + [
+        (f, (sec.get(f) or {}).get("ceiling") or {})
+        for f in MARGINALS
+        if isinstance(sec.get(f), Mapping)
+    ]:
+        ceil = base | dict(own)
+        if _is_int(ceil.get("sweeps")) and _is_int(ceil.get("burn_in")):
+            if ceil["burn_in"] >= ceil["sweeps"] and (where == "marginals_attack" or own):
+                out.append(
+                    f"config key swanberg2025.{where}.ceiling.burn_in: {ceil['burn_in']} >= "
+                    f"sweeps {ceil['sweeps']}; no sweep would be kept"
+                )
     for fig, (dataset, kind) in MARGINALS.items():
         s = sec.get(fig)
         if not isinstance(s, Mapping):

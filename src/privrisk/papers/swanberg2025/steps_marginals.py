@@ -310,14 +310,20 @@ def attack_draws(dr: Draws, chosen: dict, *, domains, chunk: int = 64):
     return out
 
 
-def ceiling(dr: Draws, bn, cfg: dict, *, seed: int, tag: str, radii=None) -> dict:
+def ceiling(dr: Draws, bn, cfg: dict, *, seed: int, tag: str, radii=None) -> dict | None:
     """The informed attacker's ceiling on the target draws, and the revealed-others bound.
 
     Returns ``guess`` (R, n, d') the exact-posterior attack's guesses, ``probs`` its posterior
     marginals per unknown column, ``info`` its diagnostics and, for one unknown column, ``bound``
     (R, n) or (R, n, radii) the Bayes success of each record with every other record revealed at
     the release's noise (μ = √(2m)/σ of the whole release; Monte Carlo for L1 windows E > 0).
+    None when the unknown columns have more joint values than ``max_tuples`` (the block sampler
+    enumerates them): no ceiling is drawn there.
     """
+    n_t = int(np.prod([bn.domains[u] for u in dr.unknown]))
+    if len(dr.unknown) > 1 and n_t > int(cfg["max_tuples"]):
+        log.info("ceiling skipped: %d joint values > max_tuples %s", n_t, cfg["max_tuples"])
+        return None
     res = posterior.posterior_attack(
         bn,
         dr.records,
@@ -329,6 +335,7 @@ def ceiling(dr: Draws, bn, cfg: dict, *, seed: int, tag: str, radii=None) -> dic
         burn_in=int(cfg["burn_in"]),
         chains=int(cfg["chains"]),
         anneal=float(cfg["anneal"]),
+        max_tuples=int(cfg["max_tuples"]),
         rng=seeds.rng(seed, tag, "ceiling", *dr.unknown, str(dr.epsilon)),
     )
     out = {"guess": res.guess, "probs": res.probs, "info": res.info, "bound": None}
@@ -371,7 +378,7 @@ def outcome_rows(dr: Draws, attacks: dict, radii=None, ceil: dict | None = None)
         for lam, (g, _) in attacks.items():
             out[f"attack_l{lam:g}_ok"] = (g == truth).all(-1).ravel()
         if ceil is not None:
-            out["ceiling_ok"] = (ceil["guess"] == truth).all(-1).ravel()
+            out["ceiling_ok"] = (ceil["guess"] == truth).all(-1).ravel().astype(float)
             out["ceiling_bound"] = ceil["bound"].ravel() if ceil["bound"] is not None else np.nan
         return out
     frames = []
@@ -394,7 +401,7 @@ def outcome_rows(dr: Draws, attacks: dict, radii=None, ceil: dict | None = None)
         if ceil is not None:
             # the Bayes guess for a window: the centre of the posterior marginal's best window
             g, _ = baynet.best_window(ceil["probs"][0].reshape(r * n, -1), int(e))
-            f["ceiling_ok"] = np.abs(g - truth[..., 0].ravel()) <= e
+            f["ceiling_ok"] = (np.abs(g - truth[..., 0].ravel()) <= e).astype(float)
             f["ceiling_bound"] = ceil["bound"][..., k].ravel()
         frames.append(f)
     return pd.concat(frames, ignore_index=True)
@@ -466,6 +473,7 @@ def attack_step(params, inputs, outputs, threads) -> None:
         if key in params:
             att[key] = params[key]
     headline = {str(k): int(v) for k, v in (params.get("headline_draws") or {}).items()}
+    ceil_cfg = dict(att["ceiling"]) | dict(params.get("ceiling") or {})  # a figure may override
     tun = dict(att["tuning"])
     if "tuning_steps" in params:  # a figure may override the step grid (Fig 6 is the costly one)
         tun["steps"] = list(params["tuning_steps"])
@@ -517,24 +525,28 @@ def attack_step(params, inputs, outputs, threads) -> None:
                 bn, u, e, delta=delta, n=n, draws=n_draws, seed=seed, tag=tag, kind="target"
             )
             res = attack_draws(dr, chosen, domains=bn.domains, chunk=chunk)
-            ceil = ceiling(dr, bn, att["ceiling"], seed=seed, tag=tag, radii=radii)
+            ceil = ceiling(dr, bn, ceil_cfg, seed=seed, tag=tag, radii=radii)
             f = outcome_rows(dr, res, radii, ceil)
             f = f.assign(x=f["radius"] if radii is not None else x, **extra)
             for lam in lambdas:
                 o, lr, st = chosen[lam]
                 f[f"setting_l{lam:g}"] = f"{o} lr={lr:g} steps={st}"
-            f["ceiling_method"] = f"{ceil['info'].get('method', '')}"
-            f["ceiling_disagreement"] = float(ceil["info"].get("chain_disagreement", np.nan))
+            info = ceil["info"] if ceil is not None else {}
+            f["ceiling_method"] = info.get("method", "none")
+            f["ceiling_disagreement"] = float(info.get("chain_disagreement", np.nan))
+            if "undetermined" in info:  # ε = ∞: records whose group the marginals do not pin
+                f["ceiling_undetermined"] = np.asarray(info["undetermined"])[f["draw"]]
             frames.append(f)
-            per = f.groupby("draw")[[c for c in f if c.endswith("_ok")]].sum().mean()
-            log.info(
-                "%s x=%s: mean over %d draws %s (ceiling: %s)",
-                tag,
-                x,
-                n_draws,
-                per.round(2).to_dict(),
-                {k: v for k, v in ceil["info"].items() if not isinstance(v, np.ndarray)},
-            )
+            if radii is None:
+                per = f.groupby("draw")[[c for c in f if c.endswith("_ok")]].sum().mean()
+                log.info(
+                    "%s x=%s: mean over %d draws %s (ceiling: %s)",
+                    tag,
+                    x,
+                    n_draws,
+                    per.round(2).to_dict(),
+                    {k: v for k, v in info.items() if not isinstance(v, np.ndarray)},
+                )
     Path(outputs["csv"]).parent.mkdir(parents=True, exist_ok=True)
     pd.concat(frames, ignore_index=True).to_csv(outputs["csv"], index=False)
     pd.concat(tables, ignore_index=True).to_csv(outputs["tuning"], index=False)
