@@ -320,7 +320,7 @@ def _check_mu(mu) -> float:
     return m
 
 
-def bayes_success_revealed(*, mu, p, nodes: int = 64):
+def bayes_success_revealed(*, mu, p, nodes: int = 32):
     """Bayes-optimal probability of guessing one record's value from a Gaussian release in which
     every value moves the record's cells by the same L2 distance, when every other record is
     revealed: an upper bound on the expected success of *any* attack on that record.
@@ -334,7 +334,7 @@ def bayes_success_revealed(*, mu, p, nodes: int = 64):
         success = Σ_v p_v ∫ φ(z) Π_{v' ≠ v} Φ(z + s + (log p_v − log p_{v'}) / s) dz,
 
     computed with Gauss–Hermite quadrature (``nodes`` points; the integrand is smooth on the unit
-    scale). Revealing the other records can only help, so Σ_i of this over a dataset bounds the
+    scale: 32 nodes agree with 300 to 3e-7 for 25 values and μ up to 8). Revealing the other records can only help, so Σ_i of this over a dataset bounds the
     expected number of records any attack recovers, for any prior of the others.
 
     Args:

@@ -198,7 +198,10 @@ def test_ceiling_row_is_derived_and_reports_a_shortfall():
     summ = cm.summarise(rows, 1e-5, [0.0])
     c = cm.ceiling_vs_attack("figX", summ, [0.0], "standin")
     assert c.status == "derived" and c.data == "standin"
-    assert "finding: the paper's attack falls short of the ceiling beyond noise" in c.note
+    assert (
+        "finding: the paper's attack falls short of the informed attacker's ceiling beyond noise at A"
+        in c.note
+    )
     assert c.ours == pytest.approx(summ["shortfall_l0"].iloc[0])
 
 
