@@ -141,8 +141,9 @@ def _numbers(summ, name: str, sign: bool = True) -> str:
 
 
 def ceiling_text(summ, lambdas) -> str:
-    """What the best possible attack gains on the same draws, and what it could gain at most."""
-    if "ceiling_gap" not in summ:
+    """What the best possible attack gains on the same draws, and what it could gain at most
+    (empty where no ceiling was computed)."""
+    if "ceiling_gap" not in summ or not summ["ceiling_gap"].notna().any():
         return ""
     parts = [f"ceiling (exact posterior) − prior: {_numbers(summ, 'ceiling_gap')}"]
     if summ["revealed_gap"].notna().any():
@@ -157,7 +158,11 @@ def ceiling_text(summ, lambdas) -> str:
     parts.append(
         f"ceiling − paper's attack (λ = {lambdas[0]:g}): {_numbers(summ, f'shortfall_l{lambdas[0]:g}')}"
     )
-    return "; ".join(parts) + " (records, mean ± s.e. over draws)"
+    missing = [
+        _label(x) for x, g in zip(summ["x"], summ["ceiling_gap"], strict=True) if not np.isfinite(g)
+    ]
+    skipped = f"; no ceiling at {', '.join(missing)} (too many joint values)" if missing else ""
+    return "; ".join(parts) + f" (records, mean ± s.e. over draws){skipped}"
 
 
 # --------------------------------------------------------------------------------- claims
