@@ -73,7 +73,9 @@ def per_draw(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
 def summarise(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
     """Per condition x, over the draws: mean, sd and s.e. of the mean of every method's count,
     and the paired differences (attack − prior ``gap_l<λ>``, ceiling − prior ``ceiling_gap``,
-    ceiling − attack ``shortfall_l<λ>``) with their s.e.; bound quantiles averaged over draws."""
+    ceiling − attack ``shortfall_l<λ>``, revealed-others bound − the prior's expected success
+    Σ p* ``revealed_gap``: a bound on any attack's expected gain) with their s.e.; bound quantiles
+    averaged over draws."""
     draws = per_draw(rows, delta, lambdas)
     has_ceiling = "ceiling" in draws
     methods = ["prior", *[f"attack_l{lam:g}" for lam in lambdas]]
@@ -100,7 +102,8 @@ def summarise(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
         pairs = {f"gap_l{lam:g}": (f"attack_l{lam:g}", "prior") for lam in lambdas}
         if has_ceiling:
             pairs["ceiling_gap"] = ("ceiling", "prior")
-            pairs["revealed_gap"] = ("revealed", "prior")
+            # a bound on the expected gain: both terms are expectations given each draw's records
+            pairs["revealed_gap"] = ("revealed", "prior_expected")
             pairs |= {f"shortfall_l{lam:g}": ("ceiling", f"attack_l{lam:g}") for lam in lambdas}
         for name, (a, b) in pairs.items():
             if g[a].isna().any():
