@@ -18,9 +18,12 @@ window of that marginal). This module computes it:
   occupies with x_iu = v and R_{−i} = a − C(X_{−i}) the residual without record i (‖e_i(v)‖² is the
   same for every v). One unknown column: the residual reduces to a fixed linear term minus a
   field Σ_j C(h_ij, 2)[x_j = v] from the other records (h_ij = known columns on which i and j
-  agree), updated in O(n) per move. Several columns: the residual itself is kept and gathered at
-  the candidate cells. Posterior marginals are Rao–Blackwellised (the full conditionals averaged
-  over the kept sweeps); the joint guess for several columns is the most frequent sampled tuple.
+  agree), updated in O(n) per move. Several columns: each record's whole unknown tuple is one
+  block whose full conditional is enumerated over its joint values (exact enumeration where the
+  domain is small, ``max_tuples``), the residual a − C(X) gathered on every marginal's sub-grid.
+  Posterior marginals are Rao–Blackwellised: the full conditionals averaged over the kept sweeps.
+  Records with identical known columns are also permuted among themselves (an exact move that
+  joins the modes single-record moves cannot cross at small σ).
 * :func:`enumerate_posterior` — the exact posterior by enumerating every assignment of the unknown
   cells (tiny problems: the tests' oracle, and used by :func:`posterior_attack` when the state
   space is small).
@@ -38,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..mechanisms import marginals as mm
-from ..models.baynet import BayesNet
+from ..models.baynet import BayesNet, conditional_map
 
 
 @dataclass
@@ -287,8 +290,6 @@ def posterior_attack(
         raise ValueError(
             f"need sweeps > burn_in >= 0 and chains >= 1, got {sweeps}, {burn_in}, {chains}"
         )
-    from ..models.baynet import conditional_map
-
     z0, _ = conditional_map(bn, records.reshape(-1, d), unknown)
     x = np.repeat(records, chains, axis=0)  # element e = problem e // chains, chain e % chains
     x[:, :, unknown] = np.repeat(z0.reshape(b, n, -1), chains, axis=0)
