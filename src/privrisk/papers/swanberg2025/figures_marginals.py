@@ -179,12 +179,14 @@ def _plot(
                     **kw,
                 )
         if revealed is not None:
-            ax.plot(
+            ax.plot(  # a marker as well: Fig 6 has the bound at d' = 1 only
                 pos[finite],
                 revealed[finite],
                 color="k",
                 linestyle="--",
                 linewidth=1.2,
+                marker="_",
+                markersize=10,
                 label=cm.REVEALED,
             )
             if not finite.all():
