@@ -244,3 +244,76 @@ def test_mmc_broadcasts_and_edges():
     )  # more secrets, lower success
     with pytest.raises(ValueError):
         rb.mmc_fdp(epsilon=1.0, delta=0.0, K=2.5)
+
+
+# --- the ceiling on any attack at a Gaussian release (others revealed) --------------------------
+
+
+def test_revealed_bound_binary_closed_form_and_the_issue_number():
+    mu = accounting.gdp_mu(epsilon=1.0, delta=1e-5)  # 0.2681: ε = 1 at δ = 1e-5 (spec §2.10)
+    assert rb.bayes_success_revealed(mu=mu, p=[0.5, 0.5]) == pytest.approx(stats.norm.cdf(mu / 2))
+    s = mu / math.sqrt(2)
+    for p in (0.56, 0.7, 0.9):
+        lg = math.log(p / (1 - p))
+        closed = p * stats.norm.cdf((s + lg / s) / math.sqrt(2)) + (1 - p) * stats.norm.cdf(
+            (s - lg / s) / math.sqrt(2)
+        )
+        assert rb.bayes_success_revealed(mu=mu, p=[p, 1 - p]) == pytest.approx(closed, rel=1e-9)
+    # one binary column at ε = 1: no attack gains more than 5.3 records of 100 over the prior,
+    # whatever the prior; the worst prior is the uniform one
+    gain, p_star = rb.max_bayes_gain_binary(mu=mu)
+    assert 100 * gain == pytest.approx(5.33, abs=0.01) and p_star == 0.5
+
+
+def test_revealed_bound_matches_monte_carlo_of_the_bayes_rule_and_edges():
+    rng = np.random.default_rng(0)
+    for mu in (0.5, 2.0, 3.45):
+        p = rng.dirichlet(np.full(6, 0.5))
+        s, n = mu / math.sqrt(2), 400_000
+        x = rng.choice(6, size=n, p=p)
+        y = rng.standard_normal((n, 6))
+        y[np.arange(n), x] += s
+        hit = ((np.log(p) + s * y).argmax(axis=1) == x).mean()
+        assert rb.bayes_success_revealed(mu=mu, p=p) == pytest.approx(hit, abs=4e-3)
+    # zero-mass values neither win nor compete; μ = 0 is the prior's best guess, μ = ∞ certainty
+    assert rb.bayes_success_revealed(mu=1.0, p=[0.0, 0.3, 0.7]) == pytest.approx(
+        rb.bayes_success_revealed(mu=1.0, p=[0.3, 0.7])
+    )
+    assert rb.bayes_success_revealed(mu=0.0, p=[0.3, 0.7]) == 0.7
+    assert rb.bayes_success_revealed(mu=math.inf, p=[0.3, 0.7]) == 1.0
+    rows = np.array([[0.2, 0.8], [0.5, 0.5]])
+    np.testing.assert_allclose(
+        rb.bayes_success_revealed(mu=1.0, p=rows),
+        [rb.bayes_success_revealed(mu=1.0, p=r) for r in rows],
+    )
+    with pytest.raises(ValueError, match="probability vector"):
+        rb.bayes_success_revealed(mu=1.0, p=[0.3, 0.3])
+    with pytest.raises(ValueError, match="mu"):
+        rb.bayes_success_revealed(mu=-1.0, p=[0.5, 0.5])
+
+
+def test_window_bound_monte_carlo_and_edges():
+    rng = np.random.default_rng(1)
+    p = np.array([[0.1, 0.2, 0.4, 0.2, 0.1], [0.6, 0.1, 0.1, 0.1, 0.1]])
+    est, se = rb.bayes_window_success_revealed(mu=1.5, p=p, radii=[0, 1, 4], draws=20_000, rng=rng)
+    assert est.shape == se.shape == (2, 3)
+    # radius 0 is the exact quadrature; a wider window can only do better; one covering the
+    # domain always succeeds
+    np.testing.assert_allclose(est[:, 0], rb.bayes_success_revealed(mu=1.5, p=p))
+    assert (se[:, 0] == 0).all() and (se[:, 1] < 0.005).all()
+    assert (est[:, 1] > est[:, 0]).all()
+    np.testing.assert_allclose(est[:, 2], 1.0)
+    # Monte Carlo of the rule itself: guess the centre of the most probable window
+    s, n = 1.5 / math.sqrt(2), 200_000
+    x = rng.choice(5, size=n, p=p[0])
+    y = rng.standard_normal((n, 5))
+    y[np.arange(n), x] += s
+    post = np.exp(np.log(p[0]) + s * y)
+    win = np.stack([post[:, max(0, c - 1) : c + 2].sum(axis=1) for c in range(5)], axis=1)
+    hit = (np.abs(win.argmax(axis=1) - x) <= 1).mean()
+    assert est[0, 1] == pytest.approx(hit, abs=4 * se[0, 1] + 3e-3)
+    # μ = 0 is the prior's best window (clipped to the domain)
+    prior, _ = rb.bayes_window_success_revealed(mu=0.0, p=p, radii=[1])
+    np.testing.assert_allclose(prior[:, 0], [0.8, 0.8])
+    with pytest.raises(ValueError, match="rng"):
+        rb.bayes_window_success_revealed(mu=1.0, p=p, radii=[1])

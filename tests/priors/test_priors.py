@@ -127,3 +127,22 @@ def test_inverse_perplexity_normalisation_is_the_per_word_tempered_likelihood():
     )
     with pytest.raises(ValueError, match="normalisation"):
         pii.from_sequences(seqs, truths, source="standin", normalisation="softmax")
+
+
+def test_tempered_prior_reaches_the_top_mass_and_keeps_the_order():
+    from privrisk.priors import tempered
+
+    p = np.array([0.108, 0.105, 0.1, 0.1, 0.1, 0.099, 0.098, 0.097, 0.097, 0.096])
+    p = p / p.sum()
+    q = tempered(p, top_mass=0.5)
+    assert q.max() == pytest.approx(0.5, abs=1e-9) and q.sum() == pytest.approx(1.0)
+    np.testing.assert_array_equal(np.argsort(-q, kind="stable"), np.argsort(-p, kind="stable"))
+    # t = 1 is the identity; flattening works too; zeros stay zero
+    np.testing.assert_allclose(tempered(p, top_mass=p.max()), p, atol=1e-9)
+    assert tempered(p, top_mass=0.102).max() == pytest.approx(0.102)
+    z = tempered(np.array([0.6, 0.4, 0.0]), top_mass=0.9)
+    assert z[2] == 0 and z[0] == pytest.approx(0.9)
+    with pytest.raises(ValueError, match="top_mass"):
+        tempered(p, top_mass=0.05)
+    with pytest.raises(ValueError, match="uniform"):
+        tempered(np.full(4, 0.25), top_mass=0.5)

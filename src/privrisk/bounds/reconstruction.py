@@ -30,6 +30,10 @@ Which function for which use:
   :func:`mmc_gdp` (Mahloujifar et al.'s one-guess bound at the uniform prior 1/K, with the
   trade-off functions f_{ε,δ} and G_μ; μ from :func:`privrisk.accounting.gdp_mu`).
 - :func:`leaked_bits` (Section 3.2), :func:`poisson_binomial_pmf`, :func:`tail_probabilities`.
+- A ceiling on any attack at a given Gaussian release (not a DP bound: it uses the release's noise):
+  :func:`bayes_success_revealed` (one record, every other record revealed, exact quadrature),
+  :func:`bayes_window_success_revealed` (the same for an L1 window, Monte Carlo) and
+  :func:`max_bayes_gain_binary` (its largest gain over the prior for a binary column, any prior).
 
 Quantile convention: v_UB(c) = min{v : Pr[#successes > v] <= 1 − c}, i.e. ``binom.ppf(c, n, β)``
 for equal β and δ = 0; it reproduces the paper's SEX example (β = 0.7758, n = 100 → 84 at 95 %).
@@ -41,8 +45,10 @@ stay positional.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from .core import check_epsilon_p, sigmoid_shift
 
@@ -293,3 +299,134 @@ def leaked_bits(*, epsilon, alpha: float = 0.05):
     """Section 3.2: with probability at most α an ε-DP mechanism leaks log2(e^ε (1/α − 1) + 1) bits."""
     eps = np.asarray(epsilon, float)
     return np.log2(np.exp(eps) * (1 / alpha - 1) + 1)
+
+
+# --- the Gaussian release of one record's cells: a ceiling on any attack ---------------------
+
+
+def _prior_rows(p) -> np.ndarray:
+    p = np.asarray(p, dtype=float)
+    if p.ndim == 0 or p.shape[-1] < 2:
+        raise ValueError("p must hold a distribution over at least 2 values (last axis)")
+    if np.any(np.isnan(p)) or np.any(p < 0) or not np.allclose(p.sum(axis=-1), 1.0, atol=1e-6):
+        raise ValueError("each row of p must be a probability vector")
+    return p
+
+
+def _check_mu(mu) -> float:
+    m = float(mu)
+    if math.isnan(m) or m < 0:
+        raise ValueError(f"mu must be >= 0 (inf allowed), got {mu!r}")
+    return m
+
+
+def bayes_success_revealed(*, mu, p, nodes: int = 32):
+    """Bayes-optimal probability of guessing one record's value from a Gaussian release in which
+    every value moves the record's cells by the same L2 distance, when every other record is
+    revealed: an upper bound on the expected success of *any* attack on that record.
+
+    Setting: a release of m marginals, each one cell per value of the record's unknown column
+    (Swanberg et al. §6, one unknown column), with count-scale noise σ = √(2m)/μ (μ-GDP). Given the
+    other records, the release carries information on record i's value v only through its cells;
+    projected on them it is y = s·e_v + N(0, I_K) with s = μ/√2. The Bayes guess maximises
+    log p_v + s y_v, and
+
+        success = Σ_v p_v ∫ φ(z) Π_{v' ≠ v} Φ(z + s + (log p_v − log p_{v'}) / s) dz,
+
+    computed with Gauss–Hermite quadrature (``nodes`` points; the integrand is smooth on the unit
+    scale: 32 nodes agree with 300 to 3e-7 for 25 values and μ up to 8). Revealing the other records can only help, so Σ_i of this over a dataset bounds the
+    expected number of records any attack recovers, for any prior of the others.
+
+    Args:
+        mu: GDP parameter of the whole release (keyword-only); 0 gives max p, ∞ gives 1.
+        p: prior probabilities of the record's value, shape (..., K) (rows sum to 1).
+
+    Returns:
+        array (...) of success probabilities (a float for one row).
+    """
+    p = _prior_rows(p)
+    m = _check_mu(mu)
+    if m == 0:
+        out = p.max(axis=-1)
+    elif math.isinf(m):
+        out = np.ones(p.shape[:-1])
+    else:
+        s = m / math.sqrt(2.0)
+        z, w = np.polynomial.hermite_e.hermegauss(nodes)
+        w = w / math.sqrt(2 * math.pi)
+        lp = np.log(np.where(p > 0, p, 1.0))
+        # (…, v, v') log-prior differences; a value without mass never competes (and never wins)
+        diff = np.where(p[..., None, :] > 0, lp[..., :, None] - lp[..., None, :], np.inf)
+        arg = z + s + diff[..., None] / s  # (…, v, v', Q)
+        logphi = special.log_ndtr(arg)
+        same = special.log_ndtr(z + s)  # the v' = v term, removed from the product
+        win = np.exp(logphi.sum(axis=-2) - same) @ w  # (…, v)
+        out = np.where(p > 0, p * win, 0.0).sum(axis=-1)
+    return out if np.ndim(out) else float(out)
+
+
+def bayes_window_success_revealed(*, mu, p, radii, draws: int = 4000, rng=None):
+    """As :func:`bayes_success_revealed` for the window metric |X − z| <= E (ordinal codes), for
+    every E in ``radii``: the expected largest posterior mass of a window of width 2E + 1, by Monte
+    Carlo over y (``draws`` per row of ``p``, from ``rng``; E[max_z P(window_z | y)] is the Bayes
+    success). E = 0 uses the quadrature. Returns (estimate, standard error), each (..., len(radii)).
+    """
+    p = _prior_rows(p)
+    m = _check_mu(mu)
+    radii = [int(r) for r in np.atleast_1d(radii)]
+    if any(r < 0 for r in radii):
+        raise ValueError(f"radii must be integers >= 0, got {radii!r}")
+    k = p.shape[-1]
+    rows = p.reshape(-1, k)
+    centre = np.arange(k)
+
+    def best_windows(post):  # (N, K) -> (N, len(radii))
+        cum = np.concatenate([np.zeros((len(post), 1)), np.cumsum(post, axis=1)], axis=1)
+        out = []
+        for r in radii:
+            lo, hi = np.clip(centre - r, 0, k), np.clip(centre + r + 1, 0, k)
+            out.append((cum[:, hi] - cum[:, lo]).max(axis=1))
+        return np.stack(out, axis=1)
+
+    est = np.empty((len(rows), len(radii)))
+    se = np.zeros((len(rows), len(radii)))
+    if m == 0 or math.isinf(m):
+        est[:] = best_windows(rows) if m == 0 else 1.0
+    else:
+        if rng is None and any(r > 0 for r in radii):
+            raise ValueError("a Monte Carlo window bound needs rng=")
+        s = m / math.sqrt(2.0)
+        lp = np.log(np.where(rows > 0, rows, 1e-300))
+        for i, pr in enumerate(rows):
+            if not any(r > 0 for r in radii):
+                break
+            x = rng.choice(k, size=draws, p=pr / pr.sum())
+            y = rng.standard_normal((draws, k))
+            y[np.arange(draws), x] += s
+            logit = lp[i] + s * y
+            post = np.exp(logit - logit.max(axis=1, keepdims=True))
+            post /= post.sum(axis=1, keepdims=True)
+            best = best_windows(post)
+            est[i], se[i] = best.mean(axis=0), best.std(axis=0, ddof=1) / math.sqrt(draws)
+        zero = [j for j, r in enumerate(radii) if r == 0]
+        if zero:
+            exact = np.asarray(bayes_success_revealed(mu=m, p=rows)).reshape(-1)
+            est[:, zero], se[:, zero] = exact[:, None], 0.0
+    shape = p.shape[:-1] + (len(radii),)
+    return est.reshape(shape), se.reshape(shape)
+
+
+def max_bayes_gain_binary(*, mu) -> tuple[float, float]:
+    """The largest expected gain over the prior's guess that any attack can have on one binary
+    record at a μ-GDP release (others revealed, :func:`bayes_success_revealed`), over every prior
+    (p, 1 − p): returns (gain, the maximising p). The gain is symmetric in p ↔ 1 − p; at p = ½ it is
+    Φ(μ/2) − ½."""
+    m = _check_mu(mu)
+    if m == 0:
+        return 0.0, 0.5
+    if math.isinf(m):
+        return 0.5, 0.5
+    grid = np.linspace(0.5, 0.999, 500)
+    gains = bayes_success_revealed(mu=m, p=np.stack([grid, 1 - grid], axis=1)) - grid
+    i = int(np.argmax(gains))
+    return float(gains[i]), float(grid[i])

@@ -7,10 +7,11 @@
   sequences with real US census name frequencies).
 - :func:`scaled_prior`: the 10-value scaled-down priors that the n-gram experiment needs
   (``scaled_prior("password")`` etc.; numpy arrays summing to 1, most probable value first;
-  the scaling rules are in :mod:`.scaled` and :data:`SCALING_RULES`).
+  the scaling rules are in :mod:`.scaled` and :data:`SCALING_RULES`); :func:`tempered` sharpens a
+  prior to a given top mass.
 - :func:`prior_summary`: min / 10th percentile / median / max canary priors of the full priors.
 """
 
 from .canary import password_summary, uniform_summary, zipf_prior, zipf_quantile_prior  # noqa: F401
-from .scaled import SCALING_RULES, scaled_prior  # noqa: F401
+from .scaled import SCALING_RULES, scaled_prior, tempered  # noqa: F401
 from .summary import prior_summary  # noqa: F401

@@ -13,8 +13,9 @@ from scipy import stats
 from privrisk import accounting
 from privrisk.bounds import reconstruction as rb
 from privrisk.estimators.intervals import clopper_pearson
-from privrisk.papers.swanberg2025 import ngram as fig
-from privrisk.papers.swanberg2025 import ngram_steps as steps
+from privrisk.papers.swanberg2025 import claims_ngram as cn
+from privrisk.papers.swanberg2025 import figures_ngram as fig
+from privrisk.papers.swanberg2025 import steps_ngram as steps
 from privrisk.priors import scaled_prior
 
 torch.set_num_threads(1)
@@ -26,7 +27,7 @@ def _params(**kw):
         password_s=1.1,
         enron={"source": "standin", "path": "nope"},
         pii_sequences=100,
-        epsilons=[1, 4, ".inf"],
+        epsilons=[1, 4, 10, ".inf"],
         delta=1e-5,
         adjacency="replace_one",
         prior_names=["uniform", "password", "pii"],
@@ -70,7 +71,7 @@ def test_clopper_pearson_matches_scipy():
 
 def test_attack_never_clearly_exceeds_our_bound(run):
     _, df = run
-    assert len(df) == 9
+    assert len(df) == 12  # 4 ε × 3 priors
     # one-sided 99.9 % CP lower limit of the accuracy must not exceed Cor 3.4's expected-success bound
     lo, _ = clopper_pearson(df["correct"], df["n"], confidence=0.998)
     assert np.all(lo <= df["bound_cor34_at_guess"] + 1e-12), df[
@@ -134,22 +135,52 @@ def test_bad_config_names_the_key():
     np.testing.assert_array_equal(steps._epsilons({"min": 1, "max": 3, "n_points": 3}), [1, 2, 3])
 
 
+FIG3 = {
+    "seed": 0,
+    "delta": 1e-5,
+    "confidence": 0.95,
+    "tolerance": 0.04,
+    "margin": 0.02,
+    "substantial_gain": 0.1,
+}
+
+
 def test_fig3_result_and_claims(run):
-    out, _ = run
-    r = fig.fig3(
-        {"seed": 0, "delta": 1e-5, "confidence": 0.95, "claim_tolerance": 0.04}, {"npz": out["npz"]}
-    )
+    out, df = run
+    r = fig.fig3(FIG3, {"npz": out["npz"]})
     assert {"series", "x", "y", "lo", "hi"} <= set(r.data.columns)
     ids = {c.claim_id: c for c in r.claims}
-    # 1/10 is our own uniform prior's value: a derived value, never "reproduced" (it agrees)
-    assert (
-        ids["fig3_uniform_baseline"].status == "derived"
-        and "agrees: True" in ids["fig3_uniform_baseline"].note
-    )
+    # 1/10 and the password prior's top mass are our own priors' values: derived, never reproduced
+    for cid in ("fig3_uniform_baseline", "fig3_password_eps1_is_prior_mass"):
+        assert ids[cid].status == "derived" and "agrees: True" in ids[cid].note
     assert ids["fig3_pii_eps1"].status == "standin"
-    assert ids["fig3_pii_eps10_barely"].data == "standin"
+    # a property of the paper's Enron + GPT-2 prior, tested on the stand-in: standin with the verdict
+    assert ids["fig3_pii_eps10_barely"].status == "standin"
+    assert "on the stand-in the statement is" in ids["fig3_pii_eps10_barely"].note
     assert ids["fig3_attack_below_bound"].status == "qualitative-ok"
     assert r.data_sources["pii_names"] == "standin"
+    # one gain row per prior (multiplicity over ε inside the verdict), none per point
+    assert {c for c in ids if c.startswith("fig3_gain")} == {
+        "fig3_gain_uniform",
+        "fig3_gain_password",
+        "fig3_gain_pii",
+    }
+    assert "Bonferroni" in ids["fig3_gain_uniform"].note
+    assert r.extra["threads"]["torch_threads"] >= 1 and r.extra["threads"]["cpu"]
+    assert "pii_top_mass: null" in r.extra["pii_prior_choice"]
+
+
+def test_paired_baseline_is_the_max_prior_guess_on_the_same_canaries(run):
+    out, df = run
+    z = np.load(out["npz"])
+    for c in range(len(z["cond_eps"])):
+        sel = z["run_cond"] == c
+        mode = int(np.argmax(z["prior_mats"][z["cond_prior"][c]]))
+        d = (z["guess"][sel] == z["target"][sel]).astype(float) - (z["target"][sel] == mode)
+        row = df.iloc[c]
+        assert row["gain"] == pytest.approx(d.mean())
+        assert row["gain_se"] == pytest.approx(d.std(ddof=1) / math.sqrt(sel.sum()))
+        assert row["maxprior_correct"] == pytest.approx(np.mean(z["target"][sel] == mode))
 
 
 def test_crn_tuning_gives_identical_results_to_identical_settings_and_paired_se():
@@ -169,53 +200,55 @@ def test_crn_tuning_gives_identical_results_to_identical_settings_and_paired_se(
     assert np.isfinite(agg["loss_minus_chosen_se"]).all() and (agg["loss_minus_chosen"] >= 0).all()
 
 
-def test_gain_claims_fail_when_the_attack_is_clearly_below_the_prior():
+def _row(prior, eps, gain, se, accuracy=0.3, baseline=0.3):
+    return {
+        "epsilon": eps,
+        "prior": prior,
+        "n": 2000,
+        "accuracy": accuracy,
+        "baseline": baseline,
+        "lo": accuracy - 0.02,
+        "hi": accuracy + 0.02,
+        "gain": gain,
+        "gain_se": se,
+        "bound_cor34_at_guess": 0.9,
+        "mmc_gdp": 0.5,
+        "clip": 1.0,
+        "lr": 0.1,
+        "steps": 4,
+        "tune_gap": 0.01,
+        "tune_gap_se": 0.002,
+        "tune_separated": True,
+    }
+
+
+def test_gain_rows_say_ok_fails_and_uninformative_on_paired_gains():
+    """Non-inferiority within the margin (0.02) at every ε, Bonferroni over ε for a failure."""
     df = pd.DataFrame(
         [
-            {
-                "epsilon": 1.0,
-                "prior": "password",
-                "n": 2000,
-                "accuracy": 0.30,
-                "baseline": 0.373,
-                "clip": 1.0,
-                "lr": 0.1,
-                "steps": 4,
-                "tune_gap": 0.01,
-                "tune_gap_se": 0.002,
-                "tune_separated": True,
-            },
-            {
-                "epsilon": 1.0,
-                "prior": "uniform",
-                "n": 2000,
-                "accuracy": 0.13,
-                "baseline": 0.1,
-                "clip": 1.0,
-                "lr": 0.1,
-                "steps": 4,
-                "tune_gap": 0.0,
-                "tune_gap_se": 0.001,
-                "tune_separated": False,
-            },
-            {
-                "epsilon": 2.0,
-                "prior": "password",
-                "n": 2000,
-                "accuracy": 0.368,
-                "baseline": 0.373,
-                "clip": 1.0,
-                "lr": 0.1,
-                "steps": 4,
-                "tune_gap": float("nan"),
-                "tune_gap_se": float("nan"),
-                "tune_separated": False,
-            },
+            _row("password", 0.5, 0.0, 0.0),  # never differs from the mode guess: exact tie holds
+            _row("password", 1.0, 0.01, 0.004),
+            _row("uniform", 1.0, -0.08, 0.01),  # clearly below even at the Bonferroni level
+            _row("uniform", 2.0, 0.03, 0.01),
+            _row("pii", 1.0, -0.02, 0.01),  # interval straddles −0.02
+            _row("pii", 2.0, 0.05, 0.01),
         ]
     )
-    status = {c.claim_id: c.status for c in fig._gain_claims(df, "standin")}
-    assert status == {
-        "fig3_gain_password_eps1": "qualitative-fails",
-        "fig3_gain_uniform_eps1": "qualitative-ok",
-        "fig3_gain_password_eps2": "uninformative",
-    }
+    status = {c.claim_id: c.status for c in cn.fig3_claims(df, FIG3, "standin")}
+    assert status["fig3_gain_password"] == "qualitative-ok"
+    assert status["fig3_gain_uniform"] == "qualitative-fails"
+    assert status["fig3_gain_pii"] == "uninformative"
+
+
+def test_mostly_not_below_baseline_rule():
+    ok = pd.DataFrame([_row("u", e, 0.01, 0.004) for e in range(10)])
+    assert cn.mostly_not_below(ok, margin=0.02).holds is True
+    one_bad = ok.copy()
+    one_bad.loc[0, "gain"] = -0.2  # one clearly-below point of ten is allowed ("mostly")
+    assert cn.mostly_not_below(one_bad, margin=0.02).holds is True
+    two_bad = one_bad.copy()
+    two_bad.loc[1, "gain"] = -0.2
+    assert cn.mostly_not_below(two_bad, margin=0.02).holds is False
+    vague = ok.copy()
+    vague["gain_se"] = 0.05  # nothing decided either way
+    assert cn.mostly_not_below(vague, margin=0.02).holds is None

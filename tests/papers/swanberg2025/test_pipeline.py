@@ -99,6 +99,9 @@ def test_real_data_become_inputs_of_what_reads_them(tmp_path, monkeypatch):
         ("marginals_attack", {"steps": 150}, "tuning.steps"),
         ("marginals_attack", {"lr": 0.1}, "tuning.adam_lr"),
         ("fig6a", {"steps": 60}, "tuning_steps"),
+        ("fig6a", {"approx_tolerance": 5}, "margin"),
+        ("fig6b", {"approx_tolerance": 5}, "margin"),
+        ("fig3", {"claim_tolerance": 0.04}, "tolerance"),
     ],
 )
 def test_old_config_names_fail_naming_the_new_key(section, old, new):
@@ -149,3 +152,28 @@ def test_report_captions_take_their_numbers_from_the_params():
         if fig.name.startswith(("fig4", "fig5", "fig6", "fig7")) and fig.name.endswith("a"):
             assert f"δ = {params['marginals_attack']['delta']:g}" in text, fig.name
             assert f"of {params['n_records']}" in text, fig.name
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (
+            lambda s: s["fig4a"].update(headline_draws={"Zip": 5}),
+            "swanberg2025.fig4a.headline_draws: 'Zip' is not one of the figure's columns",
+        ),
+        (
+            lambda s: s["marginals_attack"]["ceiling"].update(sweeps=10, burn_in=10),
+            "swanberg2025.marginals_attack.ceiling.burn_in: 10 >= sweeps 10",
+        ),
+        (
+            lambda s: s["fig6a"].update(ceiling={"sweeps": 5, "burn_in": 6}),
+            "swanberg2025.fig6a.ceiling.burn_in: 6 >= sweeps 5",
+        ),
+    ],
+)
+def test_ceiling_and_headline_keys_that_do_not_fit_together_are_refused(edit, message):
+    cfg = config.load(*[REPO / c for c in TINY])
+    edit(cfg[PAPER])
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(cfg)
+    assert message in str(err.value)

@@ -8,7 +8,9 @@
   present), one attack step per panel (tunes the attack on shadow draws, then attacks repeated target
   draws), and the figures reading the attack and tuning CSVs and the dataset summary.
 
-Artifact file names are those of the former rule files, so existing results stay valid.
+Modules: ``steps_*`` (expensive steps, no plotting), ``figures_*`` (figures), ``claims_*`` (the
+judgements). Artifact file names are those of the former rule files, so existing results stay
+valid.
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ from typing import Any
 from ...core.declarations import Figure, Out, Resources, Step
 
 _PKG = "privrisk.papers.swanberg2025"
-_ANALYTIC = f"{_PKG}.analytic"
-_NGRAM_STEPS = f"{_PKG}.ngram_steps"
-_NGRAM_FIG = f"{_PKG}.ngram"
-_MARG_STEPS = f"{_PKG}.marginals_steps"
-_MARG_FIG = f"{_PKG}.marginals"
+_ANALYTIC = f"{_PKG}.figures_analytic"
+_NGRAM_STEPS = f"{_PKG}.steps_ngram"
+_NGRAM_FIG = f"{_PKG}.figures_ngram"
+_MARG_STEPS = f"{_PKG}.steps_marginals"
+_MARG_FIG = f"{_PKG}.figures_marginals"
 
 #: marginals panel -> (dataset, kind of attack sweep)
 MARGINALS = {
@@ -126,11 +128,25 @@ FIGURES = [
 
 def check_config(sec: Mapping[str, Any]) -> list[str]:
     """Keys of the swanberg2025 section that are each valid but do not fit together (column
-    names of the datasets, enough known columns)."""
+    names of the datasets, enough known columns, the ceiling's burn-in)."""
     from ...data import acs, fire
 
     columns = {"acs": acs.COLUMNS, "fire": fire.COLUMNS}
     out = []
+    base = (sec.get("marginals_attack") or {}).get("ceiling")
+    base = dict(base) if isinstance(base, Mapping) else {}
+    for where, own in [("marginals_attack", {})] + [
+        (f, (sec.get(f) or {}).get("ceiling") or {})
+        for f in MARGINALS
+        if isinstance(sec.get(f), Mapping)
+    ]:
+        ceil = base | dict(own)
+        if _is_int(ceil.get("sweeps")) and _is_int(ceil.get("burn_in")):
+            if ceil["burn_in"] >= ceil["sweeps"] and (where == "marginals_attack" or own):
+                out.append(
+                    f"config key swanberg2025.{where}.ceiling.burn_in: {ceil['burn_in']} >= "
+                    f"sweeps {ceil['sweeps']}; no sweep would be kept"
+                )
     for fig, (dataset, kind) in MARGINALS.items():
         s = sec.get(fig)
         if not isinstance(s, Mapping):
@@ -139,6 +155,12 @@ def check_config(sec: Mapping[str, Any]) -> list[str]:
         named = [(f"{where}.columns[{i}]", c) for i, c in enumerate(s.get("columns", []))]
         if "column" in s:
             named.append((f"{where}.column", s["column"]))
+        for c in s.get("headline_draws") or {}:
+            if c not in s.get("columns", []):
+                out.append(
+                    f"{where}.headline_draws: {c!r} is not one of the figure's columns "
+                    f"({', '.join(s.get('columns', []))})"
+                )
         out += [
             f"{p}: {c!r} is not a column of {dataset.upper()}; its columns: {', '.join(cols)}"
             for p, c in named

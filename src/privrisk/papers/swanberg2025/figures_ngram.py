@@ -12,8 +12,8 @@ trained lazily on the canary with DP-SGD (one example, full batch, clip C, noise
 (:func:`privrisk.training.dpsgd.batched_dpsgd`).
 
 Hyperparameters (C, lr, T) are chosen per (ε, prior) by a grid search for the lowest mean canary
-loss on separately seeded tuning models (the step, :mod:`.ngram_steps`, which writes the npz
-this figure reads).
+loss on separately seeded tuning models (the step, :mod:`.steps_ngram`, which writes the npz
+this figure reads). The claims are judged in :mod:`.claims_ngram`.
 
 Bounds: ours is Corollary 3.4 / Theorem 3.3 for n = 1 evaluated at the attack's guess, averaged
 over runs: mean_r [β(ε, p(z_r)) + δ] with β = e^ε/(e^ε − 1 + 1/p); Theorem 3.5 at the heaviest
@@ -29,13 +29,10 @@ import pandas as pd
 
 from ... import accounting, plotting
 from ...bounds import reconstruction as rb
-from ...claims import Claim, Ledger
 from ...estimators.intervals import clopper_pearson
 from ...figure import FigureResult
-from .marginals import Z, judge_at_least
+from .claims_ngram import fig3_claims
 
-PAPER = "swanberg2025"
-LEDGER = Ledger(PAPER)
 PRIOR_LABELS = {"uniform": "Uniform", "password": "Password", "pii": "PII"}
 
 
@@ -49,6 +46,9 @@ def summarise(npz_path, delta: float, confidence: float = 0.95) -> pd.DataFrame:
         sel = z["run_cond"] == c
         guess, tgt = z["guess"][sel], z["target"][sel]
         n, k = int(sel.sum()), int((guess == tgt).sum())
+        # paired baseline: the max-prior guess (the most probable digit) on the same canaries
+        mode = int(np.argmax(pm[int(z["cond_prior"][c])]))
+        diff = (guess == tgt).astype(float) - (tgt == mode).astype(float)
         lo, hi = clopper_pearson(k, n, confidence=confidence)
         prior = pm[pi]
         ours = (
@@ -74,6 +74,9 @@ def summarise(npz_path, delta: float, confidence: float = 0.95) -> pd.DataFrame:
                 "bound_cor34_at_guess": ours,
                 "bound_thm35_heaviest": heavy,
                 "baseline": float(prior.max()),
+                "maxprior_correct": float(np.mean(tgt == mode)),
+                "gain": float(diff.mean()),
+                "gain_se": float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf,
                 "mmc_gdp": rb.mmc_gdp(mu=mu, K=len(prior)) if names[pi] == "uniform" else np.nan,
                 "mu": mu,
                 "clip": float(z["clip"][c]),
@@ -95,11 +98,26 @@ def _xpos(eps: np.ndarray):
     return np.where(np.isfinite(eps), eps, x_inf), x_inf
 
 
+def _pii_note(top: float, top_mass: float) -> str:
+    """What the PII panel can show (said on the figure): the configured choice
+    ``ngram_train.pii_top_mass`` (null: the stand-in prior as built)."""
+    if math.isfinite(top_mass):
+        return (
+            f"PII: offline stand-in prior sharpened\nto top mass {top:.2f} (pii_top_mass),\n"
+            "a model of the paper's skew"
+        )
+    return (
+        f"offline stand-in PII prior:\ntop mass {top:.3f}, nearly uniform;\nthe paper's 52.5 % at "
+        "ε = 1\nimplies ≈ 0.5 (Enron + GPT-2):\nthis panel cannot show\nthe paper's PII effect"
+    )
+
+
 def fig3(params, inputs) -> FigureResult:
     delta, level = params["delta"], params["confidence"]
     df = summarise(inputs["npz"], delta, confidence=level)
     z = np.load(inputs["npz"], allow_pickle=False)
     pii_src = str(z["pii_source"])
+    top_mass = float(z["pii_top_mass"]) if "pii_top_mass" in z else math.nan
     names = list(dict.fromkeys(df["prior"]))
     fig, axes = plotting.subplots(1, len(names), width=3.5, height=3.2, sharey=True, squeeze=False)
     c_att, c_ours, c_mmc = plotting.color(0), plotting.color(1), plotting.color(3)
@@ -166,6 +184,18 @@ def fig3(params, inputs) -> FigureResult:
         )
         if j == 0:
             ax.set_ylabel("posterior success probability\n(attack accuracy)")
+        if name == "pii" and pii_src == "standin":
+            ax.text(  # right of the rising bound, between it and the attack's points
+                0.98,
+                0.6,
+                _pii_note(float(d["baseline"].iloc[0]), top_mass),
+                transform=ax.transAxes,
+                fontsize=6.0,
+                va="center",
+                ha="right",
+                wrap=True,
+                bbox={"facecolor": "white", "edgecolor": "0.7", "alpha": 0.9},
+            )
         for series, y, extra in (
             ("attack", d["accuracy"], {"lo": d["lo"], "hi": d["hi"]}),
             ("ours_cor34_at_guess", d["bound_cor34_at_guess"], {}),
@@ -189,9 +219,10 @@ def fig3(params, inputs) -> FigureResult:
     handles, labels = axes[
         0, names.index("uniform") if "uniform" in names else 0
     ].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=7.5)
+    # above the panels: the stand-in footnote takes the bottom edge
+    fig.legend(handles, labels, loc="outside upper center", ncol=3, fontsize=7.5)
     data = pd.concat(frames, ignore_index=True)
-    claims = _claims(df, params, pii_src)
+    claims = fig3_claims(df, params, pii_src)
     hp = df[
         [
             "epsilon",
@@ -205,6 +236,8 @@ def fig3(params, inputs) -> FigureResult:
             "tune_gap",
             "tune_gap_se",
             "tune_separated",
+            "gain",
+            "gain_se",
         ]
     ]
     return FigureResult(
@@ -223,7 +256,16 @@ def fig3(params, inputs) -> FigureResult:
             "Hyperparameters (clip, learning rate, steps) tuned per point for the lowest canary loss with common "
             f"random numbers ({int(z['tune_models']) if 'tune_models' in z else 'n/a'} models per grid point; "
             f"the chosen setting beats the runner-up by more than 2 s.e. at {int(df['tune_separated'].sum())} of "
-            f"{len(df)} points)."
+            f"{len(df)} points). Claims compare the attack with the max-prior guess on the same canaries "
+            "(paired). "
+            + (
+                f"PII panel: the offline stand-in prior sharpened to top mass {top_mass:g} "
+                "(ngram_train.pii_top_mass), a model of the skew the paper's numbers imply."
+                if math.isfinite(top_mass)
+                else "PII panel: the offline stand-in prior as built (ngram_train.pii_top_mass: null); "
+                "it is nearly uniform, so it cannot show the paper's PII effect (Enron + GPT-2 imply a "
+                "top mass ≈ 0.5)."
+            )
         ),
         data_sources={
             "uniform_canary": "analytic",
@@ -247,168 +289,17 @@ def fig3(params, inputs) -> FigureResult:
             "in per_point (see the tuning CSV)",
             "prior_to_digit": "digit d carries the d-th largest prior mass (privrisk.priors.scaled_prior)",
             "priors": {n: z["prior_mats"][i].tolist() for i, n in enumerate(z["priors"])},
+            "pii_prior_choice": (
+                f"stand-in prior tempered to top mass {top_mass:g} (ngram_train.pii_top_mass)"
+                if math.isfinite(top_mass)
+                else "stand-in prior as built (ngram_train.pii_top_mass: null): PII rows are "
+                "'standin' and the figure says the panel cannot show the paper's effect"
+            ),
+            "paired_baseline": "per model: attack right − the most probable digit right, same canary",
+            "threads": {
+                k[len("thread_") :]: (str(z[k]) if z[k].dtype.kind in "US" else int(z[k]))
+                for k in z.files
+                if k.startswith("thread_")
+            },
         },
     )
-
-
-def _at(df, prior, eps, col="accuracy"):
-    d = df[(df["prior"] == prior) & np.isclose(df["epsilon"], eps)]
-    return float(d[col].iloc[0]) if len(d) else float("nan")
-
-
-def _claims(df, params, pii_src) -> list[Claim]:
-    tol = params["claim_tolerance"]
-    n_cells = len(df)
-    # Bonferroni over the figure's points for "clearly below/above" statements
-    lo_b, hi_b = clopper_pearson(
-        df["correct"], df["n"], confidence=1 - (1 - params["confidence"]) / n_cells
-    )
-    top_pw = _at(df, "password", 1.0, "baseline")
-    n_pw = _at(df, "password", 1.0, "n")
-    acc_pw = _at(df, "password", 1.0)
-    se_pw = math.sqrt(acc_pw * (1 - acc_pw) / n_pw) if n_pw > 0 else 0.0
-    out = [
-        LEDGER.numeric(
-            figure="fig3",
-            claim_id="fig3_password_eps1_is_prior_mass",
-            claim="The 38.0 % password accuracy at ε = 1 equals the top mass of the 10-value Zipf(1.1) "
-            "prior: guessing the most probable digit without the model; it tests the prior, not DP-SGD",
-            paper_value=0.380,
-            ours=top_pw,
-            tolerance=0.01,
-            note=f"top prior mass {top_pw:.4f}; our attack at ε = 1: {acc_pw:.3f} ± {se_pw:.3f} (s.e.), "
-            f"attack − max prior {acc_pw - top_pw:+.3f}",
-        ),
-        LEDGER.numeric(
-            figure="fig3",
-            claim_id="fig3_password_eps1",
-            claim="At ε = 1 the attack reconstructs the password digit 38.0 % of the time",
-            paper_value=0.380,
-            ours=acc_pw,
-            tolerance=tol,
-            se=se_pw,
-            note=f"{_at(df, 'password', 1.0, 'n'):.0f} models; CP interval "
-            f"[{_at(df, 'password', 1.0, 'lo'):.3f}, {_at(df, 'password', 1.0, 'hi'):.3f}]",
-            note_if_differs="our lazy n-gram model, tuning grid and prior-to-digit scaling are our "
-            "readings of unspecified details (spec §4(a))",
-        ),
-        LEDGER.numeric(
-            figure="fig3",
-            claim_id="fig3_pii_eps1",
-            claim="At ε = 1 the attack reconstructs the PII digit 52.5 % of the time",
-            paper_value=0.525,
-            ours=_at(df, "pii", 1.0),
-            tolerance=tol,
-            data=pii_src,
-            standin_note=f"PII prior from the offline stand-in (top prior {_at(df, 'pii', 1.0, 'baseline'):.3f}"
-            "; the paper's implies ≈ 0.5)",
-            note_if_differs="PII top prior differs from the paper's",
-        ),
-        LEDGER.numeric(
-            figure="fig3",
-            claim_id="fig3_uniform_baseline",
-            claim="The random baseline for the uniform canary is 10 %",
-            paper_value=0.10,
-            ours=_at(df, "uniform", 1.0, "baseline"),
-            tolerance=1e-9,
-            derived=True,
-            note="1/10 follows from the uniform prior over 10 digits (our own scaled prior)",
-        ),
-    ]
-    out += _gain_claims(df, pii_src)
-    gain_u = _at(df, "uniform", 10.0) - 0.1
-    gain_p = _at(df, "pii", 10.0) - _at(df, "pii", 10.0, "baseline")
-    lo_u = lo_b[(df["prior"] == "uniform").to_numpy() & np.isclose(df["epsilon"], 10.0)]
-    out.append(
-        LEDGER.qualitative(
-            figure="fig3",
-            claim_id="fig3_uniform_eps10_above",
-            claim="At ε = 10 the attack is substantially above the baseline for the uniform canary",
-            holds=bool(lo_u.size and lo_u[0] > 0.1 and gain_u >= 0.1),
-            ours=f"accuracy − baseline = {gain_u:.3f} (Bonferroni CP lower {float(lo_u[0]) if lo_u.size else float('nan'):.3f})",
-        )
-    )
-    holds_pii = bool(np.isfinite(gain_p) and gain_p < 0.5 * gain_u)
-    standin_note = "stand-in PII prior; " if pii_src == "standin" else ""
-    out.append(
-        LEDGER.qualitative(
-            figure="fig3",
-            claim_id="fig3_pii_eps10_barely",
-            claim="At ε = 10 the attack barely beats the random baseline for PII",
-            holds=holds_pii,
-            ours=f"PII gain over baseline {gain_p:.3f} vs uniform gain {gain_u:.3f}",
-            data=pii_src,
-            note=f"{standin_note}'barely' read as a gain under half the uniform gain"
-            + ("" if holds_pii else "; PII gain is not small relative to uniform"),
-        )
-    )
-    below = df.loc[hi_b < df["baseline"] - 1e-12, ["prior", "epsilon"]]
-    out.append(
-        LEDGER.qualitative(
-            figure="fig3",
-            claim_id="fig3_not_below_baseline",
-            claim="Our attack mostly does not under-perform the random baseline",
-            holds=len(below) <= max(1, n_cells // 10),
-            ours=f"{len(below)} of {n_cells} points clearly below the baseline (Bonferroni CP upper < max prior)",
-        )
-    )
-    above = df.loc[lo_b > df["bound_cor34_at_guess"] + 1e-12]
-    out.append(
-        LEDGER.qualitative(
-            figure="fig3",
-            claim_id="fig3_attack_below_bound",
-            claim="The attack accuracy stays under our bound at every privacy level and prior",
-            holds=len(above) == 0,
-            ours=f"{len(above)} of {n_cells} points clearly above the bound",
-        )
-    )
-    u = df[(df["prior"] == "uniform") & np.isfinite(df["epsilon"])]
-    if len(u):
-        tighter = bool(np.all(u["mmc_gdp"] <= u["bound_cor34_at_guess"] + 1e-9))
-        gap_mmc = float(np.mean(np.abs(u["mmc_gdp"] - u["accuracy"])))
-        gap_ours = float(np.mean(np.abs(u["bound_cor34_at_guess"] - u["accuracy"])))
-        out.append(
-            LEDGER.qualitative(
-                figure="fig3",
-                claim_id="fig3_mmc_tighter_uniform",
-                claim="For the uniform canary the MMC (G_μ) bound fits the attack accuracies more tightly than ours",
-                holds=tighter and gap_mmc < gap_ours,
-                ours=f"mean |bound − accuracy|: MMC {gap_mmc:.3f}, ours {gap_ours:.3f}",
-            )
-        )
-    return out
-
-
-def _gain_claims(df, pii_src) -> list[Claim]:
-    """Per (prior, ε): attack − max prior (the best guess without the model), judged on the
-    accuracy with its binomial standard error; the tuning's separation goes in the note."""
-    out = []
-    for r in df.itertuples():
-        se = math.sqrt(max(r.accuracy * (1 - r.accuracy), 1e-12) / r.n)
-        gain = r.accuracy - r.baseline
-        holds = judge_at_least(gain, se)
-        sep = (
-            f"tuning: chosen (C={r.clip:g}, lr={r.lr:g}, T={r.steps}) beats the runner-up by "
-            f"{r.tune_gap:.4f} ± {r.tune_gap_se:.4f} in mean loss ({'separated' if r.tune_separated else 'not separated'}"
-            " beyond 2 s.e.)"
-            if np.isfinite(r.tune_gap)
-            else ""
-        )
-        eps = "inf" if math.isinf(r.epsilon) else f"{r.epsilon:g}"
-        note = {
-            True: "",
-            False: "the attack falls below the best guess without the model by more than 2 s.e.",
-            None: f"undecided: estimate {gain:+.3f}, null 0, half-width {Z * se:.3f}",
-        }[holds]
-        out.append(
-            LEDGER.qualitative(
-                figure="fig3",
-                claim_id=f"fig3_gain_{r.prior}_eps{eps}",
-                claim=f"At ε = {eps} the attack on the {r.prior} canary does not under-perform the max-prior baseline",
-                holds=holds,
-                ours=f"attack − max prior = {gain:+.3f} ± {se:.3f} (s.e., {r.n} models)",
-                note="; ".join(x for x in (note, sep) if x),
-                data=pii_src if r.prior == "pii" else "analytic",
-            )
-        )
-    return out

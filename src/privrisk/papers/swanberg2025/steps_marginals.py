@@ -2,15 +2,20 @@
 
 ``dataset_step``: raw table (real file or stand-in, the data block ``swanberg2025.data.<ds>``)
 → degree-2 BayNet + ``marginals.n_records`` records (npz);
-``attack_step``: one figure's conditions → per-record outcomes (csv). The figure functions in
-:mod:`.marginals` only read these files, so editing a figure never reruns an attack; this module
-imports no plotting and no figure code.
+``attack_step``: one figure's conditions → per-record outcomes (csv): the paper's RAP attack and
+its prior-term variant (tuned on shadow draws), the informed attacker's ceiling (the exact
+posterior attack, :mod:`privrisk.attacks.posterior`) on the same target draws, the prior's MAP
+guess, and per record the Bayes success with every other record revealed (one unknown column:
+:func:`privrisk.bounds.reconstruction.bayes_success_revealed`), an upper bound on any attack.
+The figure functions in :mod:`.figures_marginals` only read these files, so editing a figure never
+reruns an attack; this module imports no plotting and no figure code.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +23,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ...bounds.reconstruction import beta_multi, success_quantiles
+from ...attacks import posterior
+from ...bounds.reconstruction import (
+    bayes_success_revealed,
+    bayes_window_success_revealed,
+    beta_multi,
+    success_quantiles,
+)
 from ...core import seeds
 from ...core.grids import grid
 from ...data import acs, fire
@@ -299,9 +310,56 @@ def attack_draws(dr: Draws, chosen: dict, *, domains, chunk: int = 64):
     return out
 
 
-def outcome_rows(dr: Draws, attacks: dict, radii=None) -> pd.DataFrame:
-    """Per (draw, record) outcomes of the target draws: ``prior_ok``, ``p_star`` and
-    ``attack_l<λ>_ok``; per (radius, draw, record) when ``radii`` is given (one ordinal column)."""
+def ceiling(dr: Draws, bn, cfg: dict, *, seed: int, tag: str, radii=None) -> dict | None:
+    """The informed attacker's ceiling on the target draws, and the revealed-others bound.
+
+    Returns ``guess`` (R, n, d') the exact-posterior attack's guesses, ``probs`` its posterior
+    marginals per unknown column, ``info`` its diagnostics and, for one unknown column, ``bound``
+    (R, n) or (R, n, radii) the Bayes success of each record with every other record revealed at
+    the release's noise (μ = √(2m)/σ of the whole release; Monte Carlo for L1 windows E > 0).
+    None when the unknown columns have more joint values than ``max_tuples`` (the block sampler
+    enumerates them): no ceiling is drawn there.
+    """
+    n_t = int(np.prod([bn.domains[u] for u in dr.unknown]))
+    if len(dr.unknown) > 1 and n_t > int(cfg["max_tuples"]):
+        log.info("ceiling skipped: %d joint values > max_tuples %s", n_t, cfg["max_tuples"])
+        return None
+    res = posterior.posterior_attack(
+        bn,
+        dr.records,
+        dr.unknown,
+        dr.lay,
+        dr.noisy,
+        noise_std=dr.sigma,
+        sweeps=int(cfg["sweeps"]),
+        burn_in=int(cfg["burn_in"]),
+        chains=int(cfg["chains"]),
+        anneal=float(cfg["anneal"]),
+        max_tuples=int(cfg["max_tuples"]),
+        rng=seeds.rng(seed, tag, "ceiling", *dr.unknown, str(dr.epsilon)),
+    )
+    out = {"guess": res.guess, "probs": res.probs, "info": res.info, "bound": None}
+    if len(dr.unknown) == 1:
+        m = len(dr.lay.triples)
+        mu = math.inf if dr.sigma == 0 else math.sqrt(2 * m) / dr.sigma
+        p = dr.init[0]
+        if radii is None:
+            out["bound"] = np.asarray(bayes_success_revealed(mu=mu, p=p))
+        else:
+            out["bound"], _ = bayes_window_success_revealed(
+                mu=mu,
+                p=p,
+                radii=list(radii),
+                draws=int(cfg["window_draws"]),
+                rng=seeds.rng(seed, tag, "window-bound", str(dr.epsilon)),
+            )
+    return out
+
+
+def outcome_rows(dr: Draws, attacks: dict, radii=None, ceil: dict | None = None) -> pd.DataFrame:
+    """Per (draw, record) outcomes of the target draws: ``prior_ok``, ``p_star``,
+    ``attack_l<λ>_ok`` and, with ``ceil`` (:func:`ceiling`), ``ceiling_ok`` and ``ceiling_bound``;
+    per (radius, draw, record) when ``radii`` is given (one ordinal column)."""
     r, n = dr.p_map.shape
     base = {
         "epsilon": dr.epsilon,
@@ -319,10 +377,13 @@ def outcome_rows(dr: Draws, attacks: dict, radii=None) -> pd.DataFrame:
         )
         for lam, (g, _) in attacks.items():
             out[f"attack_l{lam:g}_ok"] = (g == truth).all(-1).ravel()
+        if ceil is not None:
+            out["ceiling_ok"] = (ceil["guess"] == truth).all(-1).ravel().astype(float)
+            out["ceiling_bound"] = ceil["bound"].ravel() if ceil["bound"] is not None else np.nan
         return out
     frames = []
     flat_init = dr.init[0].reshape(r * n, -1)
-    for e in radii:
+    for k, e in enumerate(radii):
         centre, mass = baynet.best_window(flat_init, int(e))
         f = pd.DataFrame(
             base
@@ -337,6 +398,11 @@ def outcome_rows(dr: Draws, attacks: dict, radii=None) -> pd.DataFrame:
             # (its relaxed row); at E = 0 this is its rounded (argmax) output.
             g, _ = baynet.best_window(probs[0].reshape(r * n, -1), int(e))
             f[f"attack_l{lam:g}_ok"] = np.abs(g - truth[..., 0].ravel()) <= e
+        if ceil is not None:
+            # the Bayes guess for a window: the centre of the posterior marginal's best window
+            g, _ = baynet.best_window(ceil["probs"][0].reshape(r * n, -1), int(e))
+            f["ceiling_ok"] = (np.abs(g - truth[..., 0].ravel()) <= e).astype(float)
+            f["ceiling_bound"] = ceil["bound"][..., k].ravel()
         frames.append(f)
     return pd.concat(frames, ignore_index=True)
 
@@ -394,19 +460,20 @@ def _conditions(params, bn, cols):
 
 def attack_step(params, inputs, outputs, threads) -> None:
     """One figure's conditions (kind = columns | epsilons | multi | l1): tune on shadow draws per
-    (ε, d') key, attack the target draws with the chosen settings, write per-record rows and the
-    tuning table."""
+    (ε, d') key, attack the target draws with the chosen settings and with the informed attacker's
+    ceiling, write per-record rows (with the per-record bound for one unknown column) and the
+    tuning table. A figure's ``draws`` overrides ``marginals_attack.draws``; ``headline_draws``
+    gives single conditions (a column of Fig 4) more draws."""
     import torch
 
     torch.set_num_threads(max(1, int(threads)))
     bn, _, cols = _load_dataset(inputs["dataset"])
     att = dict(params["marginals_attack"])
-    for key in (
-        "draws",
-        "shadow_draws",
-    ):  # Fig 6 may use fewer (its many-column attacks are the costly ones)
+    for key in ("draws", "shadow_draws"):  # a figure may override (Fig 6's attacks are costly)
         if key in params:
             att[key] = params[key]
+    headline = {str(k): int(v) for k, v in (params.get("headline_draws") or {}).items()}
+    ceil_cfg = dict(att["ceiling"]) | dict(params.get("ceiling") or {})  # a figure may override
     tun = dict(att["tuning"])
     if "tuning_steps" in params:  # a figure may override the step grid (Fig 6 is the costly one)
         tun["steps"] = list(params["tuning_steps"])
@@ -453,35 +520,33 @@ def attack_step(params, inputs, outputs, threads) -> None:
         )
         log.info("%s eps=%s d'=%d: chosen %s", tag, eps, k, chosen)
         for x, u, e, extra in members:
+            n_draws = headline.get(str(x), int(att["draws"]))
             dr = make_draws(
-                bn,
-                u,
-                e,
-                delta=delta,
-                n=n,
-                draws=int(att["draws"]),
-                seed=seed,
-                tag=tag,
-                kind="target",
+                bn, u, e, delta=delta, n=n, draws=n_draws, seed=seed, tag=tag, kind="target"
             )
             res = attack_draws(dr, chosen, domains=bn.domains, chunk=chunk)
-            f = outcome_rows(dr, res, radii)
+            ceil = ceiling(dr, bn, ceil_cfg, seed=seed, tag=tag, radii=radii)
+            f = outcome_rows(dr, res, radii, ceil)
             f = f.assign(x=f["radius"] if radii is not None else x, **extra)
             for lam in lambdas:
                 o, lr, st = chosen[lam]
                 f[f"setting_l{lam:g}"] = f"{o} lr={lr:g} steps={st}"
+            info = ceil["info"] if ceil is not None else {}
+            f["ceiling_method"] = info.get("method", "none")
+            f["ceiling_disagreement"] = float(info.get("chain_disagreement", np.nan))
+            if "undetermined" in info:  # ε = ∞: records whose group the marginals do not pin
+                f["ceiling_undetermined"] = np.asarray(info["undetermined"])[f["draw"]]
             frames.append(f)
-            log.info(
-                "%s x=%s: attack %s, prior %.1f (mean over %d draws)",
-                tag,
-                x,
-                {
-                    lam: float(f[f"attack_l{lam:g}_ok"].sum() / dr.records.shape[0])
-                    for lam in lambdas
-                },
-                f["prior_ok"].sum() / dr.records.shape[0],
-                dr.records.shape[0],
-            )
+            if radii is None:
+                per = f.groupby("draw")[[c for c in f if c.endswith("_ok")]].sum().mean()
+                log.info(
+                    "%s x=%s: mean over %d draws %s (ceiling: %s)",
+                    tag,
+                    x,
+                    n_draws,
+                    per.round(2).to_dict(),
+                    {k: v for k, v in info.items() if not isinstance(v, np.ndarray)},
+                )
     Path(outputs["csv"]).parent.mkdir(parents=True, exist_ok=True)
     pd.concat(frames, ignore_index=True).to_csv(outputs["csv"], index=False)
     pd.concat(tables, ignore_index=True).to_csv(outputs["tuning"], index=False)

@@ -1,0 +1,639 @@
+"""swanberg2025 Figures 4–7: per-point summaries of the attack draws and the claims judged on them.
+
+Every statement is decided by a rule of :mod:`privrisk.verdicts` on paired estimates (the attack,
+the informed attacker's ceiling and the prior's MAP guess attack the same records under the same
+noise, so their per-draw differences carry the uncertainty), with Bonferroni's correction where one
+statement is judged at several points of a figure. "Attack ≥ prior" is non-inferiority with the
+figure's symmetric ``margin`` (records); each such row names the ceiling: what the best possible
+attack gains over the prior on the same draws, and the bound on that gain with every other record
+revealed. Statements about properties of the paper's own data are ``standin`` on stand-in data.
+No plotting here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ... import verdicts as V
+from ...bounds.reconstruction import max_bayes_gain_binary
+from ...claims import Claim, Ledger
+from ...verdicts import Estimate, Verdict
+from .steps_marginals import PAPER, bound_quantiles
+
+LEDGER = Ledger(PAPER)
+STANDIN_NOTE = "stand-in BayNet data, not the paper's ACS/FIRE sample"
+PRIOR = "Prior only (MAP guess)"
+CEILING = "Informed attacker's ceiling (exact posterior)"
+REVEALED = "Upper bound on any attack: Bayes with the other records revealed"
+
+
+def attack_name(lam: float) -> str:
+    return (
+        "M-AI attack (RAP, prior as start)"
+        if lam == 0
+        else f"M-AI attack + prior term (λ = {lam:g})"
+    )
+
+
+# --------------------------------------------------------------------------------- summaries
+
+
+def per_draw(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
+    """One row per (x, draw): records recovered by each method, the expected success of the
+    revealed-others bound (Σ over records), Σ p* and the Theorem 3.5 bound quantiles."""
+    out = []
+    has_ceiling = "ceiling_ok" in rows
+    for (x, draw), gd in rows.groupby(["x", "draw"], sort=False):
+        eps = float(gd["epsilon"].iloc[0])
+        q = bound_quantiles(eps, delta, gd["p_star"].to_numpy())
+        d = {
+            "x": x,
+            "draw": int(draw),
+            "epsilon": eps,
+            "prior": int(gd["prior_ok"].sum()),
+            "prior_expected": float(gd["p_star"].sum()),
+            "ambiguous": int(gd["ambiguous"].sum()),
+            "bound_5": q[0],
+            "bound_50": q[1],
+            "bound_95": q[2],
+        }
+        for lam in lambdas:
+            d[f"attack_l{lam:g}"] = int(gd[f"attack_l{lam:g}_ok"].sum())
+        if has_ceiling:
+            ok, bound = gd["ceiling_ok"], gd["ceiling_bound"]
+            d["ceiling"] = float(ok.sum()) if ok.notna().all() else np.nan  # none where skipped
+            d["revealed"] = float(bound.sum()) if bound.notna().all() else np.nan
+        out.append(d)
+    return pd.DataFrame(out)
+
+
+def summarise(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
+    """Per condition x, over the draws: mean, sd and s.e. of the mean of every method's count,
+    and the paired differences (attack − prior ``gap_l<λ>``, ceiling − prior ``ceiling_gap``,
+    ceiling − attack ``shortfall_l<λ>``, revealed-others bound − the prior's expected success
+    Σ p* ``revealed_gap``: a bound on any attack's expected gain) with their s.e.; bound quantiles
+    averaged over draws."""
+    draws = per_draw(rows, delta, lambdas)
+    has_ceiling = "ceiling" in draws
+    methods = ["prior", *[f"attack_l{lam:g}" for lam in lambdas]]
+    if has_ceiling:
+        methods += ["ceiling", "revealed"]
+    out = []
+    for x, g in draws.groupby("x", sort=False):
+        first = rows[rows["x"] == x].iloc[0]
+        r = len(g)
+        rec = {
+            "x": x,
+            "epsilon": float(g["epsilon"].iloc[0]),
+            "draws": r,
+            "m": int(first["m"]),
+            "sigma_count": float(first["sigma_count"]),
+        }
+        for c in ("prior_expected", "ambiguous", "bound_5", "bound_50", "bound_95"):
+            rec[c] = float(g[c].mean())
+        for c in methods:
+            est = Estimate.from_draws(g[c]) if g[c].notna().all() else None
+            rec[c] = est.value if est else np.nan
+            rec[f"{c}_sd"] = float(g[c].std(ddof=1)) if est and r > 1 else np.nan
+            rec[f"{c}_se"] = est.se if est and r > 1 else np.nan
+        pairs = {f"gap_l{lam:g}": (f"attack_l{lam:g}", "prior") for lam in lambdas}
+        if has_ceiling:
+            pairs["ceiling_gap"] = ("ceiling", "prior")
+            # a bound on the expected gain: both terms are expectations given each draw's records
+            pairs["revealed_gap"] = ("revealed", "prior_expected")
+            pairs |= {f"shortfall_l{lam:g}": ("ceiling", f"attack_l{lam:g}") for lam in lambdas}
+        for name, (a, b) in pairs.items():
+            if g[a].isna().any():
+                rec[name], rec[f"{name}_se"] = np.nan, np.nan
+                continue
+            e = Estimate.paired(g[a], g[b])
+            rec[name], rec[f"{name}_se"] = e.value, (e.se if r > 1 else np.nan)
+        for lam in lambdas:
+            col = f"setting_l{lam:g}"
+            if col in rows:
+                rec[col] = str(first[col])
+        for col in ("ceiling_method", "ceiling_disagreement"):
+            if col in rows:
+                rec[col] = first[col]
+        out.append(rec)
+    return pd.DataFrame(out)
+
+
+def estimate(summ_row, name: str) -> Estimate:
+    """The estimate ``name`` of one summary row (mean with its s.e.; one draw decides nothing)."""
+    se = summ_row[f"{name}_se"]
+    return Estimate(float(summ_row[name]), se=math.inf if not np.isfinite(se) else float(se))
+
+
+def _label(x) -> str:
+    if isinstance(x, float) and math.isinf(x):
+        return "ε = ∞"
+    return str(int(x)) if isinstance(x, float | np.floating) and float(x).is_integer() else str(x)
+
+
+def _numbers(summ, name: str, sign: bool = True) -> str:
+    fmt = "{:+.1f}" if sign else "{:.1f}"
+    return ", ".join(
+        f"{_label(r['x'])}: {fmt.format(r[name])} ± {r[f'{name}_se']:.1f}"
+        for _, r in summ.iterrows()
+        if np.isfinite(r[name])
+    )
+
+
+def ceiling_text(summ, lambdas) -> str:
+    """What the best possible attack gains on the same draws, and what it could gain at most
+    (empty where no ceiling was computed)."""
+    if "ceiling_gap" not in summ or not summ["ceiling_gap"].notna().any():
+        return ""
+    parts = [f"ceiling (exact posterior) − prior: {_numbers(summ, 'ceiling_gap')}"]
+    if summ["revealed_gap"].notna().any():
+        parts.append(
+            "bound on any attack's expected gain (others revealed): "
+            + ", ".join(
+                f"{_label(r['x'])}: {r['revealed_gap']:+.1f}"
+                for _, r in summ.iterrows()
+                if np.isfinite(r["revealed_gap"])
+            )
+        )
+    parts.append(
+        f"ceiling − paper's attack (λ = {lambdas[0]:g}): {_numbers(summ, f'shortfall_l{lambdas[0]:g}')}"
+    )
+    missing = [
+        _label(x) for x, g in zip(summ["x"], summ["ceiling_gap"], strict=True) if not np.isfinite(g)
+    ]
+    skipped = f"; no ceiling at {', '.join(missing)} (too many joint values)" if missing else ""
+    return "; ".join(parts) + f" (records, mean ± s.e. over draws){skipped}"
+
+
+# --------------------------------------------------------------------------------- claims
+
+
+def standin_or_judged(*, figure, claim_id, claim, verdict: Verdict, ours, data, note=""):
+    """A statement about a property of the paper's own data: judged on real data, ``standin``
+    (with the verdict on the stand-in in the note) otherwise."""
+    if data != "standin":
+        return LEDGER.judged(
+            figure=figure,
+            claim_id=claim_id,
+            claim=claim,
+            verdict=verdict,
+            ours=ours,
+            note=note,
+            data=data,
+        )
+    full = "; ".join(
+        p
+        for p in (
+            "a property of the paper's real data; on the stand-in the statement is "
+            f"{verdict.status} ({verdict.note})",
+            note,
+        )
+        if p
+    )
+    return Claim(PAPER, figure, claim_id, claim, "stated", ours, "", "standin", "standin", full)
+
+
+def ge_prior(fig, summ, lambdas, what: str, data: str, *, margin: float) -> Claim:
+    """ "The M-AI attack matches or exceeds the prior for all <what>": non-inferiority of the paired
+    attack − prior within ``margin`` records at every point (Bonferroni for a failure)."""
+    lam0 = lambdas[0]
+    diffs = {_label(r["x"]): estimate(r, f"gap_l{lam0:g}") for _, r in summ.iterrows()}
+    verdict = V.at_least(diffs, margin=margin, what=f"attack (λ = {lam0:g}) − prior")
+    i = int(np.argmin(summ[f"gap_l{lam0:g}"].to_numpy()))
+    worst = summ.iloc[i]
+    ours = (
+        f"min mean (attack − prior) = {worst[f'gap_l{lam0:g}']:.1f} ± "
+        f"{worst[f'gap_l{lam0:g}_se']:.1f} (s.e., {int(worst['draws'])} draws) records at "
+        f"{_label(worst['x'])} (paper's attack, λ = {lam0:g}, tuned on shadow data)"
+    )
+    notes = []
+    if len(lambdas) > 1:
+        notes.append(
+            f"prior-term variant (λ = {lambdas[1]:g}) − prior: {_numbers(summ, f'gap_l{lambdas[1]:g}')}"
+        )
+    notes.append(ceiling_text(summ, lambdas))
+    return LEDGER.judged(
+        figure=fig,
+        claim_id=f"{fig}_attack_ge_prior",
+        claim=f"the M-AI attack matches or exceeds the prior for all {what}",
+        verdict=verdict,
+        ours=ours,
+        note="; ".join(n for n in notes if n),
+        data=data,
+    )
+
+
+def ceiling_vs_attack(fig, summ, lambdas, data: str) -> Claim | None:
+    """Our finding, not the paper's claim (``derived``): does the paper's attack reach the informed
+    attacker's ceiling, and is the ceiling at least every attack (a check of its sampler)? None
+    when no point has a ceiling."""
+    lam0 = lambdas[0]
+    summ = summ[np.isfinite(summ[f"shortfall_l{lam0:g}"])]
+    if not len(summ):
+        return None
+    short = {_label(r["x"]): estimate(r, f"shortfall_l{lam0:g}") for _, r in summ.iterrows()}
+    k = len(short)
+    zk = V.bonferroni_z(V.Z, k)
+    beyond = [lab for lab, e in short.items() if V.greater(e, z=zk).holds]
+    finding = (
+        (
+            f"finding: the paper's attack falls short of the informed attacker's ceiling beyond noise at "
+            f"{', '.join(beyond)}"
+            if beyond
+            else "the paper's attack is not shown to fall short of the ceiling anywhere"
+        )
+        + f" (ceiling − attack > 0 at ±{zk:.3g} s.e., Bonferroni over {k}: {_numbers(summ, f'shortfall_l{lam0:g}')})"
+    )
+    checks = {
+        f"λ = {lam:g}": V.at_least(
+            {_label(r["x"]): estimate(r, f"shortfall_l{lam:g}") for _, r in summ.iterrows()},
+            what=f"ceiling − attack (λ = {lam:g})",
+        )
+        for lam in lambdas
+    }
+    check = V.all_of(checks)
+    dis = summ["ceiling_disagreement"].max() if "ceiling_disagreement" in summ else float("nan")
+    sampler = (
+        "no attack beats the ceiling beyond noise (a check of the sampler)"
+        if check.holds is not False
+        else "an attack beats the ceiling beyond noise somewhere, which no attack can do in "
+        "expectation: a false alarm (normal-theory s.e. from few draws) or an unconverged sampler "
+        f"(its chains disagree on up to {dis:.1%} of records)"
+    )
+    i = int(np.nanargmax(summ[f"shortfall_l{lam0:g}"].to_numpy()))
+    worst = summ.iloc[i]
+    value = float(worst[f"shortfall_l{lam0:g}"])
+    se = float(worst[f"shortfall_l{lam0:g}_se"])
+    return Claim(
+        PAPER,
+        fig,
+        f"{fig}_ceiling_minus_attack",
+        "records the informed attacker's ceiling recovers beyond the paper's attack (0 if the "
+        "attack were Bayes-optimal); the largest over the figure's points",
+        0.0,
+        float(f"{value:.8g}"),
+        float(f"{2 * se:.8g}") if np.isfinite(se) else "",
+        "derived",
+        data,
+        f"our finding, not a number of the paper: {finding}; {sampler} ({check.note}); largest "
+        f"shortfall at {_label(worst['x'])}; tolerance 2 s.e.",
+    )
+
+
+def sex_gain_possible(fig, *, epsilon: float, delta: float, n: int, m: int, sex, sd) -> Claim:
+    """The paper's SEX gain (65 − 56 = +9 records at ε = 1) against the largest expected gain any
+    attack can have over the prior, for any prior of a binary column at this noise (analytic).
+    ``sex``: our summary row of SEX (or None), ``sd``: one draw's sd of the ceiling's gain."""
+    from ...accounting import gdp_mu  # the release's μ: σ = √(2m)/μ
+
+    mu = gdp_mu(epsilon=epsilon, delta=delta)
+    gain, _ = max_bayes_gain_binary(mu=mu)
+    sigma = math.sqrt(2 * m) / mu
+    extra = ""
+    if sex is not None and "ceiling_gap" in sex and np.isfinite(sd) and sd > 0:
+        extra = (
+            f"; on our stand-in draws the ceiling gains {sex['ceiling_gap']:+.1f} ± "
+            f"{sex['ceiling_gap_se']:.1f} (s.e.), its bound for the stand-in's priors is "
+            f"{sex['revealed_gap']:+.1f}, and one draw's ceiling gain varies with sd {sd:.1f}: the "
+            f"paper's single draw lies {(9 - n * gain) / sd:.1f} sd above the largest expected gain"
+        )
+    return LEDGER.numeric(
+        figure=fig,
+        claim_id="sex_gain_possible",
+        claim="ACS SEX at ε = 1: the attack recovers 9 more records of 100 than the prior (65 vs 56)",
+        paper_value=9.0,
+        ours=float(n * gain),
+        tolerance=0.0,
+        note=f"ours: the largest expected gain over the prior that any attack can have on a binary "
+        f"column of {n} records at this release (σ = {sigma:.1f} counts per cell, {m} marginals, "
+        f"μ = {mu:.3f}), over every prior (the uniform one is the worst): the Bayes success with "
+        f"every other record revealed; the paper reports one (sample, noise) draw{extra}",
+        note_if_differs="no attack can gain 9 records over the prior in expectation at this noise, "
+        "for any data",
+    )
+
+
+def gap_sd(per: pd.DataFrame, x, a: str, b: str) -> float:
+    """sd over draws of one draw's paired difference a − b at condition x."""
+    g = per[per["x"] == x]
+    return float((g[a] - g[b]).std(ddof=1)) if len(g) > 1 else float("nan")
+
+
+def _variants(row, lambdas) -> str:
+    """'ours' is the paper's attack (first λ); name the other variants' and the ceiling's values."""
+    parts = [
+        f"prior-term variant λ = {lam:g}: {row[f'attack_l{lam:g}']:.1f} ± "
+        f"{row[f'attack_l{lam:g}_se']:.1f} (s.e.)"
+        for lam in lambdas[1:]
+    ]
+    if "ceiling" in row:
+        parts.append(f"ceiling {row['ceiling']:.1f} ± {row['ceiling_se']:.1f}")
+    parts.append(
+        f"mean of {int(row['draws'])} draws, tuned setting "
+        f"{row.get(f'setting_l{lambdas[0]:g}', 'n/a')}"
+    )
+    return "; ".join(parts)
+
+
+def columns_claims(fig, summ, per, lambdas, *, dataset, data, params) -> list[Claim]:
+    """Figure 4: "attack ≥ prior" for every column, the ceiling finding and, for ACS, the
+    quoted SEX numbers and the 95 % bound statement."""
+    margin = float(params["margin"])
+    tol = float(params["tolerance"])
+    delta = float(params["marginals_attack"]["delta"])
+    eps = float(params["epsilon"])
+    claims = [ge_prior(fig, summ, lambdas, "columns", data, margin=margin)]
+    if "ceiling_gap" in summ and (row := ceiling_vs_attack(fig, summ, lambdas, data)):
+        claims.append(row)
+    if dataset != "acs":
+        return claims
+    lam0 = lambdas[0]
+    by_x = summ.set_index("x")
+    if "SEX" in by_x.index:
+        s = by_x.loc["SEX"]
+        claims += [
+            LEDGER.numeric(
+                figure=fig,
+                claim_id="sex_attack",
+                claim="ACS SEX at ε = 1: the attack reconstructs 65 % of records",
+                paper_value=65,
+                ours=float(s[f"attack_l{lam0:g}"]),
+                tolerance=tol,
+                se=float(s[f"attack_l{lam0:g}_se"]),
+                data=data,
+                note=_variants(s, lambdas),
+                standin_note=STANDIN_NOTE,
+            ),
+            LEDGER.numeric(
+                figure=fig,
+                claim_id="sex_prior",
+                claim="ACS SEX at ε = 1: the prior alone reconstructs 56 %",
+                paper_value=56,
+                ours=float(s["prior"]),
+                tolerance=tol,
+                se=float(s["prior_se"]),
+                data=data,
+                standin_note=STANDIN_NOTE,
+            ),
+            LEDGER.numeric(
+                figure=fig,
+                claim_id="sex_bound95",
+                claim="ACS SEX at ε = 1: the 95 %-confidence upper bound is 84 %",
+                paper_value=84,
+                ours=float(s["bound_95"]),
+                tolerance=tol,
+                data=data,
+                standin_note=STANDIN_NOTE,
+            ),
+            sex_gain_possible(
+                fig,
+                epsilon=eps,
+                delta=delta,
+                n=int(params["n_records"]),
+                m=int(s["m"]),
+                sex=s if "ceiling_gap" in s else None,
+                sd=gap_sd(per, "SEX", "ceiling", "prior") if "ceiling" in per else float("nan"),
+            ),
+        ]
+    # The paper's own numbers are self-consistent: with p*_i = 0.56 for all of its 100 records the
+    # bound at 95 % is 84 (spec §4(b) sanity check) — computed here with our bound code.
+    q = bound_quantiles(eps, delta, np.full(100, 0.56))
+    claims.append(
+        LEDGER.numeric(
+            figure=fig,
+            claim_id="sex_bound95_from_quoted_prior",
+            claim="95 % bound for 100 records each with prior success 0.56 at ε = 1 is 84",
+            paper_value=84,
+            ours=float(q[2]),
+            tolerance=0,
+        )
+    )
+    # "The 95 % bound is >= 80 except AGEP and SCHL": the bound's quantiles vary over draws, so
+    # each column's mean is judged with its s.e. (Bonferroni over the columns).
+    high = {
+        str(r["x"]): Estimate.from_draws(per.loc[per["x"] == r["x"], "bound_95"]).shift(-80.0)
+        for _, r in summ.iterrows()
+        if r["x"] not in ("AGEP", "SCHL")
+    }
+    low = {
+        str(r["x"]): Estimate.from_draws(80.0 - per.loc[per["x"] == r["x"], "bound_95"])
+        for _, r in summ.iterrows()
+        if r["x"] in ("AGEP", "SCHL")
+    }
+    parts = {}
+    if high:
+        parts["others ≥ 80"] = V.at_least(high, what="bound95 − 80")
+    if low:
+        parts["AGEP, SCHL < 80"] = V.greater(low, what="80 − bound95")
+    if parts:
+        claims.append(
+            standin_or_judged(
+                figure=fig,
+                claim_id="bound95_ge80_except_agep_schl",
+                claim="the 95 % bound is >= 80/100 for the columns shown except AGEP and SCHL",
+                verdict=V.all_of(parts),
+                ours="; ".join(f"{r.x}: {r.bound_95:.1f}" for r in summ.itertuples())
+                + " (mean over draws)",
+                data=data,
+            )
+        )
+    return claims
+
+
+def eps_claims(fig, summ, per, lambdas, *, data, params) -> list[Claim]:
+    """Figure 5: at ε = ∞ the attack reconstructs every record the exact marginals determine
+    (the ceiling there), and the attack's gain over the prior grows with ε."""
+    margin = float(params["margin"])
+    n = int(params["n_records"])
+    lam0 = lambdas[0]
+    eps = summ["epsilon"].to_numpy()
+    claims = []
+    if np.isinf(eps).any():
+        r = summ[np.isinf(eps)].iloc[0]
+        reach = estimate(r, f"shortfall_l{lam0:g}") if "ceiling" in r else None
+        verdict = (
+            V.at_least(
+                Estimate(-reach.value, se=reach.se), margin=margin, what="attack − ceiling at ε = ∞"
+            )
+            if reach is not None
+            else Verdict(None, "no ceiling computed")
+        )
+        verdict = verdict.gated(
+            "" if r["bound_95"] >= n else f"the 95 % bound is {r['bound_95']:.0f} < {n}"
+        )
+        claims.append(
+            LEDGER.judged(
+                figure=fig,
+                claim_id=f"{fig}_attack_reaches_bound_at_inf",
+                claim="at ε = ∞ the attack matches the bound and reconstructs the column of all records",
+                verdict=verdict,
+                ours=(
+                    f"attack {r[f'attack_l{lam0:g}']:.1f} ± {r[f'attack_l{lam0:g}_se']:.1f} (s.e.) of "
+                    f"{n}; the exact marginals determine {r.get('ceiling', float('nan')):.1f} (the "
+                    f"ceiling: each group of records with identical known columns gets its majority "
+                    f"value); bound {r['bound_95']:.0f}; prior {r['prior']:.1f}; mean over draws"
+                ),
+                note=f"{r['ambiguous']:.1f} records per draw share all known columns with a record of "
+                "another value (no attack separates them)",
+                data=data,
+            )
+        )
+    finite = summ[np.isfinite(eps)]
+    if len(finite) >= 2:
+        xs = list(finite["x"])
+        wide = per[per["x"].isin(xs)].pivot(index="draw", columns="x")
+        gaps = (wide[f"attack_l{lam0:g}"] - wide["prior"])[xs].dropna()
+        verdict = V.monotone(
+            gaps.to_numpy(float),
+            [float(x) for x in xs],
+            direction=+1,
+            strict=True,
+            margin=margin,
+            what=f"attack (λ = {lam0:g}) − prior",
+        )
+        claims.append(
+            LEDGER.judged(
+                figure=fig,
+                claim_id=f"{fig}_gap_grows_with_eps",
+                claim="as ε increases the attack outperforms the prior more",
+                verdict=verdict,
+                ours=f"mean attack − prior: {_numbers(finite, f'gap_l{lam0:g}')} (paired over the "
+                "same records at every ε)",
+                note=ceiling_text(summ, lambdas),
+                data=data,
+            )
+        )
+    return claims
+
+
+def multi_claims(fig, summ, per, lambdas, *, dataset, data, params) -> list[Claim]:
+    """Figure 6: beyond 5 unknown columns the attack performs like the prior (equivalence within
+    ``margin``); the attack is most significant for few unknown columns; FIRE's flat bound."""
+    margin = float(params["margin"])
+    lam0 = lambdas[0]
+    gap = f"gap_l{lam0:g}"
+    claims = []
+    beyond = summ[summ["x"] > 5]
+    if len(beyond):
+        verdict = V.equivalent(
+            {_label(r["x"]): estimate(r, gap) for _, r in beyond.iterrows()},
+            margin=margin,
+            what=f"attack (λ = {lam0:g}) − prior",
+        )
+    else:
+        verdict = Verdict(None, "no d' > 5 in this run")
+    ours = (
+        f"max |mean attack − prior| for d' > 5: {beyond[gap].abs().max():.1f} (s.e. up to "
+        f"{beyond[f'{gap}_se'].max():.1f}; paper's attack, λ = {lam0:g})"
+        if len(beyond)
+        else "no d' > 5 in this run"
+    )
+    claims.append(
+        LEDGER.judged(
+            figure=fig,
+            claim_id=f"{fig}_beyond5_attack_equals_prior",
+            claim=f"beyond 5 unknown columns the attack performs like the prior (within {margin:g} records)",
+            verdict=verdict,
+            ours=ours,
+            note=ceiling_text(beyond, lambdas) if len(beyond) else "",
+            data=data,
+        )
+    )
+    xs = list(summ["x"])
+    if 1 in xs and len(beyond):
+        wide = per.pivot(index="draw", columns="x")
+        g = (wide[f"attack_l{lam0:g}"] - wide["prior"]).dropna()
+        parts = {
+            "attack > prior at d' = 1": V.greater(
+                Estimate.from_draws(g[1]), what="attack − prior at d' = 1"
+            ),
+            "its gain exceeds the gain beyond 5": V.greater(
+                {_label(k): Estimate.paired(g[1], g[k]) for k in beyond["x"]},
+                what="gain at d' = 1 − gain at d'",
+            ),
+        }
+        claims.append(
+            LEDGER.judged(
+                figure=fig,
+                claim_id=f"{fig}_most_significant_few_columns",
+                claim="the attack is most significant when few columns are unknown (d' = 1), and "
+                "converges to the prior as more are",
+                verdict=V.all_of(parts),
+                ours=f"mean attack − prior: {_numbers(summ, gap)}",
+                note=ceiling_text(summ, lambdas),
+                data=data,
+            )
+        )
+    if dataset == "fire" and {1, 3} <= set(xs):
+        wide = per.pivot(index="draw", columns="x")
+        b50 = wide["bound_50"]
+        parts = {
+            "bound flat (within margin)": V.equivalent(
+                Estimate.paired(b50[3], b50[1]), margin=margin, what="bound50(3) − bound50(1)"
+            ),
+            "attack falls": V.greater(
+                Estimate.paired(wide[f"attack_l{lam0:g}"][1], wide[f"attack_l{lam0:g}"][3]),
+                what="attack(1) − attack(3)",
+            ),
+            "prior falls": V.greater(
+                Estimate.paired(wide["prior"][1], wide["prior"][3]), what="prior(1) − prior(3)"
+            ),
+        }
+        s = summ.set_index("x")
+        claims.append(
+            standin_or_judged(
+                figure=fig,
+                claim_id="fire_bound_flat_1_to_3",
+                claim="FIRE: the bound stays roughly the same for 3 columns as for 1 while attack and "
+                "prior fall",
+                verdict=V.all_of(parts),
+                ours=(
+                    f"bound50 {s.loc[1, 'bound_50']:.1f} -> {s.loc[3, 'bound_50']:.1f}; attack "
+                    f"{s.loc[1, f'attack_l{lam0:g}']:.1f} -> {s.loc[3, f'attack_l{lam0:g}']:.1f}; "
+                    f"prior {s.loc[1, 'prior']:.1f} -> {s.loc[3, 'prior']:.1f} (means over draws)"
+                ),
+                data=data,
+            )
+        )
+    return claims
+
+
+def l1_claims(fig, summ, per, lambdas, *, dataset, column, data, params) -> list[Claim]:
+    """Figure 7: "attack ≥ prior" at every error level E, the ceiling finding and, for ACS AGEP,
+    the quoted E = 1 numbers."""
+    margin = float(params["margin"])
+    tol = float(params["tolerance"])
+    claims = [ge_prior(fig, summ, lambdas, "error levels E", data, margin=margin)]
+    if "ceiling_gap" in summ and (row := ceiling_vs_attack(fig, summ, lambdas, data)):
+        claims.append(row)
+    lam0 = lambdas[0]
+    if dataset == "acs" and column == "AGEP" and 1 in set(summ["x"]):
+        s = summ.set_index("x").loc[1]
+        claims += [
+            LEDGER.numeric(
+                figure=fig,
+                claim_id="agep_e1_attack",
+                claim="ACS AGEP within L1 error 1 at ε = 1: attack 81/100",
+                paper_value=81,
+                ours=float(s[f"attack_l{lam0:g}"]),
+                tolerance=tol,
+                se=float(s[f"attack_l{lam0:g}_se"]),
+                data=data,
+                note=_variants(s, lambdas),
+                standin_note=STANDIN_NOTE,
+            ),
+            LEDGER.numeric(
+                figure=fig,
+                claim_id="agep_e1_bound5",
+                claim="ACS AGEP within L1 error 1 at ε = 1: bound at 5 % confidence 82",
+                paper_value=82,
+                ours=float(s["bound_5"]),
+                tolerance=tol,
+                data=data,
+                standin_note=STANDIN_NOTE,
+            ),
+        ]
+    return claims

@@ -1,0 +1,273 @@
+"""swanberg2025 Figure 3: the claims, judged with :mod:`privrisk.verdicts`.
+
+The baseline of every "attack vs prior" statement is *paired*: the realised success of the
+max-prior guess (the most probable digit, no model) on the same canaries, so each model's
+difference (attack right − mode right) carries the uncertainty. "Does not under-perform" is
+non-inferiority within the section's ``margin``; a statement over several ε is judged at every
+point with Bonferroni's correction for a failure. Statements tied to the paper's own PII prior are
+``standin`` on the offline stand-in prior.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ... import verdicts as V
+from ...claims import Claim, Ledger
+from ...verdicts import Estimate, Verdict
+
+PAPER = "swanberg2025"
+LEDGER = Ledger(PAPER)
+
+
+def _eps(e: float) -> str:
+    return "inf" if math.isinf(e) else f"{e:g}"
+
+
+def _at(df, prior, eps, col="accuracy"):
+    d = df[(df["prior"] == prior) & np.isclose(df["epsilon"], eps)]
+    return float(d[col].iloc[0]) if len(d) else float("nan")
+
+
+def gain(row) -> Estimate:
+    """attack − max-prior guess on the same canaries (paired; exact 0 when they never differ)."""
+    return Estimate(float(row["gain"]), se=float(row["gain_se"]))
+
+
+def accuracy(row) -> Estimate:
+    """Attack accuracy with its binomial standard error."""
+    a, n = float(row["accuracy"]), int(row["n"])
+    return Estimate(a, se=math.sqrt(max(a * (1 - a), 0.0) / n) if n > 1 else math.inf)
+
+
+def _standin(figure, claim_id, claim, verdict: Verdict, ours, why) -> Claim:
+    note = f"{why}; on the stand-in the statement is {verdict.status} ({verdict.note})"
+    return Claim(PAPER, figure, claim_id, claim, "stated", ours, "", "standin", "standin", note)
+
+
+def mostly_not_below(df: pd.DataFrame, *, margin: float, share: float = 0.1) -> Verdict:
+    """ "Mostly does not under-perform the baseline": fails when more than ``share`` of the points
+    fail non-inferiority (each at the Bonferroni level over the points), holds when at least
+    1 − ``share`` of them pass it (each at the base level), else uninformative."""
+    k = len(df)
+    zk = V.bonferroni_z(V.Z, k)
+    labels = [f"{r.prior} ε={_eps(r.epsilon)}" for r in df.itertuples()]
+    fails = [
+        lab
+        for lab, (_, r) in zip(labels, df.iterrows(), strict=True)
+        if V.at_least(gain(r), margin=margin, z=zk).holds is False
+    ]
+    passes = [
+        lab
+        for lab, (_, r) in zip(labels, df.iterrows(), strict=True)
+        if V.at_least(gain(r), margin=margin).holds is True
+    ]
+    allowed = max(1, int(share * k))
+    holds = False if len(fails) > allowed else (True if len(passes) >= k - allowed else None)
+    note = (
+        f"{len(passes)} of {k} points non-inferior within {margin:g} (±{V.Z:g} s.e.), "
+        f"{len(fails)} clearly below (Bonferroni ±{zk:.3g} s.e.){': ' + ', '.join(fails) if fails else ''}; "
+        f"'mostly' read as all but {allowed} point(s)"
+    )
+    return Verdict(holds, note)
+
+
+def fig3_claims(df: pd.DataFrame, params, pii_src: str) -> list[Claim]:
+    """Every Figure 3 row of the ledger from the per-(ε, prior) summary ``df``."""
+    tol, margin = float(params["tolerance"]), float(params["margin"])
+    big = float(params["substantial_gain"])
+    top_pw = _at(df, "password", 1.0, "baseline")
+    pw1 = df[(df["prior"] == "password") & np.isclose(df["epsilon"], 1.0)]
+    out = []
+    if len(pw1):
+        r = pw1.iloc[0]
+        acc = accuracy(r)
+        out += [
+            LEDGER.numeric(
+                figure="fig3",
+                claim_id="fig3_password_eps1_is_prior_mass",
+                claim="The 38.0 % password accuracy at ε = 1 equals the top mass of the 10-value "
+                "Zipf(1.1) prior: guessing the most probable digit without the model",
+                paper_value=0.380,
+                ours=top_pw,
+                tolerance=0.01,
+                derived=True,
+                note=f"our own scaled prior's top mass {top_pw:.4f} (a value we construct, not a "
+                f"measurement); our attack at ε = 1: {acc.value:.3f} ± {acc.se:.3f} (s.e.), attack − "
+                f"max-prior guess on the same canaries {r['gain']:+.3f} ± {r['gain_se']:.3f}",
+            ),
+            LEDGER.numeric(
+                figure="fig3",
+                claim_id="fig3_password_eps1",
+                claim="At ε = 1 the attack reconstructs the password digit 38.0 % of the time",
+                paper_value=0.380,
+                ours=acc.value,
+                tolerance=tol,
+                se=acc.se,
+                note=f"{int(r['n'])} models; CP interval [{r['lo']:.3f}, {r['hi']:.3f}]",
+                note_if_differs="our lazy n-gram model, tuning grid and prior-to-digit scaling are "
+                "our readings of unspecified details (spec §4(a))",
+            ),
+        ]
+    pii_top = _at(df, "pii", 1.0, "baseline")
+    out += [
+        LEDGER.numeric(
+            figure="fig3",
+            claim_id="fig3_pii_eps1",
+            claim="At ε = 1 the attack reconstructs the PII digit 52.5 % of the time",
+            paper_value=0.525,
+            ours=_at(df, "pii", 1.0),
+            tolerance=tol,
+            data=pii_src,
+            standin_note=f"PII prior from the offline stand-in (top prior {pii_top:.3f}; the "
+            "paper's 52.5 % implies ≈ 0.5)",
+            note_if_differs="PII top prior differs from the paper's",
+        ),
+        LEDGER.numeric(
+            figure="fig3",
+            claim_id="fig3_uniform_baseline",
+            claim="The random baseline for the uniform canary is 10 %",
+            paper_value=0.10,
+            ours=_at(df, "uniform", 1.0, "baseline"),
+            tolerance=1e-9,
+            derived=True,
+            note="1/10 follows from the uniform prior over 10 digits (our own scaled prior)",
+        ),
+    ]
+    # one row per prior: "at every ε the attack does not under-perform the max-prior guess"
+    for prior, d in df.groupby("prior", sort=False):
+        points = {f"ε={_eps(r['epsilon'])}": gain(r) for _, r in d.iterrows()}
+        verdict = V.at_least(points, margin=margin, what="attack − max-prior guess (paired)")
+        tuned = ", ".join(
+            f"ε={_eps(r['epsilon'])}: {'separated' if r['tune_separated'] else 'not separated'}"
+            for _, r in d.iterrows()
+            if np.isfinite(r["tune_gap"])
+        )
+        out.append(
+            LEDGER.judged(
+                figure="fig3",
+                claim_id=f"fig3_gain_{prior}",
+                claim=f"At every ε the attack on the {prior} canary does not under-perform the "
+                f"max-prior guess (within {margin:g})",
+                verdict=verdict,
+                ours="; ".join(
+                    f"ε={_eps(r['epsilon'])}: {r['gain']:+.3f} ± {r['gain_se']:.3f}"
+                    for _, r in d.iterrows()
+                )
+                + f" (s.e., {int(d['n'].iloc[0])} models per ε)",
+                note=f"tuning: chosen (C, lr, T) beats the runner-up beyond 2 s.e. — {tuned}"
+                if tuned
+                else "",
+                data=pii_src if prior == "pii" else "analytic",
+            )
+        )
+    u10 = df[(df["prior"] == "uniform") & np.isclose(df["epsilon"], 10.0)]
+    if len(u10):
+        ru = u10.iloc[0]
+        out.append(
+            LEDGER.judged(
+                figure="fig3",
+                claim_id="fig3_uniform_eps10_above",
+                claim="At ε = 10 the attack is substantially above the baseline for the uniform "
+                f"canary (by more than {big:g})",
+                verdict=V.greater(gain(ru), margin=big, what="attack − max-prior guess (paired)"),
+                ours=f"attack − max-prior guess = {ru['gain']:+.3f} ± {ru['gain_se']:.3f} (s.e.)",
+            )
+        )
+        p10 = df[(df["prior"] == "pii") & np.isclose(df["epsilon"], 10.0)]
+        if len(p10):
+            rp = p10.iloc[0]
+            # "barely": the PII gain is under half the uniform gain (independent runs: unpaired)
+            gu, gp = gain(ru), gain(rp)
+            diff = Estimate(0.5 * gu.value - gp.value, se=math.hypot(0.5 * gu.se, gp.se))
+            verdict = V.greater(diff, what="½ uniform gain − PII gain")
+            ours = f"PII gain {rp['gain']:+.3f} ± {rp['gain_se']:.3f} vs uniform gain {ru['gain']:+.3f}"
+            claim = "At ε = 10 the attack barely beats the random baseline for PII"
+            if pii_src == "standin":
+                out.append(
+                    _standin(
+                        "fig3",
+                        "fig3_pii_eps10_barely",
+                        claim,
+                        verdict,
+                        ours,
+                        "a property of the paper's Enron + GPT-2 PII prior (top mass ≈ 0.5); the "
+                        f"stand-in's 10-value prior is nearly uniform (top mass {pii_top:.3f}); "
+                        "'barely' read as a gain under half the uniform gain",
+                    )
+                )
+            else:
+                out.append(
+                    LEDGER.judged(
+                        figure="fig3",
+                        claim_id="fig3_pii_eps10_barely",
+                        claim=claim,
+                        verdict=verdict,
+                        ours=ours,
+                        note="'barely' read as a gain under half the uniform gain",
+                        data=pii_src,
+                    )
+                )
+    out.append(
+        LEDGER.judged(
+            figure="fig3",
+            claim_id="fig3_not_below_baseline",
+            claim="Our attack mostly does not under-perform the random baseline",
+            verdict=mostly_not_below(df, margin=margin),
+            ours="attack − max-prior guess on the same canaries at every (prior, ε)",
+        )
+    )
+    fin = df[np.isfinite(df["epsilon"])]
+    labels = [f"{r.prior} ε={_eps(r.epsilon)}" for r in fin.itertuples()]
+    out.append(
+        LEDGER.judged(
+            figure="fig3",
+            claim_id="fig3_attack_below_bound",
+            claim="The attack accuracy stays under our bound at every privacy level and prior",
+            verdict=V.below(
+                {lab: accuracy(r) for lab, (_, r) in zip(labels, fin.iterrows(), strict=True)},
+                {
+                    lab: float(r["bound_cor34_at_guess"])
+                    for lab, (_, r) in zip(labels, fin.iterrows(), strict=True)
+                },
+                what="accuracy",
+            ),
+            ours=f"largest accuracy − bound: {(fin['accuracy'] - fin['bound_cor34_at_guess']).max():+.3f}",
+        )
+    )
+    u = df[(df["prior"] == "uniform") & np.isfinite(df["epsilon"])]
+    if len(u):
+        gap_mmc = float(np.mean(np.abs(u["mmc_gdp"] - u["accuracy"])))
+        gap_ours = float(np.mean(np.abs(u["bound_cor34_at_guess"] - u["accuracy"])))
+        # computed on the measured accuracies; where both bounds lie above an accuracy its noise
+        # moves both gaps alike, so the comparison is taken as exact (MMC ≤ ours is analytic)
+        verdict = V.all_of(
+            {
+                "MMC ≤ ours at every ε": V.at_least(
+                    {
+                        f"ε={_eps(e)}": Estimate.exact(o - m)
+                        for e, o, m in zip(
+                            u["epsilon"], u["bound_cor34_at_guess"], u["mmc_gdp"], strict=True
+                        )
+                    },
+                    what="ours − MMC",
+                ),
+                "closer to the accuracies": V.greater(
+                    Estimate.exact(gap_ours - gap_mmc), what="mean gap ours − mean gap MMC"
+                ),
+            }
+        )
+        out.append(
+            LEDGER.judged(
+                figure="fig3",
+                claim_id="fig3_mmc_tighter_uniform",
+                claim="For the uniform canary the MMC (G_μ) bound fits the attack accuracies more "
+                "tightly than ours",
+                verdict=verdict,
+                ours=f"mean |bound − accuracy|: MMC {gap_mmc:.3f}, ours {gap_ours:.3f}",
+            )
+        )
+    return out
