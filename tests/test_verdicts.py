@@ -273,6 +273,12 @@ def test_across_runs_false_ok_rate_on_a_null_effect_is_at_most_alpha_over_2():
 def test_monotone_over_runs_pairs_by_run():
     x = [10, 100, 1000]
     runs = np.array([[0.55, 0.60, 0.70], [0.50, 0.56, 0.64], [0.60, 0.66, 0.75]])
-    v = V.monotone(runs, x, pair=Estimate.paired_runs)
+
+    def pair(r):
+        return lambda j, i: Estimate.paired_runs(r[:, j], r[:, i])
+
+    v = V.monotone(None, x, pair=pair(runs))
     assert v.holds is True and "2 df" in v.note
-    assert V.monotone(runs[:, ::-1], x, pair=Estimate.paired_runs).holds is False
+    assert V.monotone(None, x, pair=pair(runs[:, ::-1])).holds is False
+    with pytest.raises(ValueError, match="at least 2"):
+        V.monotone(None, x[:1], pair=pair(runs))

@@ -391,9 +391,13 @@ def below(
 
 def _steps(curve, x: Sequence, pair=None) -> tuple[dict[str, Estimate], Estimate]:
     """Step differences and the overall (last − first) difference of a curve given as a sequence
-    of independent Estimates, or as draws × points (the same draws at every point: paired, by
-    ``pair(a, b)``, default :meth:`Estimate.paired`)."""
-    pair = pair or Estimate.paired
+    of independent Estimates, as draws × points (the same draws at every point: paired), or by
+    ``pair(j, i)``, the caller's estimate of point j − point i (``curve`` then unused)."""
+    if pair is not None:
+        if len(x) < 2:
+            raise ValueError("a curve needs at least 2 points")
+        steps = {f"{x[i]:g}→{x[i + 1]:g}": pair(i + 1, i) for i in range(len(x) - 1)}
+        return steps, pair(len(x) - 1, 0)
     if isinstance(curve, np.ndarray) or (
         isinstance(curve, Sequence) and curve and not isinstance(curve[0], Estimate)
     ):
@@ -401,10 +405,10 @@ def _steps(curve, x: Sequence, pair=None) -> tuple[dict[str, Estimate], Estimate
         if arr.ndim != 2 or arr.shape[1] < 2:
             raise ValueError("a paired curve is an array of draws × points (at least 2 points)")
         steps = {
-            f"{x[i]:g}→{x[i + 1]:g}": pair(arr[:, i + 1], arr[:, i])
+            f"{x[i]:g}→{x[i + 1]:g}": Estimate.paired(arr[:, i + 1], arr[:, i])
             for i in range(arr.shape[1] - 1)
         }
-        return steps, pair(arr[:, -1], arr[:, 0])
+        return steps, Estimate.paired(arr[:, -1], arr[:, 0])
     pts = list(curve)
     if len(pts) < 2:
         raise ValueError("a curve needs at least 2 points")
@@ -413,7 +417,7 @@ def _steps(curve, x: Sequence, pair=None) -> tuple[dict[str, Estimate], Estimate
 
 
 def monotone(
-    curve: Sequence[Estimate] | np.ndarray,
+    curve: Sequence[Estimate] | np.ndarray | None,
     x: Sequence[float],
     *,
     direction: int = +1,
@@ -421,7 +425,7 @@ def monotone(
     margin: float = 0.0,
     z: float = Z,
     what: str = "the curve",
-    pair: Callable[..., Estimate] | None = None,
+    pair: Callable[[int, int], Estimate] | None = None,
 ) -> Verdict:
     """ "The curve increases (direction +1) or decreases (−1) with x".
 
@@ -436,9 +440,10 @@ def monotone(
     every step moves in the direction beyond noise.
 
     ``curve`` is a sequence of independent :class:`Estimate` (one per x) or an array of draws ×
-    points when the same draws are measured at every x (then steps are paired differences, made by
-    ``pair(later, earlier)``: :meth:`Estimate.paired` by default, :meth:`Estimate.paired_runs`
-    when the draws are a few training runs).
+    points when the same draws are measured at every x (then steps are paired differences,
+    :meth:`Estimate.paired`). When the caller knows better how point j and point i are paired
+    (a few training runs, each with its own bootstrap), ``pair(j, i)`` gives the estimate of
+    point j − point i and ``curve`` may be None.
     """
     if direction not in (+1, -1):
         raise ValueError(f"direction must be +1 or -1, got {direction!r}")

@@ -25,6 +25,7 @@ ACC = p·TPR + (1 − p)·TNR, AM = (TPR + TNR)/2 and the advantage 2·AM − 1 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +44,11 @@ class Heldout:
     s_out: np.ndarray
     pred_in: np.ndarray
     pred_out: np.ndarray
+
+    def at(self, cut: float) -> Heldout:
+        """The same scores thresholded at ``cut`` (members: score > cut), e.g. another metric's
+        Bayes threshold (:func:`plugin_cut`)."""
+        return Heldout(self.s_in, self.s_out, self.s_in > cut, self.s_out > cut)
 
     @property
     def tpr(self) -> float:
@@ -97,6 +103,13 @@ def _llr(fit_in, fit_out, test, *, method: str, bins: int | None) -> np.ndarray:
     raise ValueError(f"unknown method {method!r}; expected one of {METHODS}")
 
 
+def plugin_cut(p: float, metric: str) -> float:
+    """The log-likelihood-ratio threshold of the Bayes rule η > t_ℓ at prior p (Lemma 2):
+    η̂ > t ⟺ log r̂/q̂ > log(t (1 − p) / ((1 − t) p)); 0 for AM (t = p), log((1 − p)/p) for ACC."""
+    t = metric_coefficients(metric, p)["t"]
+    return float(np.log(t * (1 - p)) - np.log((1 - t) * p))
+
+
 def plugin(
     q_in,
     q_out,
@@ -109,13 +122,12 @@ def plugin(
 ) -> Heldout:
     """The plug-in optimal adversary sgn(η̂ − t_ℓ), fitted on the other folds for every point.
 
-    η̂ > t ⟺ log r̂/q̂ > log(t (1 − p) / ((1 − t) p)) (Lemma 2); ``metric`` gives t (ACC: 1/2,
-    AM: p). ``bins`` per dimension for ``hist`` (edges over the training folds' pooled range).
+    ``metric`` gives t (ACC: 1/2, AM: p; :func:`plugin_cut`); :meth:`Heldout.at` re-thresholds
+    the same scores for another metric. ``bins`` per dimension for ``hist`` (edges over the training folds' pooled range).
     """
     q_in, q_out = _as2d(q_in), _as2d(q_out)
     f_in, f_out = fold_ids
-    t = metric_coefficients(metric, p)["t"]
-    cut = np.log(t * (1 - p)) - np.log((1 - t) * p)
+    cut = plugin_cut(p, metric)
     s_in, s_out = np.empty(len(q_in)), np.empty(len(q_out))
     for k in np.unique(f_in):
         a, b = f_in != k, f_out != k
@@ -230,3 +242,74 @@ def individual_risk(h: Heldout) -> tuple[np.ndarray, np.ndarray]:
     """Held-out AdvI_{1/2}(z) = |2η̂(z) − 1| = |tanh(log r̂/q̂ / 2)| (Theorem 1(1) at p = 1/2) of
     the members and the hold-out points, from a :func:`plugin` adversary's scores."""
     return np.abs(np.tanh(h.s_in / 2)), np.abs(np.tanh(h.s_out / 2))
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Every adversary of one model run, scored out of fold on the same points and bootstrapped
+    with the same weights: ``adversaries[(query, kind)]`` with kind ``plugin`` or ``heuristic``;
+    ``idx_in`` / ``idx_out`` are the members and hold-out points used (a subsample when capped)."""
+
+    boot: Bootstrap
+    adversaries: dict[tuple[str, str], Heldout]
+    idx_in: np.ndarray
+    idx_out: np.ndarray
+
+    def auc(self, query: str, kind: str = "plugin") -> tuple[float, np.ndarray]:
+        return self.boot.auc(self.adversaries[(query, kind)])
+
+    def metric(
+        self, query: str, p: float, metric: str, kind: str = "plugin"
+    ) -> tuple[float, np.ndarray]:
+        return self.boot.metric(self.adversaries[(query, kind)], p, metric)
+
+
+def evaluate(
+    queries: dict[str, tuple[np.ndarray, np.ndarray]],
+    *,
+    rng: np.random.Generator,
+    n_folds: int = 5,
+    n_boot: int = 400,
+    p: float = 0.5,
+    metric: str = "acc",
+    method: str | Mapping[str, str] = "kde",
+    bins: int | None = None,
+    heuristics: tuple[str, ...] = (),
+    max_points: int | None = None,
+) -> Evaluation:
+    """Cross-fit the plug-in adversary of every query (and the threshold heuristic of the queries
+    named in ``heuristics``) on one shared fold assignment, with one shared bootstrap.
+
+    Every query must be measured on the same members and hold-out points (one model run); the
+    same values may enter twice under two labels with different ``method`` (a mapping label ->
+    ``kde`` | ``hist``), e.g. the discrete and the continuous optimal adversary of one query.
+    ``max_points`` caps each class (a random subsample, the same for every query) to bound the
+    KDE's cost at paper scale.
+    """
+    sizes = {(len(a), len(b)) for a, b in queries.values()}
+    if len(sizes) != 1:
+        raise ValueError(f"queries of one run must share their points, got sizes {sorted(sizes)}")
+    ((n_in, n_out),) = sizes
+
+    def cap(n: int) -> np.ndarray:
+        if max_points is None or n <= max_points:
+            return np.arange(n)
+        return np.sort(rng.choice(n, max_points, replace=False))
+
+    idx_in, idx_out = cap(n_in), cap(n_out)
+    fold_ids = folds(len(idx_in), len(idx_out), n_folds, rng)
+    adversaries: dict[tuple[str, str], Heldout] = {}
+    for name, (a, b) in queries.items():
+        a, b = _as2d(a)[idx_in], _as2d(b)[idx_out]
+        how = method if isinstance(method, str) else method.get(name, "kde")
+        adversaries[(name, "plugin")] = plugin(
+            a, b, fold_ids, p=p, metric=metric, method=how, bins=bins
+        )
+        if name in heuristics:
+            adversaries[(name, "heuristic")] = heuristic(a, b, fold_ids, p=p)
+    unknown = set(heuristics) - set(queries)
+    if unknown:
+        raise ValueError(f"heuristics for unknown queries {sorted(unknown)}")
+    return Evaluation(
+        Bootstrap(len(idx_in), len(idx_out), n_boot, rng), adversaries, idx_in, idx_out
+    )
