@@ -83,6 +83,10 @@ def test_fig1a_numbers_and_claims(tmp_path):
     # be shown, and it is not pretended
     assert status(res)["fig1a_optimal_gt_heuristic"] in ("uninformative", "qualitative-fails")
     assert "stand-in" in res.caption and res.data_sources == {"CIFAR-10": "standin"}
+    assert (
+        set(res.extra["threads"]) == {"figure", "models"}
+        and res.extra["threads"]["figure"]["torch_threads"] >= 1
+    )
     axes_within_unit(res)
 
     # members in both tails: a one-sided threshold misses half of them, the plug-ins do not

@@ -26,6 +26,7 @@ import pandas as pd
 
 from ... import plotting
 from ... import verdicts as V
+from ...core import device as devices
 from ...core import seeds
 from ...estimators import crossfit, mace
 from ...estimators import queries as Q
@@ -115,6 +116,17 @@ def split_text(rec: Mapping) -> str:
     if n_train is None or not n:
         return "a random training split"
     return f"{100 * n_train / n:.1f} % ({n_train:,} of {n:,} images)"
+
+
+def threads(**models: Q.Queries) -> dict:
+    """The CPU work behind a figure, for its provenance: this job's torch threads and CPU, and each
+    model's training threads and CPU (results of float reductions depend on the thread count)."""
+    return {
+        "figure": devices.thread_record(),
+        "models": {
+            k: {t: q.record.get(t) for t in ("torch_threads", "cpu")} for k, q in models.items()
+        },
+    }
 
 
 def runs_text(qs: Q.Queries) -> str:
@@ -363,6 +375,7 @@ def fig1a(params, inputs) -> FigureResult:
             "paper": {k: s.values for k, s in P.items()},
             "heldout": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
+            "threads": threads(model=qs),
         },
     )
 
@@ -454,6 +467,7 @@ def fig2a(params, inputs) -> FigureResult:
             "paper": {k: s.values for k, s in P.items()},
             "heldout": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
+            "threads": threads(model=qs),
         },
     )
 
@@ -467,9 +481,9 @@ ALG2 = "paper's Algorithm 2 (one split)"
 def fig3(params, inputs) -> FigureResult:
     p = params["prior_prob"]
     rng = rng_for(params, "fig3")
-    rows, crow, claims, sources, recs = [], [], [], {}, {}
+    rows, crow, claims, sources, recs, models = [], [], [], {}, {}, {}
     for ds, key in (("MNIST", "mnist"), ("CIFAR-10", "cifar10")):
-        qs = load(inputs[key])
+        qs = models[key] = load(inputs[key])
         sources[ds], recs[ds] = qs.record.get("data_source", "standin"), qs.record
         held, alg2 = [], []
         for r in range(qs.runs):
@@ -558,5 +572,5 @@ def fig3(params, inputs) -> FigureResult:
             "mean over runs ± sd, dots: runs. Right: optimal − heuristic with the t interval that decides "
             f"'comparable' (equivalence within ±{params['margin']:g}, dashed)."
         ),
-        extra={"model_records": recs},
+        extra={"model_records": recs, "threads": threads(**models)},
     )

@@ -34,6 +34,7 @@ from .figures import (
     runs_text,
     split_text,
     stat_rows,
+    threads,
 )
 
 W_N = "paper's W_N (bins from N)"
@@ -165,6 +166,7 @@ def fig1b(params, inputs) -> FigureResult:
             "images (Eq. 2). " + _caption_estimates(params)
         ),
         extra={
+            "threads": threads(model=qs),
             "paper": {k: s.values for k, s in P.items()},
             "heldout": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
@@ -233,7 +235,11 @@ def fig1c(params, inputs) -> FigureResult:
             "right: optimal − heuristic with the t interval that decides 'at least' (within the margin, "
             "dashed)."
         ),
-        extra={"heldout": {k: s.values for k, s in H.items()}, "model_record": qs.record},
+        extra={
+            "threads": threads(model=qs),
+            "heldout": {k: s.values for k, s in H.items()},
+            "model_record": qs.record,
+        },
     )
 
 
@@ -304,6 +310,7 @@ def fig2b(params, inputs) -> FigureResult:
             + _caption_estimates(params)
         ),
         extra={
+            "threads": threads(model=qs),
             "paper": {k: s.values for k, s in P.items()},
             "heldout": {k: s.values for k, s in H.items()},
             "gan": params["gan"],
@@ -422,7 +429,7 @@ def fig4a(params, inputs) -> FigureResult:
             f"by index, not by risk. The paper's estimator on two hold-out halves has mean AdvI {r['null']:.2f} "
             "(its noise floor)."
         ),
-        extra={"null_mean_advi": r["null"], "model_record": rec},
+        extra={"threads": threads(model=qs), "null_mean_advi": r["null"], "model_record": rec},
     )
 
 
@@ -493,6 +500,7 @@ def fig4b(params, inputs) -> FigureResult:
             "group means are bootstrapped)."
         ),
         extra={
+            "threads": threads(model=qs),
             "paper": {k: s.values for k, s in P.items()},
             "heldout": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
@@ -585,6 +593,7 @@ def fig7(params, inputs) -> FigureResult:
             + _caption_estimates(params)
         ),
         extra={
+            "threads": threads(model=qs),
             "paper": {k: s.values for k, s in P.items()},
             "heldout": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
@@ -649,6 +658,7 @@ def fig8(params, inputs) -> FigureResult:
             "bins beside its null. " + _caption_estimates(params)
         ),
         extra={
+            "threads": threads(model=qs),
             "paper": {k: s.values for k, s in P.items()},
             "heldout": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
