@@ -316,10 +316,9 @@ def fig6(params, inputs) -> FigureResult:
         ax.set(
             xlabel="Experiment-2 sample of run 0, sorted",
             ylabel="individual privacy risk AdvI_p",
-            title=f"({'abcdefgh'[k]}) ε = {eps:g}",
+            title=f"({'abcdefgh'[k]}) ε = {eps:g}: bound tanh(ε/2) = {bound:.4f} (dotted)",
             ylim=(0, 1.0),
         )
-        plotting.legend(ax, loc="upper left", fontsize=6.5)
         verdict = V.below(points, bound, what="AdvI of a bin").gated(gate)
         claims.append(
             C.claim(
@@ -347,6 +346,9 @@ def fig6(params, inputs) -> FigureResult:
                     tolerance=1e-3,
                 )
             )
+    handles, labels = axes[0].get_legend_handles_labels()
+    # one legend for the panels (the bound's value is in each panel's title)
+    fig.legend(handles[:3], labels[:3], loc="outside upper center", ncol=3, fontsize=7)
     return FigureResult(
         data=pd.concat(frames, ignore_index=True),
         fig=fig,
