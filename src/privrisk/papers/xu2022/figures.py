@@ -372,8 +372,8 @@ def fig1a(params, inputs) -> FigureResult:
             "decides them."
         ),
         extra={
-            "paper": {k: s.values for k, s in P.items()},
-            "heldout": {k: s.values for k, s in H.items()},
+            "paper_estimates": {k: s.values for k, s in P.items()},
+            "heldout_estimates": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
             "threads": threads(model=qs),
         },
@@ -464,8 +464,8 @@ def fig2a(params, inputs) -> FigureResult:
             "margin of 'much higher'."
         ),
         extra={
-            "paper": {k: s.values for k, s in P.items()},
-            "heldout": {k: s.values for k, s in H.items()},
+            "paper_estimates": {k: s.values for k, s in P.items()},
+            "heldout_estimates": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
             "threads": threads(model=qs),
         },

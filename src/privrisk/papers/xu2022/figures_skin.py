@@ -167,8 +167,8 @@ def fig1b(params, inputs) -> FigureResult:
         ),
         extra={
             "threads": threads(model=qs),
-            "paper": {k: s.values for k, s in P.items()},
-            "heldout": {k: s.values for k, s in H.items()},
+            "paper_estimates": {k: s.values for k, s in P.items()},
+            "heldout_estimates": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
         },
     )
@@ -237,7 +237,7 @@ def fig1c(params, inputs) -> FigureResult:
         ),
         extra={
             "threads": threads(model=qs),
-            "heldout": {k: s.values for k, s in H.items()},
+            "heldout_estimates": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
         },
     )
@@ -311,8 +311,8 @@ def fig2b(params, inputs) -> FigureResult:
         ),
         extra={
             "threads": threads(model=qs),
-            "paper": {k: s.values for k, s in P.items()},
-            "heldout": {k: s.values for k, s in H.items()},
+            "paper_estimates": {k: s.values for k, s in P.items()},
+            "heldout_estimates": {k: s.values for k, s in H.items()},
             "gan": params["gan"],
             "model_record": qs.record,
         },
@@ -501,8 +501,8 @@ def fig4b(params, inputs) -> FigureResult:
         ),
         extra={
             "threads": threads(model=qs),
-            "paper": {k: s.values for k, s in P.items()},
-            "heldout": {k: s.values for k, s in H.items()},
+            "paper_estimates": {k: s.values for k, s in P.items()},
+            "heldout_estimates": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
         },
     )
@@ -594,8 +594,8 @@ def fig7(params, inputs) -> FigureResult:
         ),
         extra={
             "threads": threads(model=qs),
-            "paper": {k: s.values for k, s in P.items()},
-            "heldout": {k: s.values for k, s in H.items()},
+            "paper_estimates": {k: s.values for k, s in P.items()},
+            "heldout_estimates": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
         },
     )
@@ -659,8 +659,8 @@ def fig8(params, inputs) -> FigureResult:
         ),
         extra={
             "threads": threads(model=qs),
-            "paper": {k: s.values for k, s in P.items()},
-            "heldout": {k: s.values for k, s in H.items()},
+            "paper_estimates": {k: s.values for k, s in P.items()},
+            "heldout_estimates": {k: s.values for k, s in H.items()},
             "model_record": qs.record,
         },
     )
