@@ -346,8 +346,8 @@ def train_privgan(
                 "privGAN epoch %d/%d: D loss %.4f, G loss %.4f, privacy D loss %s",
                 ep + 1,
                 epochs,
-                float(ld),
-                float(lg),
+                ld.item(),
+                lg.item(),
                 f"{lp:.4f}" if ep >= dp_delay and privacy_weight > 0 else "n/a",
             )
     return part.cpu().numpy()
