@@ -5,8 +5,9 @@ per model they imply (prints a table).
 
 One "iteration" is one generator step with its critic steps (WGAN-GP: n_critic = 5 critic steps
 with the gradient penalty), one epoch-step over both pairs (privGAN), one DP-SGD step
-(DP-cGAN), or one batch of the skin-lesion models (JS-GAN, WGAN-GP critic step, classifier), at
-config/paper.yaml's widths and batch sizes. Forward FLOPs per sample of each
+(DP-cGAN: per-sample gradients of a real and a fake batch), or one batch of the skin-lesion
+models (JS-GAN, WGAN-GP critic step, classifier), at config/paper.yaml's widths and batch sizes;
+the totals are for one training run and for all ``runs`` of the model. Forward FLOPs per sample of each
 network are counted by torch.utils.flop_counter (it cannot trace the penalty's double backward);
 an iteration's FLOPs then count a backward pass as 2 forwards and the gradient penalty's double
 backward as 2 more forwards of the critic on the interpolates. The GPU estimate divides the paper-scale FLOPs by an
@@ -41,28 +42,29 @@ def _fwd(model, *inputs) -> float:
 def _wgan(m, shape, n):
     kind = m["network"]
     g, d = gan.build(kind, m, shape)
-    x = torch.rand(n, *shape) * 2 - 1
-    fg, fd, bs = _fwd(g, torch.randn(4, m["z_dim"])), _fwd(d, x[:4]), m["batch_size"]
+    bs = m["batch_size"]
+    x = torch.rand(max(n, bs * m["n_critic"] * 8), *shape) * 2 - 1
+    fg, fd = _fwd(g, torch.randn(4, m["z_dim"])), _fwd(d, x[:4])
     # critic step: G forward; D forward+backward on real and fake; D on interpolates with the
     # penalty's double backward (~5 forwards); generator step: forward+backward through G and D
     flops = m["n_critic"] * bs * (fg + 2 * 3 * fd + 5 * fd) + bs * 3 * (fg + fd)
 
     def run(k, seed):
+        # k generator steps: one epoch over k · n_critic critic batches
         gan.train_wgan_gp(
-            x,
+            x[: bs * m["n_critic"] * k],
             g,
             d,
-            gen_iters=k,
-            batch_size=m["batch_size"],
+            epochs=1,
+            batch_size=bs,
             n_critic=m["n_critic"],
             gp_weight=m["gp_weight"],
             lr=m["lr"],
             betas=tuple(m["betas"]),
             seed=seed,
-            log_every=10**9,
         )
 
-    return run, m["gen_iters"], flops
+    return run, m["epochs"] * math.ceil(n / bs) // m["n_critic"], flops
 
 
 def _privgan(m, n):
@@ -86,7 +88,7 @@ def _privgan(m, n):
             epochs=1,
             batch_size=bs,
             lr=m["lr"],
-            beta1=m["beta1"],
+            betas=tuple(m["betas"]),
             privacy_weight=m["privacy_weight"],
             seed=seed,
         )
@@ -94,31 +96,35 @@ def _privgan(m, n):
     return run, (m["epochs"] + m["disc_epochs"]) * steps_per_epoch, flops
 
 
-def _dpcgan(m, n):
-    g = gan.MLPGenerator(m["z_dim"], m["hidden"], 784, n_classes=2, out_act="sigmoid")
-    d = gan.MLPCritic(784, m["hidden"], n_classes=2)
+def _dpcgan(m, n, pixels):
+    g = gan.MLPGenerator(m["z_dim"], m["hidden"], pixels, n_classes=2, out_act="sigmoid")
+    d = gan.MLPCritic(pixels, m["hidden"], n_classes=2)
     bs = m["batch_size"]
     yy = torch.randint(0, 2, (4,))
-    fg, fd = _fwd(g, torch.randn(4, m["z_dim"]), yy), _fwd(d, torch.rand(4, 784), yy)
-    # D: per-sample-gradient step on real, plain step on fake; G step through D
-    flops = bs * (3 * fd + fg + 3 * fd) + bs * 3 * (fg + fd)
+    fg, fd = _fwd(g, torch.randn(4, m["z_dim"]), yy), _fwd(d, torch.rand(4, pixels), yy)
+    # D: per-sample-gradient step on a real and a fake batch (G forward for the fakes); G step
+    flops = bs * 3 * fd + bs * (fg + 3 * fd) + bs * 3 * (fg + fd)
 
     def run(k, seed):
-        x, y = torch.rand(bs * 4, 784), torch.randint(0, 2, (bs * 4,))
+        # 4 points per expected batch: epochs = k/4 gives k steps. ε = ∞ skips the accountant's
+        # noise calibration (seconds, once per model, which would swamp a few steps); the
+        # Gaussian noise it would add costs nothing next to the per-sample gradients
+        x, y = torch.rand(bs * 4, pixels), torch.randint(0, 2, (bs * 4,))
         # fresh networks: opacus hooks a discriminator once
-        gg = gan.MLPGenerator(m["z_dim"], m["hidden"], 784, n_classes=2, out_act="sigmoid")
+        gg = gan.MLPGenerator(m["z_dim"], m["hidden"], pixels, n_classes=2, out_act="sigmoid")
         gan.train_dpcgan(
             x,
             y,
             gg,
-            gan.MLPCritic(784, m["hidden"], n_classes=2),
-            epsilon=10.0,
+            gan.MLPCritic(pixels, m["hidden"], n_classes=2),
+            epsilon=float("inf"),
             delta=m["delta"],
-            epochs=max(1, k // 4),
+            epochs=k / 4,
             batch_size=bs,
             max_grad_norm=m["max_grad_norm"],
             lr_d=m["lr_d"],
             lr_g=m["lr_g"],
+            d_optimizer=m.get("d_optimizer", "sgd"),
             seed=seed,
         )
 
@@ -139,11 +145,11 @@ def _skin_gan(m, size, n, kind):
     def run(k, seed):
         x = torch.rand(bs * k, 3, size, size) * 2 - 1
         if kind == "jsgan":
-            skin.train_jsgan(
-                x, g, d, epochs=1, batch_size=bs, lr=m["lr"], beta1=m["beta1"], seed=seed
+            gan.train_jsgan(
+                x, g, d, epochs=1, batch_size=bs, lr=m["lr"], betas=tuple(m["betas"]), seed=seed
             )
         else:
-            skin.train_wgangp(
+            gan.train_wgan_gp(
                 x,
                 g,
                 d,
@@ -152,6 +158,7 @@ def _skin_gan(m, size, n, kind):
                 lr=m["lr"],
                 n_critic=m["n_critic"],
                 gp_weight=m["gp_weight"],
+                betas=tuple(m["betas"]),
                 seed=seed,
             )
 
@@ -179,30 +186,51 @@ def main(argv=None):
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     cfg = config.load(ROOT / "config/config.yaml", ROOT / "config/paper.yaml")["xu2022"]
-    models, frac = cfg["models"], cfg["data"]["train_fraction"]
-    n_mnist, n_cifar = int(70_000 * frac), int(60_000 * frac)
-    n_zs = int(
-        (cfg["data"]["zero_six"]["n_zeros"] + cfg["data"]["zero_six"]["n_sixes"])
-        * cfg["data"]["zero_six"]["train_fraction"]
-    )
+    models = cfg["models"]
+
+    def members(total: int, model: str) -> int:
+        return int(total * models[model]["train_fraction"])
+
+    zs = cfg["data"]["zero_six"]
+    # the real 0-vs-6 set (6,900 zeros, 700 sixes); the bundled sample has 551 such digits
+    n_zs = members(zs["n_zeros"] + zs["n_sixes"], "dpcgan")
+    size = cfg["data"]["dermamnist"]["image_size"]
+    n_skin = members(10_015, "skin_jsgan")
     cases = {
-        "WGAN-GP MNIST (E.1)": _wgan(models["mnist_wgangp"], (784,), n_mnist),
-        "WGAN-GP CIFAR-10 (E.2)": _wgan(models["cifar10_wgangp"], (3, 32, 32), n_cifar),
-        "privGAN MNIST (r = 2, E.1)": _privgan(models["mnist_privgan"], n_mnist),
-        "DP-cGAN MNIST 0/6 (one ε)": _dpcgan(models["dpcgan"], n_zs),
-    }
-    sk, size = cfg["skin"], cfg["data"]["dermamnist"]["image_size"]
-    n_skin = int(10_015 * sk["data"]["train_fraction"])
-    cases |= {
-        "JS-GAN skin 64×64 (E.3)": _skin_gan(sk["models"]["jsgan"], size, n_skin, "jsgan"),
-        "WGAN-GP skin 64×64 (Fig. 2b)": _skin_gan(sk["models"]["wgangp"], size, n_skin, "wgangp"),
-        "classifier skin (E.3.3)": _skin_classifier(sk["models"]["classifier"], size, n_skin),
+        "WGAN-GP MNIST (E.1)": (
+            "mnist_wgangp",
+            _wgan(models["mnist_wgangp"], (784,), members(70_000, "mnist_wgangp")),
+        ),
+        "WGAN-GP CIFAR-10 (E.2)": (
+            "cifar10_wgangp",
+            _wgan(models["cifar10_wgangp"], (3, 32, 32), members(60_000, "cifar10_wgangp")),
+        ),
+        "privGAN MNIST (r = 2, E.1)": (
+            "mnist_privgan",
+            _privgan(models["mnist_privgan"], members(70_000, "mnist_privgan")),
+        ),
+        "DP-cGAN MNIST 0/6 (one ε)": (
+            "dpcgan",
+            _dpcgan(models["dpcgan"], n_zs, zs.get("image_size", 28) ** 2),
+        ),
+        "JS-GAN skin 64×64 (E.3)": (
+            "skin_jsgan",
+            _skin_gan(models["skin_jsgan"], size, n_skin, "jsgan"),
+        ),
+        "WGAN-GP skin 64×64 (Fig. 2b)": (
+            "skin_wgangp",
+            _skin_gan(models["skin_wgangp"], size, n_skin, "wgangp"),
+        ),
+        "classifier skin (E.3.3)": (
+            "skin_classifier",
+            _skin_classifier(models["skin_classifier"], size, members(10_015, "skin_classifier")),
+        ),
     }
     print(
         f"{'model':30s} {'s/iter (CPU)':>12s} {'GFLOP/iter':>11s} {'CPU GFLOP/s':>11s} {'paper iters':>11s} "
-        f"{'CPU total':>10s} {'GPU est.':>9s}"
+        f"{'CPU / run':>10s} {'GPU / run':>9s} {'runs':>4s} {'CPU all':>9s} {'GPU all':>8s}"
     )
-    for name, (run, paper_iters, flops) in cases.items():
+    for name, (model, (run, paper_iters, flops)) in cases.items():
         if args.only not in name:
             continue
         run(1, 0)  # warm-up: allocations, opacus hooks
@@ -210,9 +238,11 @@ def main(argv=None):
         run(args.iters, 2)
         per = (time.perf_counter() - t0) / args.iters
         gpu = paper_iters * flops / (args.gpu_tflops * 1e12)
+        runs = models[model]["runs"]
         print(
             f"{name:30s} {per:12.3f} {flops / 1e9:11.2f} {flops / 1e9 / per:11.1f} {paper_iters:11d} "
-            f"{paper_iters * per / 3600:9.2f}h {gpu / 60:8.1f}m"
+            f"{paper_iters * per / 3600:9.2f}h {gpu / 60:8.1f}m {runs:4d} "
+            f"{runs * paper_iters * per / 3600:8.1f}h {runs * gpu / 60:7.1f}m"
         )
 
 

@@ -298,7 +298,7 @@ def test_limits_leave_the_shipped_configs_far_inside():
                     value,
                 )
                 seen.add(key)
-    assert {"trials", "n_points", "gen_iters", "epochs", "standin_size"} <= seen
+    assert {"trials", "n_points", "epochs", "standin_size"} <= seen
 
 
 def test_one_optimiser_grid_may_be_empty(cfg):

@@ -216,3 +216,69 @@ def test_equivalent_false_ok_rate_at_the_margin_is_at_most_alpha_over_2():
     oks = sum(V.equivalent(e, margin=3.0).holds is True for e in _sim_estimates(rng, 3.0, 1.0, n))
     limit = stats.binom.ppf(0.999, n, V.alpha_of(V.Z) / 2) / n
     assert oks / n <= limit
+
+
+# --- means over a few training runs ---------------------------------------------------------------
+
+
+def test_across_runs_uses_student_t_and_floors_the_spread():
+    e = Estimate.across_runs([0.2, 0.3, 0.4])
+    assert e.value == pytest.approx(0.3) and e.df == 2
+    assert e.se == pytest.approx(0.1 / math.sqrt(3))
+    t = stats.t.isf(V.alpha_of(V.Z) / 2, 2)  # ≈ 4.5: three runs say little about their spread
+    assert e.interval() == pytest.approx((0.3 - t * e.se, 0.3 + t * e.se))
+    assert "2 df" in e.text()
+    # runs that agree more closely than each run's own noise do not shrink the interval
+    tight = Estimate.across_runs([0.30, 0.30, 0.31], within_se=[0.05, 0.05, 0.05])
+    assert tight.se == pytest.approx(0.05 / math.sqrt(3))
+    one = Estimate.across_runs([0.4], within_se=[0.02])
+    assert (one.value, one.se, one.df) == (0.4, 0.02, None)
+    assert Estimate.across_runs([0.4]).se == math.inf
+    d = Estimate.paired_runs([0.5, 0.6, 0.7], [0.1, 0.3, 0.2])
+    assert d.value == pytest.approx(0.4) and d.df == 2
+    assert Estimate.across_runs([1, 2]).minus(Estimate(0, se=1)).df == 1
+    assert Estimate(1, se=1, df=3).shift(1).df == 3 and Estimate(1, se=1, df=3).negated().df == 3
+    with pytest.raises(ValueError, match="within-run"):
+        Estimate.across_runs([1, 2, 3], within_se=[1, 2])
+    with pytest.raises(ValueError, match="df"):
+        Estimate(1, lo=0, hi=2, df=2)
+
+
+@pytest.mark.parametrize(
+    ("runs", "expected"),
+    [
+        ([0.20, 0.25, 0.30], True),  # hybrid − D in three runs, all well above 0
+        ([-0.20, -0.25, -0.30], False),
+        ([0.05, -0.05, 0.10], None),
+        ([0.05, 0.15, 0.10], None),  # mean 3.5 s.e. above 0: beyond ±2 of a normal, not of t(2 df)
+    ],
+)
+def test_greater_across_runs(runs, expected):
+    assert V.greater(Estimate.across_runs(runs)).holds is expected
+
+
+def test_across_runs_false_ok_rate_on_a_null_effect_is_at_most_alpha_over_2():
+    """Three runs of a null difference: a normal ±2 s.e. would say 'greater' about 9 % of the time,
+    the t interval about α/2 = 2.3 %."""
+    rng = np.random.default_rng(4)
+    n = 20_000
+    x = rng.normal(0.0, 1.0, size=(n, 3))
+    oks = sum(V.greater(Estimate.across_runs(r)).holds is True for r in x)
+    limit = stats.binom.ppf(0.999, n, V.alpha_of(V.Z) / 2) / n
+    assert oks / n <= limit
+    naive = sum(V.greater(Estimate.from_draws(r)).holds is True for r in x[:5000])
+    assert naive / 5000 > 2.5 * limit
+
+
+def test_monotone_over_runs_pairs_by_run():
+    x = [10, 100, 1000]
+    runs = np.array([[0.55, 0.60, 0.70], [0.50, 0.56, 0.64], [0.60, 0.66, 0.75]])
+
+    def pair(r):
+        return lambda j, i: Estimate.paired_runs(r[:, j], r[:, i])
+
+    v = V.monotone(None, x, pair=pair(runs))
+    assert v.holds is True and "2 df" in v.note
+    assert V.monotone(None, x, pair=pair(runs[:, ::-1])).holds is False
+    with pytest.raises(ValueError, match="at least 2"):
+        V.monotone(None, x[:1], pair=pair(runs))

@@ -10,7 +10,10 @@ Conventions (one for all papers):
 
 * An estimate's uncertainty is a standard error (the interval is value ± z·se) or an explicit
   interval ``[lo, hi]`` at the base level (bootstrap, McDiarmid, Clopper–Pearson). An analytic
-  number has ``se=0``: every rule then decides it exactly.
+  number has ``se=0``: every rule then decides it exactly. A mean over a few independent runs
+  (:meth:`Estimate.across_runs`: training runs of a model) carries its degrees of freedom ``df``,
+  and its interval uses Student's t at the same level as ±z (with 3 runs, ±2 s.e. of a normal
+  would cover about 82 %, not 95 %).
 * ``z = 2`` by default (two standard errors, ≈ 95.4 % two-sided, α ≈ 0.046), the level of the
   error bars the figures draw and of the ledger's numeric tolerance (``tolerance + 2·se``).
 * **Paired where a paired baseline exists**: when A and B are measured on the same draws, pass the
@@ -67,11 +70,15 @@ class Estimate:
     se: float | None = None
     lo: float | None = None
     hi: float | None = None
+    #: degrees of freedom of ``se`` (None: known or large-sample; the interval is then ±z·se)
+    df: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", float(self.value))
         if self.se is None and (self.lo is None or self.hi is None):
             raise ValueError("an Estimate needs se or both lo and hi")
+        if self.df is not None and (self.se is None or not self.df > 0):
+            raise ValueError(f"df {self.df!r} needs a standard error and must be > 0")
         if self.se is not None:
             se = float(self.se)
             if not se >= 0:  # also refuses NaN
@@ -102,6 +109,45 @@ class Estimate:
         return cls(float(x.mean()), se=se)
 
     @classmethod
+    def across_runs(
+        cls,
+        values: Sequence[float] | np.ndarray,
+        within_se: Sequence[float] | np.ndarray | None = None,
+    ) -> Estimate:
+        """Mean over k independent runs (e.g. a model trained with k seeds), judged as a one-sample
+        t statistic: s.e. = sd / √k with k − 1 degrees of freedom.
+
+        ``within_se`` (each run's own standard error, e.g. from a bootstrap of its evaluation
+        points) floors the spread: sd >= the root mean square of the within-run s.e., so three runs
+        that happen to agree closely do not claim more precision than each run has. One run gives
+        that run's value with its own s.e. (nothing is known about the spread between runs)."""
+        x = np.asarray(values, float).ravel()
+        if x.size == 0:
+            raise ValueError("no runs")
+        w = None if within_se is None else np.asarray(within_se, float).ravel()
+        if w is not None and w.shape != x.shape:
+            raise ValueError(f"{x.size} runs but {w.size} within-run standard errors")
+        floor = float(np.sqrt(np.mean(w**2))) if w is not None else 0.0
+        if x.size == 1:
+            return cls(float(x[0]), se=floor if w is not None else math.inf)
+        sd = max(float(x.std(ddof=1)), floor)
+        return cls(float(x.mean()), se=sd / math.sqrt(x.size), df=x.size - 1)
+
+    @classmethod
+    def paired_runs(
+        cls,
+        a: Sequence[float] | np.ndarray,
+        b: Sequence[float] | np.ndarray,
+        within_se: Sequence[float] | np.ndarray | None = None,
+    ) -> Estimate:
+        """A − B over the same runs (:meth:`across_runs` of the per-run differences;
+        ``within_se`` is each run's s.e. of its difference)."""
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        if a.shape != b.shape:
+            raise ValueError(f"paired runs need equal shapes, got {a.shape} and {b.shape}")
+        return cls.across_runs(a - b, within_se)
+
+    @classmethod
     def paired(cls, a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> Estimate:
         """A − B from measurements on the same draws (the paired difference's mean and s.e.)."""
         a, b = np.asarray(a, float), np.asarray(b, float)
@@ -111,9 +157,17 @@ class Estimate:
 
     # --- arithmetic ------------------------------------------------------------------------------
 
+    def quantile(self, z: float = Z) -> float:
+        """Half-width in standard errors at the level of ±z: z itself, or Student's t with
+        ``df`` degrees of freedom at the same two-sided level."""
+        if self.df is None:
+            return z
+        return float(stats.t.isf(alpha_of(z) / 2.0, self.df))
+
     def interval(self, z: float = Z) -> tuple[float, float]:
         if self.se is not None:
-            return self.value - z * self.se, self.value + z * self.se
+            q = self.quantile(z) if self.se > 0 else z
+            return self.value - q * self.se, self.value + q * self.se
         scale = z / Z
         return (
             self.value - scale * (self.value - self.lo),
@@ -124,7 +178,13 @@ class Estimate:
         """The unpaired difference of two independent estimates (s.e. added in quadrature; explicit
         intervals add their half-widths, which is conservative)."""
         if self.se is not None and other.se is not None:
-            return Estimate(self.value - other.value, se=math.hypot(self.se, other.se))
+            # the fewer degrees of freedom (conservative; Welch–Satterthwaite would give more)
+            dfs = [d for d in (self.df, other.df) if d is not None]
+            return Estimate(
+                self.value - other.value,
+                se=math.hypot(self.se, other.se),
+                df=min(dfs) if dfs else None,
+            )
         lo1, hi1 = self.interval()
         lo2, hi2 = other.interval()
         return Estimate(self.value - other.value, lo=lo1 - hi2, hi=hi1 - lo2)
@@ -132,14 +192,21 @@ class Estimate:
     def shift(self, c: float) -> Estimate:
         """The estimate of value + c (c exact)."""
         if self.se is not None:
-            return Estimate(self.value + c, se=self.se)
+            return Estimate(self.value + c, se=self.se, df=self.df)
         return Estimate(self.value + c, lo=self.lo + c, hi=self.hi + c)
+
+    def negated(self) -> Estimate:
+        """The estimate of −value."""
+        if self.se is not None:
+            return Estimate(-self.value, se=self.se, df=self.df)
+        return Estimate(-self.value, lo=-self.hi, hi=-self.lo)
 
     def text(self, z: float = Z) -> str:
         if self.se == 0:
             return _fmt(self.value)
         lo, hi = self.interval(z)
-        return f"{_fmt(self.value)} [{_fmt(lo)}, {_fmt(hi)}]"
+        t = f" (t, {self.df:g} df)" if self.df is not None else ""
+        return f"{_fmt(self.value)} [{_fmt(lo)}, {_fmt(hi)}]{t}"
 
 
 @dataclass(frozen=True)
@@ -322,9 +389,15 @@ def below(
 # --- curves -------------------------------------------------------------------------------------
 
 
-def _steps(curve, x: Sequence) -> tuple[dict[str, Estimate], Estimate]:
+def _steps(curve, x: Sequence, pair=None) -> tuple[dict[str, Estimate], Estimate]:
     """Step differences and the overall (last − first) difference of a curve given as a sequence
-    of independent Estimates, or as draws × points (the same draws at every point: paired)."""
+    of independent Estimates, as draws × points (the same draws at every point: paired), or by
+    ``pair(j, i)``, the caller's estimate of point j − point i (``curve`` then unused)."""
+    if pair is not None:
+        if len(x) < 2:
+            raise ValueError("a curve needs at least 2 points")
+        steps = {f"{x[i]:g}→{x[i + 1]:g}": pair(i + 1, i) for i in range(len(x) - 1)}
+        return steps, pair(len(x) - 1, 0)
     if isinstance(curve, np.ndarray) or (
         isinstance(curve, Sequence) and curve and not isinstance(curve[0], Estimate)
     ):
@@ -344,7 +417,7 @@ def _steps(curve, x: Sequence) -> tuple[dict[str, Estimate], Estimate]:
 
 
 def monotone(
-    curve: Sequence[Estimate] | np.ndarray,
+    curve: Sequence[Estimate] | np.ndarray | None,
     x: Sequence[float],
     *,
     direction: int = +1,
@@ -352,6 +425,7 @@ def monotone(
     margin: float = 0.0,
     z: float = Z,
     what: str = "the curve",
+    pair: Callable[[int, int], Estimate] | None = None,
 ) -> Verdict:
     """ "The curve increases (direction +1) or decreases (−1) with x".
 
@@ -366,19 +440,18 @@ def monotone(
     every step moves in the direction beyond noise.
 
     ``curve`` is a sequence of independent :class:`Estimate` (one per x) or an array of draws ×
-    points when the same draws are measured at every x (then steps are paired differences).
+    points when the same draws are measured at every x (then steps are paired differences,
+    :meth:`Estimate.paired`). When the caller knows better how point j and point i are paired
+    (a few training runs, each with its own bootstrap), ``pair(j, i)`` gives the estimate of
+    point j − point i and ``curve`` may be None.
     """
     if direction not in (+1, -1):
         raise ValueError(f"direction must be +1 or -1, got {direction!r}")
-    steps, overall = _steps(curve, x)
+    steps, overall = _steps(curve, x, pair)
     sign = float(direction)
 
     def oriented(e: Estimate) -> Estimate:
-        if sign > 0:
-            return e
-        if e.se is not None:
-            return Estimate(-e.value, se=e.se)
-        return Estimate(-e.value, lo=-e.hi, hi=-e.lo)
+        return e if sign > 0 else e.negated()
 
     word = "increases" if direction > 0 else "decreases"
     step_v = at_least(

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from privrisk.attacks import membership as mia
 from privrisk.estimators import intervals, mace
 
 
@@ -55,14 +54,14 @@ def test_laplace_tv_and_bound(eps):
     a, b = rng.laplace(eps, 1, 200_000), rng.laplace(0, 1, 200_000)
     w = mace.discrete_advantage(a, b, 0.5, bins=100)
     assert w == pytest.approx(1 - np.exp(-eps / 2), abs=0.012)
-    assert 1 - np.exp(-eps / 2) <= mace.dp_bound(eps, 0.5)
+    assert 1 - np.exp(-eps / 2) <= mace.dp_bound(epsilon=eps, p=0.5)
 
 
 def test_dp_bound_numbers():
-    assert float(mace.dp_bound(1, 0.5)) == pytest.approx(0.4621, abs=5e-5)
-    assert float(mace.dp_bound(2, 0.5)) == pytest.approx(0.7616, abs=5e-5)
-    assert float(mace.dp_bound(1, 0.1)) == pytest.approx(0.9215, abs=5e-5)
-    assert float(mace.dp_bound(0, 0.1)) == pytest.approx(0.8)  # |2p − 1| at ε = 0
+    assert float(mace.dp_bound(epsilon=1, p=0.5)) == pytest.approx(0.4621, abs=5e-5)
+    assert float(mace.dp_bound(epsilon=2, p=0.5)) == pytest.approx(0.7616, abs=5e-5)
+    assert float(mace.dp_bound(epsilon=1, p=0.1)) == pytest.approx(0.9215, abs=5e-5)
+    assert float(mace.dp_bound(epsilon=0, p=0.1)) == pytest.approx(0.8)  # |2p − 1| at ε = 0
 
 
 def test_discrete_exact_sum():
@@ -120,10 +119,10 @@ def test_algorithm2_simulation_known_optimum():
     assert acc["value"] == pytest.approx((1 + 0.859879) / 2, abs=0.01)
     am = mace.algorithm2(a, b, 0.1, "am", rng, bins=100)
     assert am["value"] == pytest.approx(stats.norm.cdf(1.0), abs=0.01)
-    # the Hayes heuristic (top 10 %) cannot beat the Bayes classifier's AM in the limit
+    # the Hayes heuristic (top 10 % of the pooled sample) cannot beat the Bayes classifier's AM
     s = np.r_[a, b]
     m = np.r_[np.ones(len(a)), -np.ones(len(b))]
-    pred = mia.hayes_predict(s, 0.1, rng)
+    pred = np.where(s >= np.quantile(s, 0.9), 1, -1)
     assert mace.empirical_metric(pred, m, 0.1, "am") <= am["value"] + 0.01
 
 
@@ -148,19 +147,6 @@ def test_null_baseline_positive_bias_and_zero_limit():
     assert two_d == pytest.approx(0.764, abs=0.05)  # spec §6: 0.764 with 100² bins
 
 
-def test_threshold_advantage_gaussian():
-    # the best threshold on N(μ,1) vs N(0,1) at p = 0.5 sits at μ/2 and attains the TV
-    a, b = gauss(1.0, 100_000, 10)
-    adv = mia.threshold_advantage(a, b, np.random.default_rng(0))
-    assert adv == pytest.approx(0.382925, abs=0.01)
-
-
-def test_nearest_distance():
-    x = np.array([[0.0, 0.0], [3.0, 4.0]])
-    g = np.array([[0.0, 1.0], [3.0, 0.0]])
-    assert mia.nearest_distance(x, g) == pytest.approx([1.0, 4.0])
-
-
 def test_experiment2_sizes_and_errors():
     rng = np.random.default_rng(0)
     i, o = mace.experiment2(700, 6300, 0.1, rng)
@@ -171,3 +157,29 @@ def test_experiment2_sizes_and_errors():
         mace.experiment2(10, 0, 0.5, rng)
     with pytest.raises(ValueError, match="metric"):
         mace.metric_coefficients("ppv", 0.1)
+
+
+def test_bins_for_sample_size():
+    assert mace.bins_for(150, 1, max_bins=100, points_per_bin=10) == 15
+    assert mace.bins_for(7000, 1, max_bins=100, points_per_bin=10) == 100  # paper scale: capped
+    assert mace.bins_for(150, 2, max_bins=100, points_per_bin=10) == 5  # √15 → 3, raised to 5
+    assert mace.bins_for(10_000, 2, max_bins=100, points_per_bin=1) == 100
+    assert mace.bins_for(150, 1, max_bins=100, points_per_bin=None) == 100  # the paper's 100^d
+    with pytest.raises(ValueError):
+        mace.bins_for(150, 1, points_per_bin=0)
+
+
+def test_paper_estimate_reports_the_bias_beside_the_estimate():
+    rng = np.random.default_rng(11)
+    a, b = rng.normal(2, 1, 300), rng.normal(0, 1, 3000)
+    r = mace.paper_estimate(a, b, p=0.5, rng=rng, trials=3, points_per_bin=10)
+    assert r["bins"] == 30 and r["N"] == 600
+    assert r["estimate"] == pytest.approx(0.682689, abs=0.1) and r["null"] < 0.25
+    assert r["excess"] == pytest.approx(r["estimate"] - r["null"])
+    assert r["halfwidth"] == pytest.approx(np.sqrt(2 / 600 * np.log(40)))
+    # the paper's 100² bins on 300 + 300 points: the 2-d estimate is mostly its own null
+    a2, b2 = rng.normal(0, 1, (300, 2)), rng.normal(0, 1, (3000, 2))
+    r2 = mace.paper_estimate(a2, b2, p=0.5, rng=rng, trials=1)
+    assert r2["bins"] == 100 and r2["estimate"] > 0.8 and abs(r2["excess"]) < 0.1
+    k = mace.paper_estimate(a, b, p=0.5, rng=rng, trials=1, method="kde")
+    assert k["estimate"] == pytest.approx(0.682689, abs=0.1) and k["bins"] == 0

@@ -1,56 +1,72 @@
-"""Heuristic threshold membership adversaries compared against MACE (spec xu2022 §7.5).
+"""Membership signals of a trained generative model (spec xu2022 §2, §7.5).
 
-* Hayes et al. (2019, LOGAN) white-box: the highest discriminator scores are members.
-* Hilprecht et al. (2019) black-box: the smallest distances to the synthetic set are members.
+* :func:`membership_auc` — P(member score > non-member score) + ½ P(tie) of a 1-d query: the
+  signal a model must show before any estimator can say something about it (every model's record
+  carries it, per query column).
+* :func:`nearest_distances` — Eq. 2's query, the L2 distance to the nearest of the first n
+  synthetic samples (Hilprecht et al.'s black-box attack thresholds it), for a whole grid of n
+  in one chunked pass.
 
-Both predict the top ``round(p · N)`` of the pooled evaluation sample as members (the attacker
-knows the prior p, as in privGAN's ``WBattack``); ties are broken at random with a fixed rng.
+The threshold adversaries of Hayes et al. (white-box, on D(z)) and Hilprecht et al. (on the
+distance) are scored held out in :func:`privrisk.estimators.crossfit.heuristic`.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 import numpy as np
+import torch
+from scipy import stats
 
 
-def top_fraction_predict(scores, p: float, rng: np.random.Generator) -> np.ndarray:
-    """±1 predictions: +1 for the round(p N) largest scores (random tie-breaking)."""
-    s = np.asarray(scores, dtype=float)
-    k = int(round(p * len(s)))
-    order = np.lexsort((rng.random(len(s)), -s))  # primary key: score descending
-    pred = -np.ones(len(s), dtype=int)
-    pred[order[:k]] = 1
-    return pred
+def membership_auc(q_in, q_out) -> float:
+    """P(member score > non-member score) + ½ P(tie) (Mann–Whitney), for a 1-d query.
+
+    0.5 is no signal; below 0.5 members score *lower* (a heuristic must then flip its direction).
+    """
+    a, b = np.asarray(q_in, float).ravel(), np.asarray(q_out, float).ravel()
+    if len(a) == 0 or len(b) == 0:
+        raise ValueError("membership_auc needs members and non-members")
+    ranks = stats.rankdata(np.r_[a, b])  # average ranks handle ties as ½
+    return float((ranks[: len(a)].sum() - len(a) * (len(a) + 1) / 2) / (len(a) * len(b)))
 
 
-def hayes_predict(scores, p: float, rng: np.random.Generator) -> np.ndarray:
-    """White-box threshold on the discriminator/critic score (higher = member)."""
-    return top_fraction_predict(scores, p, rng)
-
-
-def hilprecht_predict(distances, p: float, rng: np.random.Generator) -> np.ndarray:
-    """Black-box threshold on the L2 distance to the nearest synthetic sample (smaller = member)."""
-    return top_fraction_predict(-np.asarray(distances, dtype=float), p, rng)
-
-
-def nearest_distance(x, synthetic, chunk: int = 1024) -> np.ndarray:
-    """min_j ||x_i − g_j||_2 for each row of x (Eq. 2), computed in chunks."""
-    x = np.asarray(x, dtype=np.float64).reshape(len(x), -1)
-    g = np.asarray(synthetic, dtype=np.float64).reshape(len(synthetic), -1)
-    g2 = (g**2).sum(1)
-    out = np.empty(len(x))
-    for s in range(0, len(x), chunk):
-        xs = x[s : s + chunk]
-        d2 = (xs**2).sum(1)[:, None] - 2 * xs @ g.T + g2[None, :]
-        out[s : s + chunk] = np.sqrt(np.maximum(d2.min(1), 0.0))
+def query_aucs(scores, member) -> dict[str, float]:
+    """AUC of each query column (``d0``, ``d1``, …) and, for several columns, of their maximum."""
+    s = np.asarray(scores, float)
+    s = s[:, None] if s.ndim == 1 else s
+    m = np.asarray(member, bool)
+    out = {f"d{j}": membership_auc(s[m, j], s[~m, j]) for j in range(s.shape[1])}
+    if s.shape[1] > 1:
+        out["max"] = membership_auc(s[m].max(1), s[~m].max(1))
     return out
 
 
-def threshold_advantage(
-    scores_in, scores_out, rng: np.random.Generator, higher_is_member: bool = True
-) -> float:
-    """2·Acc − 1 of the top-fraction rule on a pooled sample with prior p = N1 / N (Definition 1)."""
-    s = np.r_[np.asarray(scores_in, float), np.asarray(scores_out, float)]
-    m = np.r_[np.ones(len(scores_in)), -np.ones(len(scores_out))]
-    p = len(scores_in) / len(s)
-    pred = top_fraction_predict(s if higher_is_member else -s, p, rng)
-    return float(2 * np.mean(pred == m) - 1)
+@torch.no_grad()
+def nearest_distances(
+    x: torch.Tensor, synthetic: torch.Tensor, sizes: Sequence[int], *, chunk: int = 4096
+) -> np.ndarray:
+    """(N, len(sizes)): min_{j < n} ||x_i − g_j||₂ for each n in ``sizes`` (Eq. 2, L2 in pixel space).
+
+    One pass over the synthetic set in chunks of ``chunk`` rows keeps a running minimum, read off
+    at each size, so memory is O(N · chunk) whatever the synthetic-set size (10⁵ at paper scale).
+    Runs on the device of ``x``.
+    """
+    x, synthetic = torch.as_tensor(x), torch.as_tensor(synthetic)
+    sizes = sorted(int(s) for s in sizes)
+    if sizes[-1] > len(synthetic):
+        raise ValueError(f"largest size {sizes[-1]} exceeds the {len(synthetic)} synthetic samples")
+    xf = x.flatten(1).double()
+    best = torch.full((len(x),), math.inf, dtype=torch.float64, device=x.device)
+    out, k, start = np.empty((len(x), len(sizes))), 0, 0
+    while k < len(sizes):
+        stop = min(start + chunk, sizes[k])
+        g = synthetic[start:stop].flatten(1).double().to(x.device)
+        best = torch.minimum(best, torch.cdist(xf, g).min(1).values)
+        start = stop
+        while k < len(sizes) and sizes[k] == start:
+            out[:, k] = best.cpu().numpy()
+            k += 1
+    return out

@@ -10,6 +10,10 @@ hold-out points (``q_out``, m = −1). The prior p is the fraction of members in
 * :func:`dp_bound` — Theorem 1(4), max |tanh((±ε + λ)/2)|.
 * :func:`null_baseline` — the same estimator on two halves of the hold-out set (true Adv = 0),
   which measures the estimator's upward plug-in bias.
+* :func:`bins_for` — bins per dimension from the sample size (the paper's fixed 100^d bins on a
+  few hundred points make W_N mostly plug-in bias).
+* :func:`paper_estimate` — Algorithm 1 as the paper runs it (W_N or U_N on Experiment-2 draws),
+  with its null baseline and McDiarmid half-width: the paper's number for every query.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .intervals import clopper_pearson, kde_interval
+from .intervals import clopper_pearson, kde_interval, mcdiarmid_halfwidth
 
 # --------------------------------------------------------------------------------- sampling
 
@@ -321,7 +325,7 @@ def algorithm2(
 # --------------------------------------------------------------------------------- bounds, null
 
 
-def dp_bound(epsilon, p: float = 0.5):
+def dp_bound(*, epsilon, p: float = 0.5):
     """Theorem 1(4): Adv_p and AdvI_p of an ε-DP mechanism are <= max |tanh((±ε + λ)/2)|."""
     if not 0 < p < 1:
         raise ValueError(f"p must be in (0, 1), got {p}")
@@ -343,3 +347,74 @@ def null_baseline(
         raise ValueError(f"null baseline needs {n1 + n2} hold-out points, have {len(q_out)}")
     perm = rng.permutation(len(q_out))
     return estimator(q_out[perm[:n1]], q_out[perm[n1 : n1 + n2]], **kw)
+
+
+# --------------------------------------------------------------------------------- the paper's number
+
+
+def bins_for(
+    n_min: int,
+    dim: int = 1,
+    *,
+    max_bins: int = 100,
+    points_per_bin: float | None = None,
+    min_bins: int = 5,
+) -> int:
+    """Bins per dimension for a ``dim``-d query whose smaller class has ``n_min`` points.
+
+    ``points_per_bin=None`` keeps the paper's fixed ``max_bins`` (100^d). Otherwise the grid has
+    about n_min / points_per_bin cells in all, i.e. (n_min / points_per_bin)^(1/d) per
+    dimension, clipped to [min_bins, max_bins].
+    """
+    if points_per_bin is None:
+        return int(max_bins)
+    if points_per_bin <= 0 or n_min < 1 or dim < 1:
+        raise ValueError("need points_per_bin > 0, n_min >= 1 and dim >= 1")
+    per_dim = int(np.floor((n_min / points_per_bin) ** (1.0 / dim) + 1e-9))
+    return int(np.clip(per_dim, min(min_bins, max_bins), max_bins))
+
+
+def paper_estimate(
+    q_in,
+    q_out,
+    *,
+    p: float,
+    rng: np.random.Generator,
+    trials: int,
+    method: str = "hist",
+    max_bins: int = 100,
+    points_per_bin: float | None = None,
+    confidence: float = 0.95,
+) -> dict[str, float]:
+    """Algorithm 1 as the paper runs it, with the numbers needed to read it honestly.
+
+    On each of ``trials`` Experiment-2 draws (all members that fit, hold-out points in the ratio
+    p : 1 − p, at most as many points as the hold-out set has so that the null can be drawn at the
+    same N): W_N (``hist``: equal bins over the pooled range, :func:`bins_for` per dimension) or
+    U_N (``kde``), and the same estimator on two halves of the hold-out set (true advantage
+    |2p − 1|: its bias). Returns the means over draws, ``excess`` = estimate − null, the McDiarmid
+    half-width of Theorems 5/6 at N, the bins and N.
+    """
+    q_in, q_out = _as2d(q_in), _as2d(q_out)
+    est, null = [], []
+    for _ in range(trials):
+        i, o = experiment2(len(q_in), len(q_out), p, rng, n_max=len(q_out))
+        if method == "hist":
+            bins = bins_for(len(i), q_in.shape[1], max_bins=max_bins, points_per_bin=points_per_bin)
+            fn, kw = discrete_advantage, {"bins": bins}
+        elif method == "kde":
+            bins, fn, kw = 0, kde_advantage, {}
+        else:
+            raise ValueError(f"method must be hist or kde, got {method!r}")
+        est.append(fn(q_in[i], q_out[o], p, **kw))
+        null.append(null_baseline(q_out, len(i), len(o), fn, rng, p=p, **kw))
+    n = len(i) + len(o)
+    e, nl = float(np.mean(est)), float(np.mean(null))
+    return {
+        "estimate": e,
+        "null": nl,
+        "excess": e - nl,
+        "halfwidth": mcdiarmid_halfwidth(n, confidence=confidence),
+        "bins": int(bins),
+        "N": int(n),
+    }

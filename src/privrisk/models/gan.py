@@ -1,8 +1,10 @@
 """GANs of the MACE experiments (spec xu2022 §7.2–§7.4), in torch on CPU or GPU.
 
 * :func:`train_wgan_gp` — WGAN-GP (Gulrajani et al. 2017: critic without sigmoid, gradient
-  penalty λ = 10, n_critic = 5, Adam(1e-4, β = (0, 0.9)) by default) with the MNIST MLP (E.1) or
-  the CIFAR-10 convolutional networks (E.2, with the spec's fixes E8/E9).
+  penalty λ = 10, n_critic = 5, Adam(1e-4, β = (0, 0.9)) by default) with the MNIST MLP (E.1),
+  the CIFAR-10 convolutional networks (E.2, with the spec's fixes E8/E9) or the skin networks
+  (E.3, :mod:`.skin`); training length in epochs of critic steps.
+* :func:`train_jsgan` — the original JS-GAN (Goodfellow et al. 2014) of the skin experiments.
 * :func:`train_privgan` — privGAN (Mukherjee et al. 2019) with r generator–discriminator pairs,
   each on a disjoint part of the training set, and a privacy discriminator the generators fool.
 * :func:`train_dpcgan` — conditional GAN whose discriminator is trained with DP-SGD
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -161,53 +164,105 @@ def gradient_penalty(
     return ((grad.flatten(1).norm(dim=1) - 1) ** 2).mean()
 
 
+def _epoch(n: int, batch_size: int, gen: torch.Generator, dev: torch.device):
+    """One epoch of shuffled index batches (the last one may be short)."""
+    perm = torch.randperm(n, generator=gen, device=dev)
+    return [perm[s : s + batch_size] for s in range(0, n, batch_size)]
+
+
+def _latent(g: nn.Module, b: int, gen: torch.Generator, dev: torch.device) -> torch.Tensor:
+    return torch.randn(b, g.z_dim, generator=gen, device=dev)
+
+
 def train_wgan_gp(
     x: torch.Tensor,
     g: nn.Module,
     d: nn.Module,
     *,
-    gen_iters: int,
+    epochs: int,
     batch_size: int = 64,
     n_critic: int = 5,
     gp_weight: float = 10.0,
     lr: float = 1e-4,
     betas: tuple[float, float] = (0.0, 0.9),
     seed: int = 0,
-    log_every: int = 100,
-):
-    """Train in place; x is the training set scaled to [−1, 1], on the models' device. Returns a
-    loss history."""
+) -> list[tuple[float, float]]:
+    """WGAN-GP in place (Gulrajani et al. 2017, Algorithm 1); x is the training set in [−1, 1] on
+    the models' device.
+
+    An epoch is one pass of critic steps over the shuffled training set (⌈n / batch_size⌉
+    batches); the generator takes one step after every ``n_critic`` critic steps. Returns the
+    (critic loss, generator loss) of the last step of each epoch.
+    """
     torch.manual_seed(seed)
     dev = _device(g, d)
     gen = _rng(seed, dev)
-    og = torch.optim.Adam(g.parameters(), lr=lr, betas=betas)
-    od = torch.optim.Adam(d.parameters(), lr=lr, betas=betas)
-    n, hist = len(x), []
-    bs = min(batch_size, n)
-    for it in range(gen_iters):
-        for _ in range(n_critic):
-            real = x[torch.randint(0, n, (bs,), generator=gen, device=dev)]
-            fake = g(torch.randn(bs, g.z_dim, generator=gen, device=dev)).view_as(real).detach()
+    og = torch.optim.Adam(g.parameters(), lr=lr, betas=tuple(betas))
+    od = torch.optim.Adam(d.parameters(), lr=lr, betas=tuple(betas))
+    hist, step, loss_g = [], 0, torch.tensor(float("nan"))
+    for ep in range(epochs):
+        for idx in _epoch(len(x), batch_size, gen, dev):
+            real = x[idx]
+            fake = g(_latent(g, len(idx), gen, dev)).view_as(real).detach()
             loss_d = (
                 d(fake).mean() - d(real).mean() + gp_weight * gradient_penalty(d, real, fake, gen)
             )
             od.zero_grad()
             loss_d.backward()
             od.step()
-        loss_g = -d(
-            g(torch.randn(bs, g.z_dim, generator=gen, device=dev)).view((bs,) + x.shape[1:])
-        ).mean()
-        og.zero_grad()
-        loss_g.backward()
-        og.step()
+            step += 1
+            if step % n_critic == 0:
+                loss_g = -d(g(_latent(g, len(idx), gen, dev)).view_as(real)).mean()
+                og.zero_grad()
+                loss_g.backward()
+                og.step()
         hist.append((loss_d.item(), loss_g.item()))
-        if (it + 1) % log_every == 0 or it + 1 == gen_iters:
+        if (ep + 1) % max(1, epochs // 5) == 0:
             log.info(
-                "WGAN-GP iter %d/%d: critic loss %.4f, generator loss %.4f",
-                it + 1,
-                gen_iters,
+                "WGAN-GP epoch %d/%d: critic loss %.4f, generator loss %.4f",
+                ep + 1,
+                epochs,
                 *hist[-1],
             )
+    return hist
+
+
+def train_jsgan(
+    x: torch.Tensor,
+    g: nn.Module,
+    d: nn.Module,
+    *,
+    epochs: int,
+    batch_size: int,
+    lr: float = 2e-4,
+    betas: tuple[float, float] = (0.5, 0.999),
+    seed: int = 0,
+) -> list[tuple[float, float]]:
+    """The original (Jensen–Shannon) GAN in place, non-saturating generator loss; one D and one G
+    step per batch of an epoch. Returns the (D loss, G loss) of the last step of each epoch."""
+    torch.manual_seed(seed)
+    dev = _device(g, d)
+    gen = _rng(seed, dev)
+    og = torch.optim.Adam(g.parameters(), lr=lr, betas=tuple(betas))
+    od = torch.optim.Adam(d.parameters(), lr=lr, betas=tuple(betas))
+    hist = []
+    for ep in range(epochs):
+        for idx in _epoch(len(x), batch_size, gen, dev):
+            real, b = x[idx], len(idx)
+            fake = g(_latent(g, b, gen, dev)).view_as(real)
+            ld = F.binary_cross_entropy_with_logits(
+                d(real), torch.ones(b, device=dev)
+            ) + F.binary_cross_entropy_with_logits(d(fake.detach()), torch.zeros(b, device=dev))
+            od.zero_grad()
+            ld.backward()
+            od.step()
+            lg = F.binary_cross_entropy_with_logits(d(fake), torch.ones(b, device=dev))
+            og.zero_grad()
+            lg.backward()
+            og.step()
+        hist.append((ld.item(), lg.item()))
+        if (ep + 1) % max(1, epochs // 5) == 0:
+            log.info("JS-GAN epoch %d/%d: D loss %.4f, G loss %.4f", ep + 1, epochs, *hist[-1])
     return hist
 
 
@@ -223,7 +278,7 @@ def train_privgan(
     epochs: int,
     batch_size: int = 128,
     lr: float = 2e-4,
-    beta1: float = 0.5,
+    betas: tuple[float, float] = (0.5, 0.999),
     privacy_weight: float = 1.0,
     dp_delay: int = 0,
     disc_epochs: int = 0,
@@ -241,7 +296,7 @@ def train_privgan(
     r, n = len(gens), len(x)
     part = torch.randperm(n, generator=gen, device=dev) % r
     parts = [x[part == i] for i in range(r)]
-    adam = lambda ps: torch.optim.Adam(ps, lr=lr, betas=(beta1, 0.999))  # noqa: E731
+    adam = lambda ps: torch.optim.Adam(ps, lr=lr, betas=tuple(betas))  # noqa: E731
     ogs, ods, op = (
         [adam(m.parameters()) for m in gens],
         [adam(m.parameters()) for m in discs],
@@ -260,7 +315,7 @@ def train_privgan(
         op.zero_grad()
         loss.backward()
         op.step()
-        return float(loss)
+        return loss.item()
 
     for _ in range(disc_epochs * steps):
         priv_step()
@@ -291,8 +346,8 @@ def train_privgan(
                 "privGAN epoch %d/%d: D loss %.4f, G loss %.4f, privacy D loss %s",
                 ep + 1,
                 epochs,
-                float(ld),
-                float(lg),
+                ld.item(),
+                lg.item(),
                 f"{lp:.4f}" if ep >= dp_delay and privacy_weight > 0 else "n/a",
             )
     return part.cpu().numpy()
@@ -317,13 +372,18 @@ def train_dpcgan(
     d_optimizer: str = "sgd",
     seed: int = 0,
 ) -> dict:
-    """Conditional GAN with a DP-SGD discriminator (Torkzadehmahani et al. 2019).
+    """Conditional GAN with a DP-SGD discriminator (Torkzadehmahani et al. 2019), in place.
 
-    D's optimiser is SGD (the DP-CGAN repository) or Adam. The real-data loss of D gets opacus
-    per-sample gradients, clipped to ``max_grad_norm`` and
-    noised with σ from the RDP accountant for (ε, δ) after ``epochs / q`` Poisson-sampled steps
-    (q = batch_size / n). The fake-data loss touches no training point, so its gradient is added
-    without noise, and G only sees D (post-processing). Returns the accounting record.
+    Each step Poisson-samples real points with rate q = batch_size / n and draws ``batch_size``
+    fakes; D's loss on the joint batch (real → 1, fake → 0) gets opacus per-sample gradients,
+    *every* sample's gradient (real and fake, as the DP-CGAN repository clips both) is clipped to
+    ``max_grad_norm``, Gaussian noise σ·C is added to the sum (σ from the RDP accountant for
+    (ε, δ) after ``epochs / q`` steps) and the sum is divided by the expected batch 2·batch_size.
+    A fake sample touches no training point, so clipping it costs no privacy; clipping only the
+    real gradients (as this function did before) lets the unclipped fake gradient dominate every
+    step, and D learns to call everything fake (σ(D) ≤ 0.05 on real images). G only sees D
+    (post-processing). ε = ∞ is the non-private control: the same clipped steps without noise.
+    Returns the accounting record.
     """
     from opacus import GradSampleModule
     from opacus.optimizers import DPOptimizer
@@ -338,7 +398,6 @@ def train_dpcgan(
     n = len(x)
     q = min(1.0, batch_size / n)
     steps = max(1, int(round(epochs / q)))
-    # ε = ∞ is the non-private control: the same clipped SGD with no noise
     private = math.isfinite(epsilon)
     sigma = (
         accounting.dpsgd_noise_multiplier(epsilon=epsilon, delta=delta, sample_rate=q, steps=steps)
@@ -353,10 +412,12 @@ def train_dpcgan(
         else torch.optim.Adam(gd.parameters(), lr=lr_d, betas=(0.5, 0.999))
     )
     od = DPOptimizer(
-        base, noise_multiplier=sigma, max_grad_norm=max_grad_norm, expected_batch_size=batch_size
+        base,
+        noise_multiplier=sigma,
+        max_grad_norm=max_grad_norm,
+        expected_batch_size=2 * batch_size,
     )
     og = torch.optim.Adam(g.parameters(), lr=lr_g, betas=(0.5, 0.999))
-    params = [p for p in gd.parameters() if p.requires_grad]
     skipped = 0
     for step in range(steps):
         mask = torch.rand(n, generator=gen, device=dev) < q
@@ -366,23 +427,16 @@ def train_dpcgan(
         xb, yb = x[mask], y[mask]
         yf = torch.randint(0, g.n_classes, (batch_size,), generator=gen, device=dev)
         fake = g(torch.randn(batch_size, g.z_dim, generator=gen, device=dev), yf)
-        gd.disable_hooks()
-        lf = F.binary_cross_entropy_with_logits(
-            gd(fake.detach(), yf), torch.zeros(batch_size, device=dev)
-        )
-        g_fake = torch.autograd.grad(lf, params)
-        gd.enable_hooks()
+        target = torch.cat([torch.ones(len(xb), device=dev), torch.zeros(batch_size, device=dev)])
         od.zero_grad()
-        # sum-over-batch / expected batch size: the DP-SGD estimator of the mean real loss
-        lr_loss = F.binary_cross_entropy_with_logits(
-            gd(xb, yb), torch.ones(len(xb), device=dev), reduction="mean"
+        loss_d = F.binary_cross_entropy_with_logits(
+            gd(torch.cat([xb, fake.detach()]), torch.cat([yb, yf])), target
         )
-        lr_loss.backward()
-        od.pre_step()
-        for p, gf in zip(params, g_fake, strict=True):
-            p.grad = p.grad + gf
-        od.original_optimizer.step()
-        od.zero_grad()
+        with warnings.catch_warnings():
+            # opacus' hooks on the first layer, whose input (the images) needs no gradient
+            warnings.filterwarnings("ignore", message="Full backward hook is firing")
+            loss_d.backward()
+        od.step()
         gd.disable_hooks()
         lg = F.binary_cross_entropy_with_logits(
             gd(g(torch.randn(batch_size, g.z_dim, generator=gen, device=dev), yf), yf),
@@ -395,12 +449,12 @@ def train_dpcgan(
         gd.enable_hooks()
         if (step + 1) % max(1, steps // 5) == 0:
             log.info(
-                "DP-cGAN ε=%g step %d/%d: D real loss %.4f, G loss %.4f",
+                "DP-cGAN ε=%g step %d/%d: D loss %.4f, G loss %.4f",
                 epsilon,
                 step + 1,
                 steps,
-                float(lr_loss),
-                float(lg),
+                loss_d.item(),
+                lg.item(),
             )
     spent = (
         accounting.dpsgd_epsilon(noise_multiplier=sigma, delta=delta, sample_rate=q, steps=steps)
@@ -415,6 +469,7 @@ def train_dpcgan(
         "d_optimizer": d_optimizer,
         "delta": delta,
         "max_grad_norm": max_grad_norm,
+        "clipped": "real and fake per-sample gradients",
         "skipped_empty_batches": skipped,
     }
 
@@ -437,10 +492,21 @@ def load_checkpoint(path: str | Path, **modules: nn.Module) -> None:
 
 
 @torch.no_grad()
+def generate(g: nn.Module, n: int, seed: int, batch: int = 1024) -> torch.Tensor:
+    """n synthetic samples on the generator's device, from a seeded latent stream."""
+    dev = _device(g)
+    gen = _rng(seed, dev)
+    g.eval()
+    out = torch.cat([g(_latent(g, min(batch, n - s), gen, dev)) for s in range(0, n, batch)])
+    g.train()
+    return out
+
+
+@torch.no_grad()
 def scores(
     model: nn.Module, x: torch.Tensor, y: torch.Tensor | None = None, batch: int = 2048
 ) -> np.ndarray:
-    """Model outputs on all of x, in batches, as float64."""
+    """Model outputs (a critic value or a logit) on all of x, in batches, as float64."""
     model.eval()
     out = [
         model(x[s : s + batch], None if y is None else y[s : s + batch])
