@@ -30,6 +30,9 @@ def test_estimate_construction_and_intervals():
     assert i.interval(4.0) == pytest.approx((0.4, 1.2))  # widened by z / Z on each side
     d = Estimate.from_draws([1, 2, 3, 4])
     assert d.value == 2.5 and d.se == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2)
+    assert d.df == 3 and d.interval() == pytest.approx(
+        2.5 + np.array([-1, 1]) * 3.307 * d.se, abs=1e-3
+    )
     assert Estimate.from_draws([3.0]).se == math.inf
     p = Estimate.paired([1, 2, 3], [0.5, 1.4, 2.6])
     assert p.value == pytest.approx(0.5) and p.se == pytest.approx(0.1 / math.sqrt(3), rel=1e-6)
@@ -266,7 +269,10 @@ def test_across_runs_false_ok_rate_on_a_null_effect_is_at_most_alpha_over_2():
     oks = sum(V.greater(Estimate.across_runs(r)).holds is True for r in x)
     limit = stats.binom.ppf(0.999, n, V.alpha_of(V.Z) / 2) / n
     assert oks / n <= limit
-    naive = sum(V.greater(Estimate.from_draws(r)).holds is True for r in x[:5000])
+    naive = sum(
+        V.greater(Estimate(r.mean(), se=r.std(ddof=1) / math.sqrt(3))).holds is True
+        for r in x[:5000]
+    )
     assert naive / 5000 > 2.5 * limit
 
 

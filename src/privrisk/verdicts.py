@@ -11,7 +11,8 @@ Conventions (one for all papers):
 * An estimate's uncertainty is a standard error (the interval is value ± z·se) or an explicit
   interval ``[lo, hi]`` at the base level (bootstrap, McDiarmid, Clopper–Pearson). An analytic
   number has ``se=0``: every rule then decides it exactly. A mean over a few independent runs
-  (:meth:`Estimate.across_runs`: training runs of a model) carries its degrees of freedom ``df``,
+  (:meth:`Estimate.across_runs`: training runs of a model) or over draws (:meth:`Estimate.from_draws`,
+  :meth:`Estimate.paired`) carries its degrees of freedom ``df``,
   and its interval uses Student's t at the same level as ±z (with 3 runs, ±2 s.e. of a normal
   would cover about 82 %, not 95 %).
 * ``z = 2`` by default (two standard errors, ≈ 95.4 % two-sided, α ≈ 0.046), the level of the
@@ -100,13 +101,16 @@ class Estimate:
 
     @classmethod
     def from_draws(cls, draws: Sequence[float] | np.ndarray) -> Estimate:
-        """Mean of independent draws with its standard error (sd / √n); one draw has an
+        """Mean of independent draws with its standard error (sd / √n) and n − 1 degrees of
+        freedom: with ten draws (a few repeated attacks) a normal ±2 s.e. would cover about 92 %,
+        the t interval the intended 95.4 %; with thousands of draws t and z agree. One draw has an
         infinite s.e., so nothing can be decided from it."""
         x = np.asarray(draws, float).ravel()
         if x.size == 0:
             raise ValueError("no draws")
-        se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else math.inf
-        return cls(float(x.mean()), se=se)
+        if x.size == 1:
+            return cls(float(x[0]), se=math.inf)
+        return cls(float(x.mean()), se=float(x.std(ddof=1) / math.sqrt(x.size)), df=x.size - 1)
 
     @classmethod
     def across_runs(
