@@ -3,15 +3,7 @@
 
 rule gather_paper_claims:
     input:
-        lambda wc: (
-            REGISTRIES[wc.key].claims_files()
-            if wc.key in REGISTRIES
-            else [
-                f"results/{wc.key}/claims/{Path(f).stem}.csv"
-                for f in PAPER_TARGETS[wc.key]
-                if f.endswith(".json")
-            ]
-        ),
+        lambda wc: REGISTRIES[wc.key].claims_files(),
     output:
         "results/{key}/claims.csv",
     log:

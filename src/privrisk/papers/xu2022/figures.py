@@ -129,6 +129,18 @@ def threads(**models: Q.Queries) -> dict:
     }
 
 
+def model_extras(qs: Q.Queries, paper: dict, heldout: dict, **more) -> dict:
+    """Provenance extras of a one-model figure: the paper's and the held-out estimates of every
+    run, the model's training record and the CPU work behind both."""
+    return {
+        "threads": threads(model=qs),
+        "paper_estimates": {k: s.values for k, s in paper.items()},
+        "heldout_estimates": {k: s.values for k, s in heldout.items()},
+        "model_record": qs.record,
+        **more,
+    }
+
+
 def runs_text(qs: Q.Queries) -> str:
     return f"{qs.runs} training run{'s' if qs.runs > 1 else ''}"
 
@@ -371,12 +383,7 @@ def fig1a(params, inputs) -> FigureResult:
             "Right: the differences the claims are about, with the Student-t interval over runs that "
             "decides them."
         ),
-        extra={
-            "paper_estimates": {k: s.values for k, s in P.items()},
-            "heldout_estimates": {k: s.values for k, s in H.items()},
-            "model_record": qs.record,
-            "threads": threads(model=qs),
-        },
+        extra=model_extras(qs, P, H),
     )
 
 
@@ -463,12 +470,7 @@ def fig2a(params, inputs) -> FigureResult:
             "dots: the runs; right: the difference the claim is about with its deciding t interval and the "
             "margin of 'much higher'."
         ),
-        extra={
-            "paper_estimates": {k: s.values for k, s in P.items()},
-            "heldout_estimates": {k: s.values for k, s in H.items()},
-            "model_record": qs.record,
-            "threads": threads(model=qs),
-        },
+        extra=model_extras(qs, P, H),
     )
 
 

@@ -237,9 +237,9 @@ def fig6(params, inputs) -> FigureResult:
     gate = control_gate(ctl, params["min_auc"])
     fig, axes = plotting.subplots(1, len(paths), width=3.9)
     axes = np.atleast_1d(axes)
-    frames, claims, src, nbins = [], [], "bundled-real", {}
+    frames, claims, src, nbins, loaded = [], [], "bundled-real", {}, {}
     for k, (ax, (eps, path)) in enumerate(zip(axes, paths.items(), strict=True)):
-        qs = load(path)
+        qs = loaded[eps] = load(path)
         src = qs.record.get("data_source", src)
         bound = float(mace.dp_bound(epsilon=eps, p=p))
         points = {}
@@ -367,7 +367,7 @@ def fig6(params, inputs) -> FigureResult:
             "first."
         ),
         extra={
-            "threads": threads(**{f"eps_{e:g}": load(p) for e, p in paths.items()}),
+            "threads": threads(**{f"eps_{e:g}": q for e, q in loaded.items()}),
             "control": None
             if ctl is None
             else {

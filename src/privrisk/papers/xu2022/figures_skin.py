@@ -29,6 +29,7 @@ from .figures import (
     figure_with_claims,
     legend_below,
     load,
+    model_extras,
     paper_numbers,
     rng_for,
     runs_text,
@@ -165,12 +166,7 @@ def fig1b(params, inputs) -> FigureResult:
             f"the discriminator logit D(z) (Eq. 3) vs the L2 distance to the nearest of {n_syn} synthetic "
             "images (Eq. 2). " + _caption_estimates(params)
         ),
-        extra={
-            "threads": threads(model=qs),
-            "paper_estimates": {k: s.values for k, s in P.items()},
-            "heldout_estimates": {k: s.values for k, s in H.items()},
-            "model_record": qs.record,
-        },
+        extra=model_extras(qs, P, H),
     )
 
 
@@ -309,13 +305,7 @@ def fig2b(params, inputs) -> FigureResult:
             "nearly every point has its own cell, so that estimate is mostly bias. "
             + _caption_estimates(params)
         ),
-        extra={
-            "threads": threads(model=qs),
-            "paper_estimates": {k: s.values for k, s in P.items()},
-            "heldout_estimates": {k: s.values for k, s in H.items()},
-            "gan": params["gan"],
-            "model_record": qs.record,
-        },
+        extra=model_extras(qs, P, H, gan=params["gan"]),
     )
 
 
@@ -499,12 +489,7 @@ def fig4b(params, inputs) -> FigureResult:
             "runs; right: corrupted − clean with the t interval that decides the claim (within each run the "
             "group means are bootstrapped)."
         ),
-        extra={
-            "threads": threads(model=qs),
-            "paper_estimates": {k: s.values for k, s in P.items()},
-            "heldout_estimates": {k: s.values for k, s in H.items()},
-            "model_record": qs.record,
-        },
+        extra=model_extras(qs, P, H),
     )
 
 
@@ -592,12 +577,7 @@ def fig7(params, inputs) -> FigureResult:
             f"to {sizes[-1]} images (the first n of one generated sequence, so the sets are nested). "
             + _caption_estimates(params)
         ),
-        extra={
-            "threads": threads(model=qs),
-            "paper_estimates": {k: s.values for k, s in P.items()},
-            "heldout_estimates": {k: s.values for k, s in H.items()},
-            "model_record": qs.record,
-        },
+        extra=model_extras(qs, P, H),
     )
 
 
@@ -657,10 +637,5 @@ def fig8(params, inputs) -> FigureResult:
             f"black-box query the output logit. For the white-box query also W_N with the paper's {params['bins']}² "
             "bins beside its null. " + _caption_estimates(params)
         ),
-        extra={
-            "threads": threads(model=qs),
-            "paper_estimates": {k: s.values for k, s in P.items()},
-            "heldout_estimates": {k: s.values for k, s in H.items()},
-            "model_record": qs.record,
-        },
+        extra=model_extras(qs, P, H),
     )
