@@ -120,13 +120,18 @@ def membership(columns: dict, where: str) -> dict[str, Canaries]:
     member = _binary(columns, "member", where)
     if "group" in columns:
         groups = np.asarray(columns["group"]).reshape(-1).astype(str)
+        uniq, first = np.unique(groups, return_index=True)
+        names = uniq[np.argsort(first)].tolist()  # first-seen order
+        selections = [(g, groups == g) for g in names]
     else:
-        groups = np.full(scores.size, "all")
+        selections = [("all", None)]  # one set: no per-row group strings for a million scores
     out = {}
-    for g in dict.fromkeys(groups.tolist()):  # first-seen order
-        sel = groups == g
-        m, n = scores[sel & member], scores[sel & ~member]
-        label = "" if g == "all" and "group" not in columns else f" (group {g!r})"
+    for g, sel in selections:
+        if sel is None:
+            m, n = scores[member], scores[~member]
+        else:
+            m, n = scores[sel & member], scores[sel & ~member]
+        label = "" if sel is None else f" (group {g!r})"
         if m.size == 0 or n.size == 0:
             raise AuditInputError(
                 f"{where}: column 'member'",

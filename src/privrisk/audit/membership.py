@@ -79,7 +79,7 @@ def refuted_at(counts: th.Counts, f: Callable, alpha) -> np.ndarray:
     return np.any(1 - t_lo < np.asarray(f(f_hi)) - 1e-12, axis=-1)
 
 
-def p_value(counts: th.Counts, f: Callable, iterations: int = 45) -> np.ndarray:
+def p_value(counts: th.Counts, f: Callable, iterations: int = 30) -> np.ndarray:
     """(T,) the smallest level at which ``f`` is refuted (bisection in log α; floor
     :data:`P_FLOOR`, 1 when not refuted at any level)."""
     t = counts.high.shape[0]
