@@ -19,10 +19,11 @@ import sys
 import types
 
 from .build import audit
+from .compare import Comparison, compare
 from .errors import AuditInputError
 from .report import SCHEMA, AuditReport
 
-__all__ = ["audit", "AuditReport", "AuditInputError", "SCHEMA"]
+__all__ = ["audit", "compare", "AuditReport", "Comparison", "AuditInputError", "SCHEMA"]
 
 
 class _CallableModule(types.ModuleType):

@@ -238,6 +238,7 @@ def _membership(sets, claim, delta, conf, inputs) -> AuditReport:
 
 def _reconstruction(t: cols.Targets, claim, delta, conf, inputs) -> AuditReport:
     hits = int(t.hits.sum())
+    inputs = {**inputs, "prior_range": [float(t.priors.min()), float(t.priors.max())]}
     eps = rec.epsilon_lower(hits, t.priors, delta=delta, confidence=conf)
     verdict = p = needed = None
     note = ""

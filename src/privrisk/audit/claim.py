@@ -89,7 +89,7 @@ def parse(args: dict) -> Claim | None:
     return Claim(
         description=g.description,
         stated=dict(g.stated),
-        adjacency=g.adjacency,
+        adjacency=str(getattr(g.adjacency, "value", g.adjacency)),  # a str or a str enum
         epsilon=float(p.epsilon),
         delta=float(p.delta),
         mu=p.mu,
