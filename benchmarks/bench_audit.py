@@ -9,7 +9,9 @@ tightness figures at sizes too large for the fast tests.
    too heavy for the test extra): its ``epsilon_clopper_pearson`` (Bonferroni over every distinct
    score as a threshold) and ``epsilon_from_gdp``, timed inside that process; the ratio and both
    answers are printed. Skipped, and said so, when that interpreter is missing.
-3. ``--validity``: null audits at 10⁴ and 10⁵ canaries per side (fraction with ε̂ = 0, μ̂ = 0) and
+3. null scores at 20 per side (the small-sample case of jax_privacy PR #270): how often each
+   estimator, ours and jax_privacy's, reports ε > 0.
+4. ``--validity``: null audits at 10⁴ and 10⁵ canaries per side (fraction with ε̂ = 0, μ̂ = 0) and
    tightness at 10⁴ per side (median μ̂/μ, median ε̂/ε at δ = 10⁻⁵).
 
 Run: python benchmarks/bench_audit.py [--validity]
@@ -59,6 +61,53 @@ out["total_wall_s"] = time.perf_counter() - w0
 out["total_cpu_s"] = time.process_time() - t0
 print(json.dumps(out))
 """
+
+
+JAXP_NULL_SCRIPT = r"""
+import json, sys, warnings
+import numpy as np
+from jax_privacy.auditing import CanaryScoreAuditor
+warnings.simplefilter("ignore")
+z = np.load(sys.argv[1])
+m, x = z["members"], z["nonmembers"]
+out = {"clopper_pearson": [], "from_gdp": [], "raw_counts": []}
+for a, b in zip(m, x):
+    aud = CanaryScoreAuditor(a, b)
+    out["clopper_pearson"].append(float(aud.epsilon_clopper_pearson(significance=0.05)))
+    out["from_gdp"].append(float(aud.epsilon_from_gdp(significance=0.05, delta=1e-5)))
+    out["raw_counts"].append(float(aud.epsilon_raw_counts(min_count=1)))
+print(json.dumps(out))
+"""
+
+
+def jax_null(n: int = 20, trials: int = 200) -> None:
+    """Null scores (both classes N(0, 1)): how often each estimator reports leakage."""
+    rng = np.random.default_rng(20)
+    m, x = rng.standard_normal((trials, n)), rng.standard_normal((trials, n))
+    ours_e = mb.epsilon_lower(m, x, confidence=0.95)
+    ours_mu = mb.mu_lower(m, x, confidence=0.95)
+    print(
+        f"null scores, {n} per side, {trials} trials: privrisk ε̂ > 0 in {np.mean(ours_e > 0):.3f}, "
+        f"μ̂ > 0 in {np.mean(ours_mu > 0):.3f}"
+    )
+    if not Path(JAXP).exists():
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "null.npz"
+        np.savez(path, members=m, nonmembers=x)
+        proc = subprocess.run(
+            [JAXP, "-c", JAXP_NULL_SCRIPT, str(path)], capture_output=True, text=True, check=False
+        )
+    if proc.returncode != 0:
+        print("jax_privacy failed:", proc.stderr.strip().splitlines()[-1:])
+        return
+    j = json.loads(proc.stdout.strip().splitlines()[-1])
+    for name, vals in j.items():
+        v = np.asarray(vals)
+        print(
+            f"  jax_privacy {name}: ε > 0 in {np.mean(v > 0):.3f}, median {np.median(v):.3f}, "
+            f"max {v.max():.3f}"
+        )
 
 
 def timed(fn, runs=RUNS):
@@ -141,5 +190,6 @@ def validity() -> None:
 
 if __name__ == "__main__":
     speed()
+    jax_null()
     if "--validity" in sys.argv:
         validity()
