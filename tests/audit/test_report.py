@@ -166,3 +166,21 @@ def test_tpr_at_fpr_and_roc_band_cover_the_truth():
     assert np.all(np.asarray(roc.tpr_lo) <= true)
     assert np.all(np.diff(roc.fpr) >= 0)
     assert 0.8 < g.auc < 0.9  # Φ(1.5/√2) = 0.856
+
+
+@pytest.mark.parametrize(
+    "claim,verdict",
+    [
+        ({"epsilon": 0}, "refuted"),
+        ({"epsilon": float("inf")}, "consistent"),
+        ({"mu": 0}, "refuted"),
+        ({"mu": float("inf")}, "consistent"),
+        ({"epsilon": 0, "delta": 0.0}, "refuted"),
+    ],
+)
+@pytest.mark.parametrize("name", ["scores.csv", "reconstruction.csv", "one_run.csv"])
+def test_edge_claims_decide_without_nan(claim, verdict, name):
+    r = audit(EXAMPLES / name, one_run=name == "one_run.csv", **claim)
+    assert r.verdict == verdict
+    assert 0 <= r.p_value <= 1 and np.isfinite(r.epsilon_lower)
+    assert AuditReport.from_json(r.to_json()) == r
