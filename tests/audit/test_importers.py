@@ -166,3 +166,24 @@ def test_table_formats_agree(tmp_path, scores):
     pytest.importorskip("pyarrow")
     frame.to_parquet(tmp_path / "s.parquet")
     _same(audit(tmp_path / "s.parquet"), _reference(inside, outside))
+
+
+def test_ml_privacy_meter_one_run_dp_file(tmp_path, scores):
+    """``get_all_dp_audit_results`` saves ``attack_result_average_dp.npz`` with its own ε grid
+    beside the same ``scores`` and ``memberships``: the importer reads the scores, not its ε."""
+    inside, outside = scores
+    mia_scores = np.r_[inside, outside]
+    memberships = np.r_[np.ones(inside.size), np.zeros(outside.size)]
+    np.savez(
+        tmp_path / "attack_result_average_dp",
+        eps=[0.1, 0.4],
+        correct_num=[10, 30],
+        k_neg=[0, 26],
+        k_pos=[26, 52],
+        total_num=mia_scores.size,
+        scores=mia_scores.ravel(),
+        memberships=memberships.ravel(),
+    )
+    r = audit(tmp_path / "attack_result_average_dp.npz", one_run=True)
+    assert r.inputs["importer"] == "ml-privacy-meter" and r.kind == "one-run"
+    assert (r.n_members, r.n_nonmembers) == (inside.size, outside.size)
