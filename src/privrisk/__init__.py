@@ -11,6 +11,7 @@ The library is organised by concept (see README "Code layout"):
 - ``config``       config loading and schema validation.
 - ``papers.<key>`` per-paper composition: each figure is a small function of its config.
 - ``explain``      ``privrisk.explain(epsilon=3, prior=0.1)``: the risk card of a guarantee.
+- ``audit``        ``privrisk.audit("scores.csv", epsilon=1)``: lower bounds from attack results.
 """
 
 import importlib
@@ -22,6 +23,6 @@ def __getattr__(name: str):
     # ``privrisk.explain`` is loaded on first use by a call, not an import statement: every rule's
     # code inputs follow each ``import`` in this file (functions included), so a static import
     # here would make every figure of every paper depend on the explain package.
-    if name == "explain":
-        return importlib.import_module("privrisk.explain")
+    if name in ("explain", "audit"):
+        return importlib.import_module(f"privrisk.{name}")
     raise AttributeError(f"module 'privrisk' has no attribute {name!r}")

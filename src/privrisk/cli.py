@@ -5,6 +5,7 @@ privrisk data [CONFIG ...]        which source each dataset block resolves to, a
 privrisk config [CONFIG ...]      validate config files (or --readme: print the reference)
 privrisk status [--write|--check] the README's status table from results/ (privrisk.status)
 privrisk explain --epsilon 3 --prior 0.1   what does my ε mean? (privrisk explain --help)
+privrisk audit FILE [--epsilon 1 ...]      lower bounds from attack results (privrisk audit --help)
 
 The subcommands' modules are imported when they run: ``explain`` must start in well under a
 second and never load pandas, jsonschema or torch.
@@ -44,7 +45,7 @@ def data_status(cfg: dict) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog="privrisk", description=__doc__.splitlines()[0])
-    ap.add_argument("command", choices=["claims", "data", "config", "status", "explain"])
+    ap.add_argument("command", choices=["claims", "data", "config", "status", "explain", "audit"])
     if not argv or argv[0] in ("-h", "--help"):
         ap.print_help()
         return 0
@@ -53,6 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .explain import command as explain_command
 
         return explain_command.main(rest)
+    if command == "audit":
+        from .audit import command as audit_command
+
+        return audit_command.main(rest)
     from . import claims, config
 
     if command == "claims":

@@ -1,0 +1,53 @@
+"""The audit report as plain text for a terminal."""
+
+from __future__ import annotations
+
+from .report import AuditReport
+
+KIND = {
+    "membership": "membership scores",
+    "reconstruction": "reconstruction outcomes",
+    "one-run": "one-run audit (Steinke, Nasr & Jagielski 2023)",
+}
+
+
+def _f(x, digits: int = 4) -> str:
+    return "n/a" if x is None else f"{x:.{digits}g}"
+
+
+def text(r: AuditReport) -> str:
+    src = r.inputs.get("file") or "columns"
+    out = [
+        f"Audit of {src} ({KIND[r.kind]}, importer {r.inputs.get('importer')}): lower bounds, "
+        f"each valid at confidence {r.confidence:g}",
+        "",
+    ]
+    if r.kind == "reconstruction":
+        out.append(f"  targets            {r.n_targets:,}, hits {r.hits:,}")
+    else:
+        out.append(f"  canaries           {r.n_members:,} members, {r.n_nonmembers:,} non-members")
+    if r.kind == "one-run":
+        out.append(f"  guesses            {r.guesses:,}, correct {r.correct:,}")
+    out.append(f"  epsilon_lower      {_f(r.epsilon_lower)} at delta = {r.delta:g}")
+    if r.mu_lower is not None:
+        out.append(f"  mu_lower           {_f(r.mu_lower)} (mu-GDP)")
+    for g in r.groups:
+        head = f"  group {g.name!r}: " if len(r.groups) > 1 else "  "
+        if len(r.groups) > 1:
+            out.append(
+                f"{head}epsilon_lower {_f(g.epsilon_lower)}, mu_lower {_f(g.mu_lower)} "
+                f"(confidence {g.confidence:.4g}), {g.n_members:,}/{g.n_nonmembers:,}"
+            )
+        out.append(f"    AUC {g.auc:.4f}")
+        for t in g.tpr_at_fpr:
+            out.append(
+                f"    TPR at FPR {t.fpr:.1%}: {t.tpr:.4f} [{t.tpr_lo:.4f}, {t.tpr_hi:.4f}] "
+                f"(observed FPR {t.fpr_observed:.4f}, at most {t.fpr_hi:.4f})"
+            )
+    if r.claim is not None:
+        out += ["", f"  claim              {r.claim}", f"  verdict            {r.verdict.upper()}"]
+        out.append(f"  p_value            {_f(r.p_value, 3)}")
+        out.append(f"                     {r.verdict_note}")
+    out.append("")
+    out += [f"  method: {m}" for m in r.method]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,156 @@
+"""Bad input (issue 31, item 5): one line naming the file, column or argument; exit 2; nothing
+written (``--out`` is not created); no traceback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from privrisk.audit import command
+
+N = 30
+
+
+def _csv(tmp_path, text, name="s.csv"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def _scores(members=N, nonmembers=N, score="1.0"):
+    rows = ["score,member"]
+    rows += [f"{score if i == 0 else i * 0.1},1" for i in range(members)]
+    rows += [f"{i * 0.1},0" for i in range(nonmembers)]
+    return "\n".join(rows) + "\n"
+
+
+def _run(capsys, tmp_path, args):
+    out = tmp_path / "report.json"
+    rc = command.main([*map(str, args), "--out", str(out)])
+    cap = capsys.readouterr()
+    assert rc == 2
+    lines = cap.err.strip().splitlines()
+    assert len(lines) == 1, cap.err
+    assert lines[0].startswith("privrisk audit: error: ")
+    assert "Traceback" not in cap.err
+    assert cap.out == ""
+    assert not out.exists()
+    return lines[0]
+
+
+def test_one_class_only(capsys, tmp_path):
+    p = _csv(tmp_path, _scores(nonmembers=0))
+    line = _run(capsys, tmp_path, [p])
+    assert f"{p}: column 'member'" in line and "both classes" in line
+
+
+@pytest.mark.parametrize("bad", ["nan", "inf", "-inf", ""])
+def test_nan_or_infinite_scores(capsys, tmp_path, bad):
+    p = _csv(tmp_path, _scores(score=bad))
+    line = _run(capsys, tmp_path, [p])
+    assert "column 'score'" in line and "NaN, infinite or empty" in line and "row 1" in line
+
+
+def test_non_numeric_scores(capsys, tmp_path):
+    p = _csv(tmp_path, _scores(score="high"))
+    assert "column 'score'" in _run(capsys, tmp_path, [p])
+
+
+@pytest.mark.parametrize("value", ["2", "-1", "0.5"])
+def test_member_not_0_or_1(capsys, tmp_path, value):
+    p = _csv(tmp_path, _scores().replace("\n0.1,1\n", f"\n0.1,{value}\n"))
+    line = _run(capsys, tmp_path, [p])
+    assert "column 'member'" in line and "must be 0 or 1" in line
+
+
+def test_too_few_canaries(capsys, tmp_path):
+    p = _csv(tmp_path, _scores(members=4, nonmembers=50))
+    line = _run(capsys, tmp_path, [p])
+    assert "column 'member'" in line and "at least 10" in line
+
+
+@pytest.mark.parametrize("prior", ["0", "1.5", "-0.2", "nan"])
+def test_prior_outside_0_1(capsys, tmp_path, prior):
+    rows = ["hit,prior"] + [f"{i % 2},0.3" for i in range(20)] + [f"1,{prior}"]
+    p = _csv(tmp_path, "\n".join(rows) + "\n")
+    assert "column 'prior'" in _run(capsys, tmp_path, [p])
+
+
+def test_hit_not_0_or_1(capsys, tmp_path):
+    rows = ["hit,prior"] + [f"{i % 3},0.3" for i in range(20)]
+    p = _csv(tmp_path, "\n".join(rows) + "\n")
+    assert "column 'hit'" in _run(capsys, tmp_path, [p])
+
+
+def test_duplicate_ids(capsys, tmp_path):
+    rows = ["id,score,member"] + [f"c{i},{i},{i % 2}" for i in range(40)] + ["c3,1.0,1"]
+    p = _csv(tmp_path, "\n".join(rows) + "\n")
+    line = _run(capsys, tmp_path, [p])
+    assert "column 'id'" in line and "'c3'" in line
+
+
+def test_unknown_importer(capsys, tmp_path):
+    p = _csv(tmp_path, _scores())
+    line = _run(capsys, tmp_path, [p, "--importer", "privacy-raven"])
+    assert "--importer" in line and "privacy-raven" in line
+
+
+def test_missing_columns(capsys, tmp_path):
+    p = _csv(tmp_path, "loss,label\n1,0\n")
+    line = _run(capsys, tmp_path, [p])
+    assert str(p) in line and "'score' and 'member'" in line
+
+
+def test_missing_file_and_unknown_type(capsys, tmp_path):
+    assert "no such file" in _run(capsys, tmp_path, [tmp_path / "nope.csv"])
+    p = _csv(tmp_path, "x", name="s.txt")
+    assert "unknown file type" in _run(capsys, tmp_path, [p])
+
+
+def test_unreadable_npz(capsys, tmp_path):
+    p = tmp_path / "s.npz"
+    p.write_bytes(b"not a zip")
+    assert "cannot be read" in _run(capsys, tmp_path, [p])
+
+
+def test_leakpro_json_without_fields(capsys, tmp_path):
+    p = _csv(tmp_path, json.dumps({"tpr": [0, 1]}), name="r.json")
+    assert "not a LeakPro MIAResult file" in _run(capsys, tmp_path, [p])
+
+
+@pytest.mark.parametrize(
+    "args,where",
+    [
+        (["--confidence", "1.5"], "--confidence"),
+        (["--confidence", "x"], "--confidence"),
+        (["--epsilon", "-1"], "--epsilon"),
+        (["--epsilon", "1", "--mu", "1"], "--mu"),
+        (["--delta", "1"], "--delta"),
+        (["--noise-multiplier", "1", "--sample-rate", "0.01"], "--steps"),
+        (["--adjacency", "add-remove"], "--adjacency"),
+        (["--guesses", "10"], "--guesses"),
+    ],
+)
+def test_bad_arguments(capsys, tmp_path, args, where):
+    p = _csv(tmp_path, _scores())
+    line = _run(capsys, tmp_path, [p, *args])
+    assert f"error: {where}:" in line
+
+
+def test_bad_guesses_in_a_one_run_audit(capsys, tmp_path):
+    p = _csv(tmp_path, _scores())
+    assert "--guesses" in _run(capsys, tmp_path, [p, "--one-run", "--guesses", "1000"])
+
+
+def test_one_run_with_groups(capsys, tmp_path):
+    rows = ["score,member,group"] + [f"{i},{i % 2},{'ab'[i % 4 // 2]}" for i in range(80)]
+    p = _csv(tmp_path, "\n".join(rows) + "\n")
+    assert "column 'group'" in _run(capsys, tmp_path, [p, "--one-run"])
+
+
+def test_unwritable_out_writes_nothing(capsys, tmp_path):
+    p = _csv(tmp_path, _scores())
+    rc = command.main([str(p), "--out", str(tmp_path / "missing-dir" / "r.json")])
+    cap = capsys.readouterr()
+    assert rc == 2 and cap.out == "" and "--out" in cap.err

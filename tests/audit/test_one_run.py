@@ -1,0 +1,85 @@
+"""One-run audits (Steinke, Nasr & Jagielski 2023): the p-value, validity, the bound-vs-k curve."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from privrisk import accounting
+from privrisk.audit import one_run as o
+
+
+def _p_reference(m, r, v, eps, delta):
+    """Steinke et al.'s Proposition as a plain loop over i (the paper's algorithm, one number)."""
+    q = 1 / (1 + math.exp(-eps))
+    beta = stats.binom.sf(v - 1, r, q)
+    if delta == 0:
+        return min(beta, 1.0)
+    alpha, total = 0.0, 0.0
+    for i in range(1, v + 1):
+        total += stats.binom.pmf(v - i, r, q)
+        alpha = max(alpha, total / i)
+    return min(beta + alpha * delta * 2 * m, 1.0)
+
+
+@pytest.mark.parametrize(
+    "m,r,v,eps,delta",
+    [
+        (1000, 100, 80, 1.0, 0.0),
+        (1000, 100, 80, 1.0, 1e-5),
+        (500, 40, 40, 2.0, 1e-3),
+        (50, 20, 10, 0.0, 0.0),
+    ],
+)
+def test_p_value_equals_the_papers_algorithm(m, r, v, eps, delta):
+    assert float(o.p_value(m, r, v, epsilon=eps, delta=delta)) == pytest.approx(
+        _p_reference(m, r, v, eps, delta), rel=1e-10, abs=1e-300
+    )
+
+
+def test_epsilon_lower_inverts_the_p_value():
+    e = float(o.epsilon_lower(1000, 100, 90, delta=1e-5, level=0.05))
+    assert float(o.p_value(1000, 100, 90, epsilon=e - 1e-6, delta=1e-5)) <= 0.05
+    assert float(o.p_value(1000, 100, 90, epsilon=e + 1e-3, delta=1e-5)) > 0.05
+
+
+def test_correct_guesses_counts_top_in_and_bottom_out():
+    scores = np.array([5.0, 4, 3, 2, 1, 0])
+    inc = np.array([1, 0, 1, 0, 0, 1], bool)
+    # k = 2: top 1 guessed in (correct), bottom 1 guessed out (wrong: included)
+    # k = 4: top 2 (1 correct), bottom 2 (scores 1, 0: one out → 1 correct)
+    assert o.correct_guesses(scores, inc, np.array([2, 4, 6])).tolist() == [[1, 2, 4]]
+
+
+def test_null_one_run_audits_find_nothing():
+    rng = np.random.default_rng(5)
+    m, trials = 1000, 1000
+    inc = rng.random((trials, m)) < 0.5
+    s = rng.standard_normal((trials, m))
+    ks = o.guess_grid(m, None)
+    v = o.correct_guesses(s, inc, ks)
+    eps = o.epsilon_lower(m, ks[None, :] * np.ones((trials, 1)), v, delta=0.0, level=0.05 / ks.size)
+    assert np.mean(eps.max(axis=1) == 0) >= 0.95
+
+
+def test_bound_versus_guesses_has_the_shape_of_steinke_et_al():
+    """Gaussian canaries (μ = 2, 1,000 canaries): the bound rises with the number of guesses while
+    the top guesses stay accurate, peaks, then falls as guesses reach the ambiguous middle; it
+    stays below the true ε at every k (their Fig. 1/3 shape)."""
+    rng = np.random.default_rng(11)
+    m, trials, mu = 1000, 20, 2.0
+    inc = rng.random((trials, m)) < 0.5
+    s = rng.standard_normal((trials, m)) + mu * inc
+    ks = np.array([10, 20, 50, 100, 200, 400, 600, 800, 1000])
+    v = o.correct_guesses(s, inc, ks)
+    e = np.median(
+        o.epsilon_lower(m, ks[None, :] * np.ones((trials, 1)), v, delta=1e-5, level=0.05), axis=0
+    )
+    peak = int(np.argmax(e))
+    assert 0 < peak < ks.size - 1
+    assert np.all(np.diff(e[: peak + 1]) > 0)
+    assert np.all(np.diff(e[peak:]) < 0)
+    assert e[peak] < accounting.gaussian_epsilon(delta=1e-5, mu=mu)
