@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from . import claims
-from .core.declarations import PAPERS
+from .core.discovery import paper_keys
 
 BEGIN = "<!-- status:begin -->"
 END = "<!-- status:end -->"
@@ -134,7 +134,7 @@ def render(results: str | Path = "results") -> str:
     if not ledger_path.is_file():
         raise StatusError(f"{ledger_path} does not exist; run `snakemake --cores 2` first")
     ledger = claims.read(ledger_path)
-    papers = [p for p in PAPERS if p in set(ledger.paper) or (results / p).is_dir()]
+    papers = [p for p in paper_keys() if p in set(ledger.paper) or (results / p).is_dir()]
     per_paper = {p: outputs(results, p) for p in papers}
     records = [r for recs in per_paper.values() for r in recs]
     scales = sorted({str(r.get("scale")) for r in records})

@@ -10,8 +10,17 @@ from typing import Any
 
 import numpy as np
 
-from ...core.declarations import Figure, Resources
+from ...core.declarations import Figure, Paper, Resources
 from ...core.grids import grid
+
+PAPER = Paper(
+    title="Why does differential privacy with large ε defend against practical membership inference attacks?",
+    authors="Lowy, Li, Liu, Koike-Akino, Parsons & Wang",
+    venue="arXiv 2402.09540",
+    summary="exponential and Gaussian mechanisms on synthetic data, ε̃ and ε̃(X)",
+    order=3,
+)
+
 
 _PKG = "privrisk.papers.lowy2024"
 _EXP = {"quick": Resources(mem_mb=1500, runtime=3)}
