@@ -28,6 +28,8 @@ from typing import Any
 from . import claims
 from .core.discovery import paper_keys
 
+#: the page holding the status block (the docs site's status page)
+TARGET = "docs/status.md"
 BEGIN = "<!-- status:begin -->"
 END = "<!-- status:end -->"
 COMMAND = "privrisk status --write"
@@ -235,7 +237,7 @@ def diff(readme: str | Path, block: str) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="privrisk status", description=__doc__.splitlines()[0])
     ap.add_argument("--results", default="results", help="the run's results folder")
-    ap.add_argument("--readme", default="README.md", help="the README holding the status block")
+    ap.add_argument("--readme", default=TARGET, help="the page holding the status block")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="write the block into the README")
     mode.add_argument(
