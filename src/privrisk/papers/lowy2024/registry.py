@@ -1,6 +1,6 @@
 """lowy2024: every figure is cheap (exact enumeration or a vectorised bound), one rule each,
-no steps. Figures 1-3 average T = 1,000 data draws, Figures 4-6 T = 100 (measured times in the
-README). Figure 5 also recomputes Figure 2's curves (config ``fig2``) for the statement that
+no steps. Figures 1-3 average T = 1,000 data draws, Figures 4-6 T = 100 (measured times in
+docs/benchmarks.md). Figure 5 also recomputes Figure 2's curves (config ``fig2``) for the statement that
 its gap is larger than Figure 2's."""
 
 from __future__ import annotations
