@@ -36,6 +36,11 @@ def _mkdocs() -> dict:
     return yaml.safe_load((REPO / "mkdocs.yml").read_text())
 
 
+def test_every_docs_page_is_in_the_nav_and_the_hook_is_no_page():
+    conf = _mkdocs()
+    assert conf["hooks"] == ["docs/hooks.py"] and "hooks.py" in conf["exclude_docs"]
+
+
 def test_readme_is_short_and_links_the_docs():
     text = (REPO / "README.md").read_text()
     assert len(text.encode()) <= 10_000, f"README.md is {len(text.encode()):,} bytes (limit 10,000)"
@@ -43,20 +48,41 @@ def test_readme_is_short_and_links_the_docs():
         assert f"]({page})" in text, f"README does not link {page}"
 
 
-def test_generated_pages_are_current():
-    """The paper tables and docs/papers/<key>.md equal what ``python -m privrisk.docs`` makes."""
+def test_readme_paper_table_is_current():
+    text = (REPO / "README.md").read_text()
+    assert docs.readme(text) == text, "stale: python -m privrisk.docs --write"
+    for key in discovery.paper_keys():
+        assert f"[`{key}`](src/privrisk/papers/{key}/)" in text
+
+
+def test_every_paper_gets_a_page_with_its_figures_and_notes():
+    """The pages the site's build hook makes (docs/hooks.py): each figure with its docstring
+    caption, each step, the package's notes, links to the status page and the config reference."""
     cfg = config.load(REPO / "config/config.yaml")
-    stale = [
-        str(p.relative_to(REPO))
-        for p, text in docs.expected(REPO, cfg).items()
-        if not p.is_file() or p.read_text() != text
+    from privrisk import workflow
+
+    for key in discovery.paper_keys():
+        page = docs.paper_page(key, cfg)
+        reg = workflow.load_registry(key, cfg)
+        assert page.startswith(f"# `{key}`: {discovery.paper(key).title}")
+        for decl in (*reg.steps, *reg.figures):
+            assert f"| `{decl.name}`" in page, f"{key}: {decl.name} missing from its page"
+        assert "](../status.md)" in page and f"](../config.md#{key})" in page
+        assert "## Choices where the paper is silent" in page
+        notes = (discovery.files(key) / "notes.md").read_text()
+        assert notes.splitlines()[2].strip() in page  # the notes' text, headings demoted
+
+
+def test_the_hook_puts_every_paper_in_the_nav():
+    conf = {"nav": _mkdocs()["nav"]}
+    docs.on_config(conf)
+    section = next(
+        item["Papers"] for item in conf["nav"] if isinstance(item, dict) and "Papers" in item
+    )
+    pages = _nav_pages(section)
+    assert pages[: len(discovery.paper_keys())] == [
+        f"papers/{k}.md" for k in discovery.paper_keys()
     ]
-    assert not stale, f"stale (python -m privrisk.docs --write): {stale}"
-
-
-def test_every_paper_has_a_page_in_the_nav():
-    pages = set(_nav_pages(_mkdocs()["nav"]))
-    assert {f"papers/{k}.md" for k in discovery.paper_keys()} <= pages
 
 
 def test_nav_names_only_existing_pages_except_the_pending_ones():
@@ -106,4 +132,5 @@ def test_site_builds_strict(tmp_path):
         text=True,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert (tmp_path / "site" / "papers" / "thudi2022" / "index.html").is_file()
+    for key in discovery.paper_keys():  # made by the hook
+        assert (tmp_path / "site" / "papers" / key / "index.html").is_file()
