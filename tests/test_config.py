@@ -81,9 +81,9 @@ def test_pipeline_refuses_typo_before_any_job(tmp_path):
 
 
 def test_config_readme_is_current():
-    """config/README.md is generated from the schemas; regenerate it after a schema change with
-    `python -m privrisk.config --readme > config/README.md`."""
-    assert (REPO / "config" / "README.md").read_text() == config.readme()
+    """docs/config.md is generated from the schemas; regenerate it after a schema change with
+    `python -m privrisk.config --readme > docs/config.md`."""
+    assert (REPO / "docs" / "config.md").read_text() == config.readme()
 
 
 def test_grid_specs():

@@ -15,8 +15,8 @@ import pytest
 import yaml
 
 from privrisk import plotting
-from privrisk.config import REPO_ROOT
 from privrisk.workflow import load_registry, paper_params
+from tests.conftest import REPO as REPO_ROOT
 
 
 @pytest.fixture(scope="module")

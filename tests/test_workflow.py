@@ -139,14 +139,13 @@ def registries(quick_config):
     return {p: workflow.load_registry(p, quick_config) for p in workflow.PAPERS}
 
 
-def test_every_paper_declares_figures_with_captions(registries, quick_config):
+def test_every_paper_declares_figures_whose_params_resolve(registries, quick_config):
+    """(Captions: a figure function's docstring is its caption, a ``captions/<fig>.rst`` in the
+    paper package optional; tests/test_paper_contract.py checks both, as CONTRIBUTING says.)"""
     assert set(registries) == set(workflow.PAPERS)
     for paper, reg in registries.items():
         assert reg.figures, paper
         for fig in reg.figures:
-            assert (REPO / "workflow" / "report" / paper / f"{fig.name}.rst").is_file(), (
-                f"{paper}/{fig.name}: no caption"
-            )
             workflow.params(quick_config, paper, fig)  # every config path resolves
 
 

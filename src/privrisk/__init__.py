@@ -1,6 +1,6 @@
 """privrisk: reproduction library for five papers on what DP's epsilon means against attackers.
 
-The library is organised by concept (see README "Code layout"):
+The library is organised by concept (see docs/development.md "Code layout"):
 
 - ``accounting``   Gaussian / GDP / DP-SGD noise calibration, shared by every paper.
 - ``bounds``       membership, attribute and reconstruction bounds (pure functions, vectorised).

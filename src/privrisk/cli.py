@@ -25,7 +25,7 @@ def data_status(cfg: dict) -> list[str]:
     from .data import sources
 
     lines = []
-    for paper in workflow.PAPERS:
+    for paper in workflow.paper_keys():
         for name, block in cfg.get(paper, {}).get("data", {}).items():
             if name not in sources.DATASETS:
                 continue
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sub.add_argument(
             "--readme",
             action="store_true",
-            help="print config/README.md, generated from the schemas",
+            help="print the config reference (docs/config.md), generated from the schemas",
         )
     elif command != "data":
         ap.error(f"unknown command {command!r}")
@@ -88,7 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(err, file=sys.stderr)
         return 1
     if command == "config":
-        print("config valid")
+        from .core.discovery import paper_keys
+
+        print(f"config valid; papers: {', '.join(paper_keys())}")
     else:
         print("\n".join(data_status(cfg)))
     return 0

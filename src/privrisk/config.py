@@ -1,7 +1,9 @@
-"""Config loading and validation against ``workflow/schemas/``.
+"""Config loading and validation against the schemas shipped in the package.
 
-The schema is split: ``config.schema.yaml`` holds the global keys and each paper's keys live in
-``<key>.schema.yaml`` (so one paper's change never touches another's). :func:`validate` checks
+The schema is split: ``privrisk/config.schema.yaml`` holds the global keys (and the ``$defs``
+shared by all papers) and each paper's keys live in its package, ``privrisk/papers/<key>/schema.yaml``
+(so one paper's change never touches another's). Both are package data, read with
+:mod:`importlib.resources`, so an installed wheel validates configs away from any checkout. :func:`validate` checks
 every key before any job starts and raises :class:`ConfigError` naming the offending key
 (``thudi2022.fig2.epsilon_max: -1 is less than the minimum of 0``); unknown keys are errors
 (``additionalProperties: false`` throughout), so a typo cannot silently fall back to a default.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -18,32 +21,43 @@ import jsonschema
 import yaml
 
 from . import config_checks
+from .core import discovery
 from .core.grids import ConfigError, deep_update, grid  # noqa: F401  (ConfigError, grid: re-exported)
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-SCHEMA_DIR = REPO_ROOT / "workflow" / "schemas"
+#: the global keys' schema (package data)
+GLOBAL_SCHEMA = "config.schema.yaml"
 
 
-def load_schema(schema_dir: str | Path = SCHEMA_DIR) -> dict[str, Any]:
-    """The full schema: the global one with each ``<key>.schema.yaml`` as property ``<key>``."""
-    schema_dir = Path(schema_dir)
-    schema = yaml.safe_load((schema_dir / "config.schema.yaml").read_text())
+def paper_schema_files(key: str) -> list[tuple[str, Any]]:
+    """(part, file) of a paper's schema: ``schema.yaml`` (part ``""``) and any ``schema.<part>.yaml``,
+    base first."""
+    found = [
+        (f.name.removeprefix("schema").removesuffix(".yaml").lstrip("."), f)
+        for f in discovery.files(key).iterdir()
+        if f.name.startswith("schema") and f.name.endswith(".yaml")
+    ]
+    return sorted(found, key=lambda pf: (pf[0] != "", pf[0]))
+
+
+def load_schema() -> dict[str, Any]:
+    """The full schema: the global one with each paper's schema as property ``<key>``."""
+    schema = yaml.safe_load((resources.files("privrisk") / GLOBAL_SCHEMA).read_text())
     props = schema.setdefault("properties", {})
-    # "<key>.schema.yaml" is a paper's section; "<key>.<part>.schema.yaml" adds properties (and
-    # $defs) to it, so that separately developed parts of one paper keep separate schema files.
-    for path in sorted(schema_dir.glob("*.schema.yaml"), key=lambda p: (p.name.count("."), p.name)):
-        key, _, part = path.name.removesuffix(".schema.yaml").partition(".")
-        if key == "config":
-            continue
-        sub = yaml.safe_load(path.read_text())
-        if not part:
-            props[key] = sub
-            continue
-        # A part may exist before (or without) its paper's base schema: start from a strict one.
-        props.setdefault(key, {"type": "object", "additionalProperties": False, "properties": {}})
-        props[key].setdefault("properties", {}).update(sub.get("properties", {}))
-        props[key].setdefault("$defs", {}).update(sub.get("$defs", {}))
-        props[key].setdefault("required", []).extend(sub.get("required", []))
+    # "schema.yaml" is a paper's section; "schema.<part>.yaml" adds properties (and $defs) to it,
+    # so that separately developed parts of one paper keep separate schema files.
+    for key in discovery.paper_keys():
+        for part, path in paper_schema_files(key):
+            sub = yaml.safe_load(path.read_text())
+            if not part:
+                props[key] = sub
+                continue
+            # A part may exist without its paper's base schema: start from a strict one.
+            props.setdefault(
+                key, {"type": "object", "additionalProperties": False, "properties": {}}
+            )
+            props[key].setdefault("properties", {}).update(sub.get("properties", {}))
+            props[key].setdefault("$defs", {}).update(sub.get("$defs", {}))
+            props[key].setdefault("required", []).extend(sub.get("required", []))
     return schema
 
 
@@ -156,7 +170,7 @@ def load(*paths: str | Path, check: bool = True) -> dict[str, Any]:
     return cfg
 
 
-# --- config/README.md, generated from the schemas ------------------------------------------------
+# --- docs/config.md, generated from the schemas ------------------------------------------------
 
 
 def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
@@ -230,12 +244,13 @@ def _limits_section() -> list[str]:
 
 
 def readme(schema: dict[str, Any] | None = None) -> str:
-    """config/README.md: every section and key with its type and description, from the schemas."""
+    """docs/config.md: every section and key with its type and description, from the schemas."""
     schema = load_schema() if schema is None else schema
     out = [
         "# Configuration reference",
         "",
-        "Generated from `workflow/schemas/` by `python -m privrisk.config --readme > config/README.md`;",
+        "Generated from the schemas (`src/privrisk/config.schema.yaml` and each paper's",
+        "`src/privrisk/papers/<key>/schema.yaml`) by `python -m privrisk.config --readme > docs/config.md`;",
         "a test fails when this file and the schemas disagree. `config/config.yaml` is the quick scale,",
         "`config/paper.yaml` the paper-scale overrides, `config/tiny.yaml` the tests' overrides. Every key",
         "is validated before any job starts; unknown keys and old names are refused, naming the key.",

@@ -11,12 +11,11 @@ Every function returns a list of messages ``config key <path>: <problem>`` (empt
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from importlib import import_module
 from typing import Any
 
 import numpy as np
 
-from .core.declarations import PAPERS
+from .core.discovery import paper_keys, registry_module
 
 #: key name -> largest value accepted anywhere in the config unless ``allow_large: true``.
 #: At least 50× the largest value a shipped config uses (quick or paper scale), so that paper scale
@@ -38,7 +37,7 @@ LIMITS: dict[str, int] = {
     "standin_size": 10**7,  # rows or images of a stand-in (200,000)
     "n_records": 10**6,  # records of the private dataset (100)
     "pii_sequences": 10**6,  # masked-name sequences (500)
-    "n": 10**6,  # half the population of lowy2024 (100)
+    "n": 10**6,  # half the population of a membership game (100)
     "d": 10**5,  # data dimension (20)
     "dims": 10**5,  # grid of data dimensions (100)
     "m": 10**6,  # candidate outputs (32)
@@ -88,24 +87,12 @@ def limit_errors(cfg: Mapping[str, Any]) -> list[str]:
             for p, v in items
             if v > LIMITS[key]
         ]
-    fig7 = [
-        (f, s)
-        for f, s in cfg.get("thudi2022", {}).items()
-        if f.startswith("fig7") and isinstance(s, Mapping)
-    ]
-    for name, sec in fig7:  # its c grid has c_max / c_step points
-        if _is_number(sec.get("c_max")) and _is_number(sec.get("c_step")) and sec["c_step"] > 0:
-            n = sec["c_max"] / sec["c_step"]
-            if n > LIMITS["n_points"]:
-                out.append(
-                    f"config key thudi2022.{name}.c_step: c_max / c_step = {n:,.0f} grid points, above "
-                    f"the limit of {LIMITS['n_points']:,} for 'n_points' ({hint})"
-                )
+    # a paper's own limits on sizes derived from several keys (a grid of c_max / c_step points)
+    for paper in paper_keys():
+        check = getattr(registry_module(paper), "check_limits", None)
+        if check is not None and isinstance(cfg.get(paper), Mapping):
+            out += check(cfg[paper], limits=LIMITS, hint=hint)
     return out
-
-
-def _is_number(v) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
 
 
 def empty_list_errors(cfg: Mapping[str, Any]) -> list[str]:
@@ -129,8 +116,8 @@ def cross_key_errors(cfg: Mapping[str, Any]) -> list[str]:
     """Keys that are each valid but do not fit together: each paper's own ``check_config`` (in
     ``privrisk.papers.<key>.registry``), so that a paper's rules never depend on another's checks."""
     out = []
-    for paper in PAPERS:
-        check = getattr(import_module(f"privrisk.papers.{paper}.registry"), "check_config", None)
+    for paper in paper_keys():
+        check = getattr(registry_module(paper), "check_config", None)
         if check is not None and isinstance(cfg.get(paper), Mapping):
             out += check(cfg[paper])
     return out

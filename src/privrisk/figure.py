@@ -38,6 +38,8 @@ class FigureResult:
         table_md / table_tex: the table's Markdown / LaTeX (tables only).
         claims: claims-ledger rows this figure checks.
         data_sources: dataset name -> ``real`` | ``bundled-real`` | ``standin`` | ``analytic``.
+        data_fallbacks: dataset -> why its ``auto`` block fell back to a bundled sample or a
+            stand-in (:func:`privrisk.data.sources.fallback_reason`), for provenance.
         seeds: named seeds used.
         extra: anything else worth recording in provenance (chosen readings, accountant checks).
     """
@@ -49,6 +51,7 @@ class FigureResult:
     table_tex: str | None = None
     claims: list[Claim] = field(default_factory=list)
     data_sources: dict[str, str] = field(default_factory=lambda: {"all": "analytic"})
+    data_fallbacks: dict[str, str] = field(default_factory=dict)
     seeds: dict[str, int] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -111,6 +114,7 @@ def write_outputs(
         parameters=params,
         seeds=result.seeds,
         data_sources=result.data_sources,
+        data_fallbacks=result.data_fallbacks,
         wall_time_s=wall_time_s,
         extra=result.extra,
     )

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from .core import device as _device
-from .data import sources as _sources
 
 # Packages whose versions matter for the numbers; missing ones are simply skipped.
 TRACKED_PACKAGES = (
@@ -74,10 +73,13 @@ def make_record(
     parameters: dict[str, Any],
     seeds: dict[str, int] | None = None,
     data_sources: dict[str, str] | None = None,
+    data_fallbacks: dict[str, str] | None = None,
     wall_time_s: float | None = None,
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Assemble a provenance record; ``data_sources`` maps dataset name -> one of DATA_SOURCES."""
+    """Assemble a provenance record; ``data_sources`` maps dataset name -> one of DATA_SOURCES,
+    ``data_fallbacks`` dataset -> why its ``auto`` block fell back (as the loader's
+    :func:`privrisk.data.sources.fallback_reason` says; omitted when empty)."""
     for name, src in (data_sources or {}).items():
         if src not in DATA_SOURCES:
             raise ValueError(f"data source of {name!r} is {src!r}; expected one of {DATA_SOURCES}")
@@ -89,8 +91,8 @@ def make_record(
         "parameters": parameters,
         "seeds": seeds or {},
         "data_sources": data_sources or {"all": "analytic"},
-        # why an `auto` data block of this process fell back to a bundled sample or stand-in
-        **({"data_fallbacks": dict(_sources.FALLBACKS)} if _sources.FALLBACKS else {}),
+        # why an `auto` data block fell back to a bundled sample or stand-in
+        **({"data_fallbacks": dict(data_fallbacks)} if data_fallbacks else {}),
         "wall_time_s": None if wall_time_s is None else round(float(wall_time_s), 3),
         "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "git_commit": git_commit(),

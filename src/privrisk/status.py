@@ -26,8 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from . import claims
-from .core.declarations import PAPERS
+from .core.discovery import paper_keys
 
+#: the page holding the status block (the docs site's status page)
+TARGET = "docs/status.md"
 BEGIN = "<!-- status:begin -->"
 END = "<!-- status:end -->"
 COMMAND = "privrisk status --write"
@@ -134,7 +136,7 @@ def render(results: str | Path = "results") -> str:
     if not ledger_path.is_file():
         raise StatusError(f"{ledger_path} does not exist; run `snakemake --cores 2` first")
     ledger = claims.read(ledger_path)
-    papers = [p for p in PAPERS if p in set(ledger.paper) or (results / p).is_dir()]
+    papers = [p for p in paper_keys() if p in set(ledger.paper) or (results / p).is_dir()]
     per_paper = {p: outputs(results, p) for p in papers}
     records = [r for recs in per_paper.values() for r in recs]
     scales = sorted({str(r.get("scale")) for r in records})
@@ -235,7 +237,7 @@ def diff(readme: str | Path, block: str) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="privrisk status", description=__doc__.splitlines()[0])
     ap.add_argument("--results", default="results", help="the run's results folder")
-    ap.add_argument("--readme", default="README.md", help="the README holding the status block")
+    ap.add_argument("--readme", default=TARGET, help="the page holding the status block")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="write the block into the README")
     mode.add_argument(

@@ -12,12 +12,10 @@ import ast
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from .core.declarations import (  # noqa: F401  (re-exported for workflow/rules and the tests)
-    PAPERS,
     Figure,
     Out,
     Registry,
@@ -26,15 +24,18 @@ from .core.declarations import (  # noqa: F401  (re-exported for workflow/rules 
     Step,
     _Declaration,
 )
+from .core.discovery import files as paper_files
+from .core.discovery import paper_keys, registry_module, search_path
 from .core.paths import (  # noqa: F401
     artifact,
     benchmark_path,
-    caption_path,
     figure_outputs,
     log_path,
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+#: the papers found when this module was imported (:func:`paper_keys` looks again)
+PAPERS = paper_keys()
 
 
 # --- loading declarations ------------------------------------------------------------------------
@@ -46,9 +47,7 @@ def _declared(value: Sequence | Callable[[dict], Sequence], section: dict) -> tu
 
 def load_registry(paper: str, config: Mapping[str, Any]) -> Registry:
     """The paper's declarations (``privrisk.papers.<paper>.registry``) for this config."""
-    if paper not in PAPERS:
-        raise RegistryError(f"unknown paper {paper!r}; known: {', '.join(PAPERS)}")
-    module = import_module(f"privrisk.papers.{paper}.registry")
+    module = registry_module(paper)
     section = dict(config.get(paper, {}))
     return Registry(
         paper,
@@ -117,9 +116,15 @@ def _module_file(module: str) -> Path | None:
     if not parts:
         return PACKAGE_DIR / "__init__.py"
     rel = Path(*parts)
-    for cand in (PACKAGE_DIR / rel.with_suffix(".py"), PACKAGE_DIR / rel / "__init__.py"):
-        if cand.is_file():
-            return cand
+    # a paper package may sit in a directory of PRIVRISK_PAPERS (privrisk.core.discovery)
+    roots = [PACKAGE_DIR] + (
+        [Path(d) for d in search_path()[1:]] if parts[0] == "papers" and len(parts) > 1 else []
+    )
+    for root in roots:
+        sub = rel if root == PACKAGE_DIR else Path(*parts[1:])
+        for cand in (root / sub.with_suffix(".py"), root / sub / "__init__.py"):
+            if cand.is_file():
+                return cand
     return None
 
 
@@ -166,6 +171,18 @@ def code_inputs(*modules: str, root: str | Path | None = None) -> list[str]:
     if root is not None:
         files = [p.relative_to(Path(root).resolve()) for p in files]
     return [str(p) for p in files]
+
+
+#: the generic report caption (relative to ``workflow/rules/``): it shows the figure's docstring
+GENERIC_CAPTION = "../report/figure.rst"
+
+
+def caption_path(paper: str, fig: str) -> str:
+    """The figure's report caption. One rule: the figure function's docstring (through the generic
+    caption), unless the paper package has ``captions/<fig>.rst``, which overrides it (an absolute
+    path, which Snakemake's ``report(caption=...)`` takes as it is)."""
+    own = paper_files(paper) / "captions" / f"{fig}.rst"
+    return str(own) if own.is_file() else GENERIC_CAPTION
 
 
 def figure_caption(func: str) -> str:

@@ -120,11 +120,11 @@ def test_train_split(tmp_path):
 def test_auto_fallback_says_why_in_the_log_and_in_provenance(tmp_path, monkeypatch, caplog):
     from privrisk import provenance
 
-    monkeypatch.setattr(sources, "FALLBACKS", {})
+    monkeypatch.setattr(sources, "_LOGGED", set())
     block = {"source": "auto", "path": str(tmp_path / "none")}
-    assert (
-        sources.rule_inputs("mnist", block) == [] and sources.FALLBACKS == {}
-    )  # DAG building records nothing
+    with caplog.at_level("INFO", logger="privrisk.data.sources"):
+        assert sources.rule_inputs("mnist", block) == []  # DAG building logs nothing
+    assert "fell back" not in caplog.text
     assert (
         provenance.make_record(paper="p", figure="f", caption="", scale="tiny", parameters={}).get(
             "data_fallbacks"
@@ -139,10 +139,17 @@ def test_auto_fallback_says_why_in_the_log_and_in_provenance(tmp_path, monkeypat
     assert src == "bundled-real"
     assert "mnist: source auto fell back to bundled-real" in caplog.text and missing in caplog.text
     record = provenance.make_record(
-        paper="p", figure="f", caption="", scale="tiny", parameters={}, data_sources={"MNIST": src}
+        paper="p",
+        figure="f",
+        caption="",
+        scale="tiny",
+        parameters={},
+        data_sources={"MNIST": src},
+        data_fallbacks={"mnist": sources.fallback_reason("mnist", block)},
     )
     assert missing in record["data_fallbacks"]["mnist"]
     # a load that uses the real files (or an explicit fallback) records no reason
     caplog.clear()
     cifar10.load_cifar10({"source": "standin", "path": str(tmp_path), "standin_size": 100})
-    assert "cifar10" not in sources.FALLBACKS and "fell back" not in caplog.text
+    assert "fell back" not in caplog.text
+    assert sources.fallback_reason("cifar10", {"source": "standin", "path": str(tmp_path)}) == ""

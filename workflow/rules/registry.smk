@@ -3,7 +3,7 @@
 # come from privrisk.workflow, so nothing about a particular paper is written here.
 
 
-for _paper in wf.PAPERS:
+for _paper in wf.paper_keys():
     _reg = wf.load_registry(_paper, config)
     REGISTRIES[_paper] = _reg
     PAPER_TARGETS[_paper] = _reg.targets()

@@ -9,8 +9,10 @@ Each paper package has a ``registry`` module declaring
   and returns a :class:`privrisk.figure.FigureResult`.
 
 Either may be a sequence or a function of the paper's config section (for declarations that
-depend on config, such as one training step per ε). ``workflow/rules/registry.smk`` turns
-every declaration into one Snakemake rule (through :mod:`privrisk.workflow`).
+depend on config, such as one training step per ε), and ``PAPER``: the :class:`Paper` it
+reproduces (the docs' paper table and pages are generated from it). ``workflow/rules/registry.smk``
+turns every declaration into one Snakemake rule (through :mod:`privrisk.workflow`); the papers
+themselves are found by :mod:`privrisk.core.discovery`.
 """
 
 from __future__ import annotations
@@ -21,12 +23,30 @@ from typing import Any
 
 from .paths import artifact, figure_outputs
 
-#: Paper keys in the order the pipeline builds and reports them.
-PAPERS = ("thudi2022", "pankova2022", "lowy2024", "swanberg2025", "xu2022")
-
 
 class RegistryError(ValueError):
     """A paper's declarations are inconsistent (duplicate name, unknown input, bad reference)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Paper:
+    """What a paper package reproduces: the bibliographic facts the docs show, nothing the code
+    computes with (so editing them reruns no rule: ``registry.py`` is no code input)."""
+
+    title: str
+    authors: str
+    venue: str
+    #: which version is reproduced and what else exists (``""`` when there is only one)
+    version: str = ""
+    #: what it needs, in a few words (the docs' paper table)
+    summary: str = ""
+    #: position in the pipeline's listings (the ledger, the status page, the docs): cheap first
+    order: int = 100
+
+    def __post_init__(self) -> None:
+        for name in ("title", "authors", "venue"):
+            if not str(getattr(self, name)).strip():
+                raise RegistryError(f"PAPER.{name} is empty")
 
 
 @dataclass(frozen=True)

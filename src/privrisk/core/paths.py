@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 
 def artifact(paper: str, filename: str) -> str:
     """Where a step's output lives."""
@@ -31,16 +29,3 @@ def log_path(paper: str, name: str) -> str:
 
 def benchmark_path(paper: str, name: str) -> str:
     return f"results/benchmarks/{paper}/{name}.tsv"
-
-
-#: the report's caption files (``workflow/report/`` of this checkout)
-REPORT_DIR = Path(__file__).resolve().parents[3] / "workflow" / "report"
-
-
-def caption_path(paper: str, fig: str) -> str:
-    """The figure's report caption, relative to ``workflow/rules/``: its own
-    ``workflow/report/<paper>/<fig>.rst`` when there is one, else the generic caption, which shows
-    the figure function's docstring (so a new figure needs no caption file to appear in the report)."""
-    if (REPORT_DIR / paper / f"{fig}.rst").is_file():
-        return f"../report/{paper}/{fig}.rst"
-    return "../report/figure.rst"

@@ -37,8 +37,8 @@ DATASETS = {
     "dermamnist": "privrisk.data.dermamnist:DERMAMNIST",
 }
 SOURCES = ("auto", "real", "bundled-real", "standin")
-#: dataset -> why an ``auto`` load in this process used the fallback (goes to provenance)
-FALLBACKS: dict[str, str] = {}
+#: (dataset, reason) already logged by this process: a job that loads a dataset often logs it once
+_LOGGED: set[tuple[str, str]] = set()
 log = logging.getLogger(__name__)
 
 
@@ -71,8 +71,8 @@ def real_files(name: str, block: Mapping[str, Any]) -> list[Path]:
 def resolve(name: str, block: Mapping[str, Any]) -> str:
     """``real``, ``bundled-real`` or ``standin``: what a load of this block uses.
 
-    An ``auto`` block that falls back says why in the log (the job's log file) and in
-    :data:`FALLBACKS` (the provenance record of a figure made in this process).
+    An ``auto`` block that falls back says why in the log (the job's log file), once per process;
+    :func:`fallback_reason` gives the same sentence for a provenance record.
 
     Raises:
         DataUnavailable: ``source: real`` and a real file is missing (the message names the
@@ -80,10 +80,16 @@ def resolve(name: str, block: Mapping[str, Any]) -> str:
         ValueError: an unknown source, or a fallback this dataset does not have.
     """
     used, why = _resolve(name, block)
-    if why and FALLBACKS.get(name) != why:  # once per process, however often a job loads the data
+    if why and (name, why) not in _LOGGED:  # once per process, however often a job loads the data
         log.info("%s: %s", name, why)  # the job log records INFO; a CLI listing stays quiet
-        FALLBACKS[name] = why
+        _LOGGED.add((name, why))
     return used
+
+
+def fallback_reason(name: str, block: Mapping[str, Any]) -> str:
+    """Why a load of this ``auto`` block uses the fallback (the real files missing), else ``""``;
+    for ``data_fallbacks`` of a :class:`~privrisk.figure.FigureResult`. Logs nothing."""
+    return _resolve(name, block)[1]
 
 
 def _resolve(name: str, block: Mapping[str, Any]) -> tuple[str, str]:

@@ -9,11 +9,12 @@ import pytest
 import yaml
 
 from privrisk import config as cfgmod
-from privrisk.config import REPO_ROOT, ConfigError
+from privrisk.config import ConfigError
 from privrisk.figure import FigureResult
 from privrisk.papers.lowy2024 import figures_exponential, figures_gaussian
 from privrisk.papers.lowy2024.figures_common import PARAM_SERIES, RATIO, RATIO_X
 from privrisk.workflow import paper_params
+from tests.conftest import REPO as REPO_ROOT
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """lowy2024: every figure is cheap (exact enumeration or a vectorised bound), one rule each,
-no steps. Figures 1-3 average T = 1,000 data draws, Figures 4-6 T = 100 (measured times in the
-README). Figure 5 also recomputes Figure 2's curves (config ``fig2``) for the statement that
+no steps. Figures 1-3 average T = 1,000 data draws, Figures 4-6 T = 100 (measured times in
+docs/benchmarks.md). Figure 5 also recomputes Figure 2's curves (config ``fig2``) for the statement that
 its gap is larger than Figure 2's."""
 
 from __future__ import annotations
@@ -10,8 +10,17 @@ from typing import Any
 
 import numpy as np
 
-from ...core.declarations import Figure, Resources
+from ...core.declarations import Figure, Paper, Resources
 from ...core.grids import grid
+
+PAPER = Paper(
+    title="Why does differential privacy with large ε defend against practical membership inference attacks?",
+    authors="Lowy, Li, Liu, Koike-Akino, Parsons & Wang",
+    venue="arXiv 2402.09540",
+    summary="exponential and Gaussian mechanisms on synthetic data, ε̃ and ε̃(X)",
+    order=3,
+)
+
 
 _PKG = "privrisk.papers.lowy2024"
 _EXP = {"quick": Resources(mem_mb=1500, runtime=3)}

@@ -99,6 +99,7 @@ def fig_eps_vs_advantage(params) -> FigureResult:
 
 
 def fig_worst_case_prior(params) -> FigureResult:
+    """The worst-case prior of the simplified attribute-guessing bound, against ε."""
     R = params["R"]
     eta = grid(params["etas"])
     eps = grid(params["epsilons"])
@@ -220,6 +221,7 @@ def _worst_centre_bound(eps, M, centres) -> np.ndarray:
 
 
 def fig_single_attribute(params) -> FigureResult:
+    """Guessing one attribute within precision r under a uniform prior: the bounds and a Laplace attack."""
     M = params["interval_d_units"]
     eps = grid(params["epsilons"])  # the attack's ε values
     curve = np.linspace(
@@ -317,6 +319,7 @@ def fig_single_attribute(params) -> FigureResult:
 
 
 def fig_shell_counterexample(params) -> FigureResult:
+    """A counter-example to the slides' distance-shell sum."""
     eps = grid(params["epsilons"])
     attained, shell, main = at.two_point_counterexample(epsilon=eps)
     fig, ax = plotting.subplots(width=5.0, height=3.6)
@@ -404,6 +407,7 @@ CAFETERIA_B = [("Alice", "math", 20), ("Bob", "math", 15), ("Chris", "math", 10)
 
 
 def table_cafeteria(params) -> FigureResult:
+    """The slides' cafeteria worked example, recomputed."""
     times = np.array([t for _, _, t in CAFETERIA_B], float)
     avg = times.mean()
     alice = len(times) * avg - times[1] - times[2]  # differencing attack
@@ -492,6 +496,7 @@ def table_cafeteria(params) -> FigureResult:
 
 
 def table_eps_advantage(params) -> FigureResult:
+    """ε_max(η; p), the largest ε keeping the guessing advantage at most η, and its worst case over priors."""
     etas, priors, R = params["etas"], params["prior_probs"], params["R"]
     rows = [
         {"series": f"p = {p:g}", "x": e, "y": float(at.epsilon_for_advantage(e, p, R)), "p": p}

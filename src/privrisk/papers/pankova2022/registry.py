@@ -1,6 +1,15 @@
 """pankova2022: analytic or seconds of Monte Carlo, one cheap rule per figure or table (no steps)."""
 
-from ...core.declarations import Figure, Resources
+from ...core.declarations import Figure, Paper, Resources
+
+PAPER = Paper(
+    title="Interpreting ε of DP in terms of advantage in guessing or approximating sensitive attributes",
+    authors="Pankova & Laud",
+    venue="CSF 2022; reproduced from the talk slides",
+    summary="attribute-guessing advantage bounds, worked example",
+    order=2,
+)
+
 
 _FIGS = "privrisk.papers.pankova2022.figures"
 _CHEAP = {"quick": Resources(mem_mb=1000, runtime=5)}

@@ -334,10 +334,12 @@ def _fig_columns(params, inputs, fig, panel_title):
 
 
 def fig4a(params, inputs) -> FigureResult:
+    """Figure 4(a), ACS: records whose single target column the attack recovers from noisy 3-way marginals, per column."""
     return _fig_columns(params, inputs, "fig4a", "ACS")
 
 
 def fig4b(params, inputs) -> FigureResult:
+    """Figure 4(b), FIRE: as Figure 4(a) for the SF Fire Calls columns."""
     return _fig_columns(params, inputs, "fig4b", "FIRE")
 
 
@@ -371,10 +373,12 @@ def _fig_eps(params, inputs, fig, name):
 
 
 def fig5a(params, inputs) -> FigureResult:
+    """Figure 5(a), ACS: records of one column recovered against ε (attack, informed ceiling, prior, bound)."""
     return _fig_eps(params, inputs, "fig5a", "ACS")
 
 
 def fig5b(params, inputs) -> FigureResult:
+    """Figure 5(b), FIRE: as Figure 5(a)."""
     return _fig_eps(params, inputs, "fig5b", "FIRE")
 
 
@@ -410,10 +414,12 @@ def _fig_multi(params, inputs, fig, name):
 
 
 def fig6a(params, inputs) -> FigureResult:
+    """Figure 6(a), ACS: records whose d' unknown columns are all recovered, against d'."""
     return _fig_multi(params, inputs, "fig6a", "ACS")
 
 
 def fig6b(params, inputs) -> FigureResult:
+    """Figure 6(b), FIRE: as Figure 6(a)."""
     return _fig_multi(params, inputs, "fig6b", "FIRE")
 
 
@@ -453,8 +459,10 @@ def _fig_l1(params, inputs, fig, name):
 
 
 def fig7a(params, inputs) -> FigureResult:
+    """Figure 7(a), ACS: records recovered within an L1 error E of the code, against E."""
     return _fig_l1(params, inputs, "fig7a", "ACS")
 
 
 def fig7b(params, inputs) -> FigureResult:
+    """Figure 7(b), FIRE: as Figure 7(a)."""
     return _fig_l1(params, inputs, "fig7b", "FIRE")

@@ -18,7 +18,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.declarations import Figure, Out, Resources, Step
+from ...core.declarations import Figure, Out, Paper, Resources, Step
+
+PAPER = Paper(
+    title="Beyond the Worst Case",
+    authors="Swanberg et al.",
+    venue="arXiv 2507.08158 v1",
+    version="A revised version (arXiv 2507.08158 v2, June 2026, retitled *A Unified Framework for Adversary-Aware Differential Privacy Bounds*; its abstract names DP-finetuned language models where v1 has an n-gram model) exists; this project reproduces v1 and mixes nothing of v2 into it.",
+    summary="bounds, priors, DP-SGD n-gram LM, noisy 3-way marginals, Bayesian network, RAP M-AI",
+    order=4,
+)
+
 
 _PKG = "privrisk.papers.swanberg2025"
 _ANALYTIC = f"{_PKG}.figures_analytic"

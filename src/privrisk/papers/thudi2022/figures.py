@@ -75,6 +75,7 @@ def fig1(params) -> FigureResult:
 
 
 def fig2(params) -> FigureResult:
+    """Figure 2: upper bounds on membership-inference accuracy at P_x*(1) = 0.5 against ε (Theorem 1 and prior work)."""
     eps = grid(params["epsilons"])
     series = {
         "Our bound (Theorem 1, p = 0.5)": mb.positive_accuracy_upper(epsilon=eps, p=0.5),
@@ -196,6 +197,7 @@ def fig2(params) -> FigureResult:
 
 
 def fig3(params) -> FigureResult:
+    """Figure 3: Theorem 1's bound on positive accuracy against the sampling probability P_x*(1), one curve per ε."""
     p = grid(params["prior_probs"])
     eps_list = _eps_list(params)
     series = {
@@ -263,6 +265,7 @@ def _accountant_extra(sigma, delta):
 
 
 def fig4a(params) -> FigureResult:
+    """Figure 4a: one DP-SGD step on 1-D logistic regression; the threshold attack's positive accuracy against α."""
     sigma, a, pos, _ = _fig4_common(params)
     fig, ax = plotting.subplots()
     ax.plot(a, pos, color=plotting.color(0), label=r"$P(x_2 \in D \mid W \leq \alpha)$")
@@ -315,6 +318,7 @@ def fig4a(params) -> FigureResult:
 
 
 def fig4b(params) -> FigureResult:
+    """Figure 4b: overall accuracy of Figure 4a's threshold attack against α, beside Theorem 1's bound."""
     sigma, a, _, acc = _fig4_common(params)
     i = int(np.argmax(acc))
     fig, ax = plotting.subplots()
@@ -364,6 +368,7 @@ def fig4b(params) -> FigureResult:
 
 
 def fig5(params) -> FigureResult:
+    """Figure 5: Sablayrolles et al.'s positive-accuracy bound against Theorem 1 over the sampling probability."""
     p = grid(params["prior_probs"])
     eps_list = _eps_list(params)
     series = {}
@@ -415,6 +420,7 @@ def fig5(params) -> FigureResult:
 
 
 def fig6(params) -> FigureResult:
+    """Figure 6: the generalised membership-inference advantage bound over the sampling probability, per ε."""
     p = grid(params["prior_probs"])
     eps_list = _eps_list(params)
     series = {
@@ -569,10 +575,12 @@ def _fig7(params, variant, fig_name) -> FigureResult:
 
 
 def fig7(params) -> FigureResult:
+    """Figure 7: deletion capacity L(c) against the expected training-set size c, as printed (Corollary 1's upper bound)."""
     return _fig7(params, "printed", "fig7")
 
 
 def fig7_corrected(params) -> FigureResult:
+    """Figure 7, corrected: deletion capacity with the Corollary 1 lower bound the argument needs."""
     return _fig7(params, "corrected", "fig7_corrected")
 
 
@@ -600,6 +608,7 @@ TABLE1 = [
 
 
 def table1(params) -> FigureResult:
+    """Table 1: membership-inference bounds of prior work, with their value at p = 0.5."""
     eps_list = params["epsilons"]  # table columns: a list, written as given
     rows = []
     for name, form, kind, fn in TABLE1:

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.declarations import Figure, Resources
+from ...core.declarations import Figure, Paper, Resources
+
+PAPER = Paper(
+    title="Bounding Membership Inference",
+    authors="Thudi, Shumailov, Boenisch & Papernot",
+    venue="ICLR 2022 submission",
+    summary="analytic membership-inference bounds, subsampling, deletion",
+    order=1,
+)
+
 
 _FIGS = "privrisk.papers.thudi2022.figures"
 _CHEAP = {"quick": Resources(mem_mb=1000, runtime=5)}
@@ -42,6 +51,23 @@ def check_config(sec: Mapping[str, Any]) -> list[str]:
         and _is_number(s.get("c_max"))
         and s["c_step"] > s["c_max"]
     ]
+
+
+def check_limits(sec: Mapping[str, Any], *, limits: Mapping[str, int], hint: str) -> list[str]:
+    """Sizes derived from several keys that exceed the config's upper ``limits``: a Fig 7 grid of
+    c has c_max / c_step points (``privrisk.config_checks`` calls this unless ``allow_large``)."""
+    out = []
+    for name, s in sec.items():
+        if not (name.startswith("fig7") and isinstance(s, Mapping)):
+            continue
+        if _is_number(s.get("c_max")) and _is_number(s.get("c_step")) and s["c_step"] > 0:
+            n = s["c_max"] / s["c_step"]
+            if n > limits["n_points"]:
+                out.append(
+                    f"config key thudi2022.{name}.c_step: c_max / c_step = {n:,.0f} grid points, above "
+                    f"the limit of {limits['n_points']:,} for 'n_points' ({hint})"
+                )
+    return out
 
 
 def _is_number(v) -> bool:

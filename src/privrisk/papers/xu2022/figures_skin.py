@@ -114,6 +114,7 @@ def _caption_estimates(params) -> str:
 
 
 def fig1b(params, inputs) -> FigureResult:
+    """Figure 1b: membership advantage against the skin-lesion JS-GAN, discriminator logit against nearest-neighbour distance."""
     qs = load(inputs["queries"])
     rng = rng_for(params, "fig1b")
     n_syn = int(params["n_synthetic"])
@@ -174,6 +175,7 @@ def fig1b(params, inputs) -> FigureResult:
 
 
 def fig1c(params, inputs) -> FigureResult:
+    """Figure 1c: optimal against heuristic adversaries on the skin-lesion JS-GAN."""
     qs = load(inputs["queries"])
     rng = rng_for(params, "fig1c")
     n_syn = int(params["n_synthetic"])
@@ -243,6 +245,7 @@ def fig1c(params, inputs) -> FigureResult:
 
 
 def fig2b(params, inputs) -> FigureResult:
+    """Figure 2b: the discriminator, the nearest-neighbour distance and their hybrid as queries of the skin-lesion JS-GAN."""
     qs = load(inputs["queries"])
     rng = rng_for(params, "fig2b")
     n_syn = int(params["n_synthetic"])
@@ -362,6 +365,7 @@ def _risks(qs, run: int, params, rng) -> dict:
 
 
 def fig4a(params, inputs) -> FigureResult:
+    """Figure 4a: individual membership risk of corrupted (white-box) and clean training images."""
     qs = load(inputs["queries"])
     rng = rng_for(params, "fig4")
     k = int(params["examples"])
@@ -424,6 +428,7 @@ def fig4a(params, inputs) -> FigureResult:
 
 
 def fig4b(params, inputs) -> FigureResult:
+    """Figure 4b: mean individual risk of corrupted against clean training images."""
     qs = load(inputs["queries"])
     rng = rng_for(params, "fig4")
     runs = [_risks(qs, k, params, rng) for k in range(qs.runs)]
@@ -497,6 +502,7 @@ def fig4b(params, inputs) -> FigureResult:
 
 
 def fig7(params, inputs) -> FigureResult:
+    """Figure 7: membership advantage of the nearest-neighbour query as the synthetic set grows."""
     qs = load(inputs["queries"])
     rng = rng_for(params, "fig7")
     sizes = [int(s) for s in qs.record["nn_sizes"]]
@@ -585,6 +591,7 @@ def fig7(params, inputs) -> FigureResult:
 
 
 def fig8(params, inputs) -> FigureResult:
+    """Figure 8: white-box against black-box queries of the skin-lesion classifier."""
     qs = load(inputs["queries"])
     rng = rng_for(params, "fig8")
     queries = {"white": ("white", None), "black": ("black", None)}

@@ -19,10 +19,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.declarations import Figure, Out, Resources, Step
+from ...core.declarations import Figure, Out, Paper, Resources, Step
 from ...core.grids import eps_tag, grid
 
-PAPER = "xu2022"
+PAPER = Paper(
+    title="Mace: a flexible framework for membership privacy estimation in generative models",
+    authors="Xu et al.",
+    venue="TMLR 2022",
+    summary="GANs (WGAN-GP, JS-GAN, privGAN, DP-cGAN), a skin-lesion classifier, MACE estimators",
+    order=5,
+)
+
+
 _MOD = "privrisk.papers.xu2022"
 _IMAGE = {
     "quick": Resources(mem_mb=2000, runtime=10),
