@@ -2,7 +2,8 @@
 
 A guarantee is given one way: pure ε; (ε, δ); μ-GDP; a Gaussian mechanism (σ, sensitivity Δ,
 i.e. μ = Δ/σ); or DP-SGD (noise multiplier, Poisson sampling rate, steps, δ), which is accounted
-with dp-accounting's PLD accountant (the RDP accountant's ε is recorded beside it).
+through :func:`privrisk.accounting.dpsgd_pld` (dp-accounting's PLD on an adaptive grid, with a
+stated ε error; the RDP accountant's ε is recorded beside it).
 
 The adjacency the guarantee is stated for matters, because the papers' bounds are stated for
 different ones: membership asks whether the target is in the data (the card uses the stated
@@ -13,7 +14,8 @@ in the same slot, i.e. replace-one. :class:`Privacy` holds the guarantee under o
 a group of two (ε → 2ε, δ → (1 + e^ε)δ, μ → 2μ) and, for DP-SGD, dp-accounting's REPLACE_ONE
 accounting of the Poisson-subsampled Gaussian, which is tighter than doubling.
 
-dp-accounting is imported only for DP-SGD (it costs ~0.1 s of start-up); no torch anywhere.
+The adjacency is a :class:`privrisk.accounting.Adjacency`. dp-accounting is imported only for
+DP-SGD (it costs ~0.1 s of start-up); no torch anywhere.
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ from privrisk.bounds import tradeoff
 
 from .inputs import BadInput, integer, number
 
-REPLACE_ONE = "replace-one"
-ADD_REMOVE = "add-remove"
+Adjacency = accounting.Adjacency
+REPLACE_ONE = Adjacency.REPLACE_ONE
+ADD_REMOVE = Adjacency.ADD_REMOVE
 ADJACENCIES = (REPLACE_ONE, ADD_REMOVE)
 
 #: δ at which a GDP / Gaussian guarantee is also read as (ε, δ) when the user gives none
@@ -72,6 +75,8 @@ class Privacy:
     mu: float | None = None
     accounting: str = ""
     profile_source: object = field(default=None, compare=False, repr=False)
+    #: a bound on how far ``epsilon`` may exceed the exact ε (DP-SGD's PLD; 0 where exact)
+    epsilon_error: float = 0.0
 
     @property
     def has_profile(self) -> bool:
@@ -155,12 +160,12 @@ def adjacency_of(value, kind: str) -> tuple[str, bool]:
         # DP-SGD ε is reported for add/remove by opacus and dp-accounting; the other guarantees
         # are read as replace-one, the adjacency of Swanberg et al. and Pankova & Laud.
         return (ADD_REMOVE if kind == "dpsgd" else REPLACE_ONE), True
-    v = str(value).strip().lower().replace("_", "-").replace("/", "-")
-    aliases = {"replace": REPLACE_ONE, "substitute": REPLACE_ONE, "add-or-remove": ADD_REMOVE}
-    v = aliases.get(v, v)
-    if v not in ADJACENCIES:
-        raise BadInput("adjacency", f"must be one of {', '.join(ADJACENCIES)}, got {value!r}")
-    return v, False
+    try:
+        return Adjacency.parse(value), False
+    except ValueError:
+        raise BadInput(
+            "adjacency", f"must be one of {', '.join(ADJACENCIES)}, got {value!r}"
+        ) from None
 
 
 def which_way(given: dict) -> str:
@@ -219,40 +224,6 @@ def _gdp(adjacency: str, mu: float, delta: float, how: str) -> Privacy:
     )
 
 
-def pld_interval(rdp_epsilon: float) -> float:
-    """PLD discretisation: ε_RDP / 3000 (within [10⁻⁵, 10⁻²]).
-
-    dp-accounting's PLD is pessimistic (an upper bound) at any interval; this one keeps ε within
-    ~0.5 % of the finest-grid value over noise multipliers 0.6–8 (the tests pin this) at a few
-    hundredths of a second, where the library's default 10⁻⁴ takes about a second for 10⁴ steps.
-    """
-    if not math.isfinite(rdp_epsilon):
-        return 1e-2
-    return float(min(max(rdp_epsilon / 3e3, 1e-5), 1e-2))
-
-
-def _event(noise_multiplier: float, sample_rate: float, steps: int):
-    from dp_accounting import dp_event
-
-    return dp_event.SelfComposedDpEvent(
-        dp_event.PoissonSampledDpEvent(sample_rate, dp_event.GaussianDpEvent(noise_multiplier)),
-        steps,
-    )
-
-
-def rdp_epsilon(*, noise_multiplier: float, sample_rate: float, steps: int, delta: float) -> float:
-    """ε of DP-SGD at δ by dp-accounting's RDP accountant (add/remove; it has no replace-one
-    accounting of Poisson sampling)."""
-    import dp_accounting
-    from dp_accounting import rdp
-
-    acc = rdp.RdpAccountant(
-        neighboring_relation=dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE
-    )
-    acc.compose(_event(noise_multiplier, sample_rate, steps))
-    return float(acc.get_epsilon(delta))
-
-
 def dpsgd_privacy(
     *,
     noise_multiplier: float,
@@ -263,50 +234,44 @@ def dpsgd_privacy(
     interval: float | None = None,
     rdp_add_remove: float | None = None,
 ) -> Privacy:
-    """DP-SGD (Poisson-subsampled Gaussian, ``steps`` compositions) through dp-accounting's PLD.
+    """DP-SGD through :func:`privrisk.accounting.dpsgd_pld` (adaptive PLD, stated ε error);
+    an accounting limit becomes BadInput naming the argument."""
+    try:
+        acct = accounting.dpsgd_pld(
+            noise_multiplier=noise_multiplier,
+            sample_rate=sample_rate,
+            steps=steps,
+            delta=delta,
+            adjacency=adjacency,
+            interval=interval,
+            rdp_epsilon=rdp_add_remove,
+        )
+    except accounting.AccountingLimit as err:
+        raise BadInput(err.argument, err.message) from None
+    return privacy_of_account(acct)
 
-    The discretisation interval defaults to :func:`pld_interval` of the RDP ε (doubled for
-    replace-one, whose ε is at most twice the add/remove one).
-    """
-    import dp_accounting
-    from dp_accounting.pld import privacy_loss_distribution as pld_lib
 
-    rel = (
-        dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE
-        if adjacency == ADD_REMOVE
-        else dp_accounting.NeighboringRelation.REPLACE_ONE
-    )
-    if interval is None:
-        if rdp_add_remove is None:
-            rdp_add_remove = rdp_epsilon(
-                noise_multiplier=noise_multiplier, sample_rate=sample_rate, steps=steps, delta=delta
-            )
-        interval = pld_interval((1.0 if adjacency == ADD_REMOVE else 2.0) * rdp_add_remove)
-    pld = pld_lib.from_gaussian_mechanism(
-        noise_multiplier,
-        sampling_prob=sample_rate,
-        neighboring_relation=rel,
-        value_discretization_interval=interval,
-        use_connect_dots=True,
-    ).self_compose(steps)
-    how = (
-        f"dp-accounting PLD accountant ({adjacency}, Poisson sampling, connect-the-dots, "
-        f"pessimistic, discretisation {interval:.2g})"
-    )
+def privacy_of_account(acct: accounting.PldAccount) -> Privacy:
+    how = acct.method
+    if acct.interval > 0:
+        how += (
+            f", discretisation {acct.interval:.2g}; ε error ≤ {acct.error:.2g} "
+            f"({100 * acct.relative_error:.2g} %, on the safe side)"
+        )
 
     def profile():
-        grid = profile_grid(pld.get_epsilon_for_delta(1e-12))
-        deltas = np.asarray(pld.get_delta_for_epsilon(grid), dtype=float)
-        return grid, np.minimum(deltas, _BELOW_ONE)
+        grid = profile_grid(acct.epsilon_for_delta(1e-12))
+        return grid, np.minimum(acct.delta_for_epsilon(grid), _BELOW_ONE)
 
     return Privacy(
-        adjacency=adjacency,
-        epsilon=float(pld.get_epsilon_for_delta(delta)),
-        delta=delta,
+        adjacency=acct.adjacency,
+        epsilon=float(acct.epsilon),
+        delta=acct.delta,
         pure=False,
-        advantage=float(pld.get_delta_for_epsilon(0.0)),  # total variation = δ(0)
+        advantage=float(acct.tv),  # total variation = δ(0)
         accounting=how,
         profile_source=profile,
+        epsilon_error=acct.error,
     )
 
 
@@ -347,6 +312,12 @@ def parse(
         "steps": steps,
     }
     way = which_way(given)
+    if pld_discretisation is not None and way != "dpsgd":
+        raise BadInput(
+            "pld_discretisation",
+            "applies only to a DP-SGD guarantee (--noise-multiplier --sample-rate --steps); "
+            "the other guarantees are accounted exactly",
+        )
     adj, adj_default = adjacency_of(adjacency, way)
     what = f"{adj} adjacency" + (" (default)" if adj_default else "")
 
@@ -411,7 +382,15 @@ def parse(
     interval = None
     if pld_discretisation is not None:
         interval = number("pld_discretisation", pld_discretisation, lo=0, lo_open=True, hi=1)
-    rdp_eps = rdp_epsilon(noise_multiplier=nm, sample_rate=q, steps=t, delta=d)
+    try:
+        accounting.check_dpsgd(noise_multiplier=nm, sample_rate=q, steps=t)
+    except accounting.AccountingLimit as err:
+        raise BadInput(err.argument, err.message) from None
+    rdp_eps = (
+        None
+        if q == 1
+        else accounting.dpsgd_rdp_epsilon(noise_multiplier=nm, sample_rate=q, steps=t, delta=d)
+    )
     views = {
         view: dpsgd_privacy(
             noise_multiplier=nm,
