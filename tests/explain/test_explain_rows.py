@@ -132,9 +132,12 @@ def test_approximate_dp_rows_and_the_pure_only_rows_say_why():
     assert value(c, "reconstruction.beta") == reconstruction.beta_one_run(
         epsilon=eps, delta=d, p=0.25
     )
-    assert value(c, "reconstruction.advantage") == reconstruction.advantage_bound(
-        epsilon=eps, p=0.25, delta=d
+    # Theorem 3.5's advantage: the β row's own posterior, not Corollary 3.4's looser β + δ
+    assert value(c, "reconstruction.advantage") == pytest.approx(
+        reconstruction.advantage_one_run(epsilon=eps, p=0.25, delta=d), abs=1e-15
     )
+    beta_row = value(c, "reconstruction.beta")
+    assert value(c, "reconstruction.advantage") == pytest.approx((beta_row - 0.25) / 0.75)
     assert value(c, "reconstruction.mmc") == pytest.approx(
         reconstruction.mmc_fdp(epsilon=eps, delta=d, K=4), abs=1e-15
     )

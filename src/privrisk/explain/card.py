@@ -109,10 +109,11 @@ def _only(kind, d: dict) -> dict:
     return dict(d)
 
 
-# JSON has no ∞: non-finite floats travel as the strings "inf" / "-inf" (strict parsers accept it)
+# JSON has no ∞ or NaN: non-finite floats travel as the strings "inf", "-inf", "nan" (what they
+# are; strict parsers accept them)
 def _encode(x):
     if isinstance(x, float) and not math.isfinite(x):
-        return "inf" if x > 0 else "-inf"
+        return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
     if isinstance(x, dict):
         return {k: _encode(v) for k, v in x.items()}
     if isinstance(x, list | tuple):

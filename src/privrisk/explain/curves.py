@@ -25,7 +25,9 @@ PANELS = (
     ("reconstruction", "reconstruction, one target"),
     ("quantiles", "targets reconstructed in one run"),
 )
-SKIP = {"reconstruction.epsilon_protect", "reconstruction.quantiles"}
+SKIP = {"reconstruction.epsilon_protect", "reconstruction.quantiles"} | {
+    k for k in ROWS if k.startswith("membership.tpr_at_fpr")
+}
 LEGEND = {
     "membership.positive_accuracy": "positive accuracy (Thudi)",
     "membership.advantage_eps_delta": "advantage from (ε, δ) (Erlingsson)",
