@@ -21,13 +21,24 @@ import types
 
 from . import attacker as attacker_mod
 from . import guarantee as guarantee_mod
-from . import reverse, rows
-from .card import RiskCard, Row, Setting
+from . import headline, reverse, rows
+from .card import Headline, RiskCard, Row, Section, Setting
 from .guarantee import ADD_REMOVE, REPLACE_ONE
 from .inputs import BadInput
 from .rows import num
 
-__all__ = ["explain", "html", "RiskCard", "Row", "Setting", "BadInput", "ADD_REMOVE", "REPLACE_ONE"]
+__all__ = [
+    "explain",
+    "html",
+    "RiskCard",
+    "Row",
+    "Setting",
+    "Headline",
+    "Section",
+    "BadInput",
+    "ADD_REMOVE",
+    "REPLACE_ONE",
+]
 
 _GUARANTEE_ARGS = (
     "epsilon",
@@ -58,6 +69,7 @@ _ADJ_MEANING = {
 
 def _build(**kw) -> tuple[RiskCard, object, object]:
     """The card and the parsed guarantee and attacker (for the HTML page's curves)."""
+    given = dict(kw)
     g_args = {k: kw.pop(k, None) for k in _GUARANTEE_ARGS}
     max_risk = kw.pop("max_risk", None)
     pld_discretisation = kw.pop("pld_discretisation", None)
@@ -70,8 +82,25 @@ def _build(**kw) -> tuple[RiskCard, object, object]:
     card_rows, notes = rows.build(g, a)
     if target is not None:
         card_rows = (*card_rows, reverse.answer(g_args, g, a, *target))
-    card = RiskCard(guarantee=g.description, settings=_settings(g, a), rows=card_rows, notes=notes)
+    inputs = {k: _jsonable(v) for k, v in given.items() if v is not None}
+    card = RiskCard(
+        guarantee=g.description,
+        settings=_settings(g, a),
+        rows=card_rows,
+        notes=notes,
+        headline=headline.choose(g, {r.key: r for r in card_rows}),
+        inputs=inputs,
+    )
     return card, g, a
+
+
+def _jsonable(v):
+    if isinstance(v, str | int | float | bool):
+        return v
+    try:
+        return [float(x) for x in v]
+    except (TypeError, ValueError):
+        return str(v)
 
 
 def explain(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 
 GROUPS = ("membership", "attribute", "reconstruction", "reverse")
 
@@ -48,16 +48,50 @@ class Setting:
 
 
 @dataclass(frozen=True)
+class Headline:
+    """One of the three numbers to quote: the row it comes from and a short phrase."""
+
+    key: str
+    phrase: str
+    text: str
+    value: float | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    """Rows attached to a card beside the threat models (e.g. an audit's lower bounds):
+    :meth:`RiskCard.with_section` adds one; the card's own row keys never change."""
+
+    key: str
+    title: str
+    rows: tuple[Row, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+#: the JSON's schema name and version: a card of another version is refused on load
+SCHEMA = "privrisk.riskcard"
+SCHEMA_VERSION = 2
+
+
+@dataclass(frozen=True)
 class RiskCard:
     guarantee: str
     settings: tuple[Setting, ...]
     rows: tuple[Row, ...]
     notes: tuple[str, ...] = ()
+    headline: tuple[Headline, ...] = ()
+    #: the arguments of :func:`privrisk.explain.explain` the card was made from (as given)
+    inputs: dict = field(default_factory=dict, compare=False)
+    sections: tuple[Section, ...] = ()
 
     def row(self, key: str) -> Row:
         for r in self.rows:
             if r.key == key:
                 return r
+        for sec in self.sections:
+            for r in sec.rows:
+                if r.key == key:
+                    return r
         raise KeyError(f"no row {key!r}; rows: {', '.join(r.key for r in self.rows)}")
 
     def setting(self, name: str) -> Setting:
@@ -66,39 +100,85 @@ class RiskCard:
                 return s
         raise KeyError(f"no setting {name!r}")
 
+    def with_section(self, section: Section) -> RiskCard:
+        """A copy with ``section`` added after the card's own rows (its row keys must be new)."""
+        taken = {r.key for r in self.rows} | {r.key for s in self.sections for r in s.rows}
+        clash = sorted(taken & {r.key for r in section.rows})
+        if clash or section.key in {s.key for s in self.sections}:
+            raise ValueError(f"section {section.key!r} reuses keys of the card: {clash}")
+        return replace(self, sections=(*self.sections, section))
+
     # --- JSON ------------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
-        return _encode(asdict(self))
+        d = asdict(self)
+        head = {
+            "schema": SCHEMA,
+            "schema_version": SCHEMA_VERSION,
+            "privrisk": _version("privrisk"),
+            "libraries": {n: _version(n) for n in LIBRARIES},
+        }
+        return _encode(head | d)
 
     def to_json(self, **kw) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=kw.pop("indent", 2), **kw)
 
     @classmethod
     def from_dict(cls, d: dict) -> RiskCard:
-        settings = []
-        for s in d["settings"]:
-            s = _only(Setting, s)
-            settings.append(Setting(**(s | {"value": _num(s.get("value"))})))
-        rows = []
-        for r in d["rows"]:
-            r = _only(Row, r)
-            numbers = {
-                "value": _num(r.get("value")),
-                "baseline": _num(r.get("baseline")),
-                "values": tuple(_num(v) for v in r.get("values", ())),
-            }
-            rows.append(Row(**(r | numbers)))
+        """The card of a JSON dict; CardError naming the field if it is not a well-formed card
+        of this schema version (see :mod:`.validate` for the checks of its numbers)."""
+        from .validate import check_structure
+
+        check_structure(d)
+        settings = tuple(
+            Setting(**(s | {"value": _num(s.get("value"))})) for s in d["settings"]
+        )
+        rows = tuple(_row(r) for r in d["rows"])
+        sections = tuple(
+            Section(
+                key=s["key"],
+                title=s["title"],
+                rows=tuple(_row(r) for r in s.get("rows", ())),
+                notes=tuple(s.get("notes", ())),
+            )
+            for s in d.get("sections", ())
+        )
+        headline = tuple(Headline(**(h | {"value": _num(h.get("value"))})) for h in d["headline"])
         return cls(
             guarantee=d["guarantee"],
-            settings=tuple(settings),
-            rows=tuple(rows),
+            settings=settings,
+            rows=rows,
             notes=tuple(d.get("notes", ())),
+            headline=headline,
+            inputs=dict(d.get("inputs", {})),
+            sections=sections,
         )
 
     @classmethod
     def from_json(cls, text: str) -> RiskCard:
         return cls.from_dict(json.loads(text))
+
+
+#: the libraries whose versions a serialised card records (its numbers depend on them)
+LIBRARIES = ("numpy", "scipy", "dp-accounting")
+
+
+def _version(name: str) -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _row(r: dict) -> Row:
+    numbers = {
+        "value": _num(r.get("value")),
+        "baseline": _num(r.get("baseline")),
+        "values": tuple(_num(v) for v in r.get("values", ())),
+    }
+    return Row(**(r | numbers))
 
 
 def _only(kind, d: dict) -> dict:
@@ -125,7 +205,7 @@ def _num(x):
     if x is None:
         return None
     if isinstance(x, str):
-        if x not in ("inf", "-inf"):
+        if x not in ("inf", "-inf", "nan"):
             raise ValueError(f"not a number in the card: {x!r}")
         return float(x)
     return x

@@ -16,6 +16,7 @@ EXAMPLES = """examples:
   privrisk explain --epsilon 1 --values 8 --targets 100 --json
   privrisk explain --mu 1 --prior-file priors.csv --html card.html
   privrisk explain --epsilon 3 --prior 0.1 --max-risk reconstruction.beta=0.5
+  privrisk explain --load card.json
 """
 
 
@@ -59,6 +60,11 @@ def parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="the reverse question: the largest ε (smallest noise) keeping row KEY <= VALUE",
     )
+    o.add_argument(
+        "--load",
+        metavar="CARD.json",
+        help="check a saved card (schema, ranges, recomputed from its inputs) and show it",
+    )
     o.add_argument("--json", action="store_true", help="print the card as JSON")
     o.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page")
     o.add_argument(
@@ -72,9 +78,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     from . import BadInput, explain, html
     from .render import text, to_json, write_atomic
 
-    kwargs = {k: v for k, v in vars(args).items() if k not in ("json", "html") and v is not None}
+    kwargs = {
+        k: v for k, v in vars(args).items() if k not in ("json", "html", "load") and v is not None
+    }
     try:
-        if args.html is not None:
+        if args.load is not None:
+            card = _load(args.load, kwargs)
+            if args.html is not None:
+                card, page = html(**card.inputs)
+        elif args.html is not None:
             card, page = html(**kwargs)
         else:
             card = explain(**kwargs)
@@ -93,6 +105,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.html is not None:
         print(f"privrisk explain: wrote {args.html}", file=sys.stderr)
     return 0
+
+
+def _load(path: str, kwargs: dict):
+    """The saved card at ``path``, checked in full; BadInput naming --load and the field."""
+    from pathlib import Path
+
+    from . import BadInput
+    from .validate import CardError, load
+
+    if kwargs:
+        other = "--" + next(iter(kwargs)).replace("_", "-")
+        raise BadInput("load", f"a saved card carries its own inputs; drop {other}")
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise BadInput("load", f"cannot read {path}: {err}") from None
+    try:
+        return load(text)
+    except CardError as err:
+        raise BadInput("load", f"{path}: {err.field}: {err.message}") from None
 
 
 if __name__ == "__main__":

@@ -35,6 +35,15 @@ def text(card: RiskCard, width: int = WIDTH) -> str:
         lines = textwrap.wrap(s.text, width - lw - 4) or [""]
         out.append(f"  {s.label.ljust(lw)}  {lines[0]}")
         out += [f"  {'':{lw}}  {line}" for line in lines[1:]]
+    if card.headline:
+        out += ["", "THE THREE NUMBERS TO QUOTE"]
+        for i, h in enumerate(card.headline, start=1):
+            out += textwrap.wrap(
+                f"{h.phrase} {h.text}  [{h.key}]",
+                width,
+                initial_indent=f"  {i}. ",
+                subsequent_indent="     ",
+            )
     for group in TITLES:
         rows = [r for r in card.rows if r.group == group]
         if not rows:
@@ -42,6 +51,12 @@ def text(card: RiskCard, width: int = WIDTH) -> str:
         out += ["", TITLES[group].upper()]
         for r in rows:
             out += _row_lines(r, width)
+    for sec in card.sections:
+        out += ["", sec.title.upper()]
+        for r in sec.rows:
+            out += _row_lines(r, width)
+        for note in sec.notes:
+            out += textwrap.wrap(note, width, initial_indent="  note: ", subsequent_indent="        ")
     for note in card.notes:
         out.append("")
         out += textwrap.wrap(note, width, initial_indent="Note: ", subsequent_indent="      ")
