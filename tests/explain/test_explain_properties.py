@@ -175,8 +175,8 @@ def test_at_base_rate_one_half_the_membership_rows_are_their_closed_forms(e):
     assert c["membership.mace"].value == pytest.approx(math.tanh(e / 2), abs=1e-12)
     assert c["membership.mace"].value == pytest.approx(c["membership.advantage_fdp"].value)
     assert c["membership.positive_accuracy"].value == pytest.approx(1 / (1 + math.exp(-e)))
-    for fpr in rows.FPRS:  # TPR <= max(e^ε α, 1 − e^{−ε}(1 − α)) for pure ε-DP
-        closed = min(1.0, max(math.exp(e) * fpr, 1 - math.exp(-e) * (1 - fpr)))
+    for fpr in rows.FPRS:  # TPR <= min(e^ε α, 1 − e^{−ε}(1 − α)) for pure ε-DP
+        closed = min(math.exp(e) * fpr, 1 - math.exp(-e) * (1 - fpr))
         assert c[rows.tpr_key(fpr)].value == pytest.approx(closed, abs=1e-12)
         assert c[rows.tpr_key(fpr)].value == pytest.approx(
             1 - tradeoff.tradeoff_approx(fpr, epsilon=e)

@@ -234,8 +234,10 @@ def advantage_bound(*, epsilon, p, delta: float = 0.0):
 def advantage_one_run(*, epsilon, p, delta: float = 0.0):
     """Adv bound from Theorem 3.5 for one target (n = 1): the advantage of
     :func:`beta_one_run`, (β + (1 − β)δ − p) / (1 − p) = (1 − δ)·(β − p)/(1 − p) + δ; never above
-    Corollary 3.4's :func:`advantage_bound`, equal to it at δ = 0."""
-    return advantage(beta_one_run(epsilon=epsilon, delta=delta, p=p), p)
+    Corollary 3.4's :func:`advantage_bound`, equal to it at δ = 0. Clipped to [0, 1]: at a prior
+    within rounding of 1, β − p is rounding noise divided by 1 − p."""
+    out = np.clip(advantage(beta_one_run(epsilon=epsilon, delta=delta, p=p), p), 0.0, 1.0)
+    return out if out.ndim else float(out)
 
 
 def epsilon_protect_one_run(*, p, delta: float = 0.0, threshold: float = 0.05):
