@@ -154,13 +154,17 @@ def _reference_pld_epsilon(nm, q, t, delta, adjacency, interval):
     """dp-accounting's own PLD (connect-the-dots, pessimistic) at the given, finer interval."""
     from dp_accounting.pld import privacy_loss_distribution as pld
 
-    return pld.from_gaussian_mechanism(
-        nm,
-        sampling_prob=q,
-        neighboring_relation=acc.Adjacency.parse(adjacency).neighboring_relation(),
-        value_discretization_interval=interval,
-        use_connect_dots=True,
-    ).self_compose(t).get_epsilon_for_delta(delta)
+    return (
+        pld.from_gaussian_mechanism(
+            nm,
+            sampling_prob=q,
+            neighboring_relation=acc.Adjacency.parse(adjacency).neighboring_relation(),
+            value_discretization_interval=interval,
+            use_connect_dots=True,
+        )
+        .self_compose(t)
+        .get_epsilon_for_delta(delta)
+    )
 
 
 def _check_against_finer_grid(nm, q, t, delta, adjacency, finer=4):
@@ -252,9 +256,10 @@ def test_dpsgd_pld_sweep_within_half_a_percent_on_the_safe_side(q, t):
     is at most 20 (beyond, the card's numbers are all 1), both adjacencies."""
     delta = 1e-6
     for nm in _SIGMAS:
-        if q == 1 or acc.dpsgd_rdp_epsilon(
-            noise_multiplier=nm, sample_rate=q, steps=t, delta=delta
-        ) <= 20:
+        if (
+            q == 1
+            or acc.dpsgd_rdp_epsilon(noise_multiplier=nm, sample_rate=q, steps=t, delta=delta) <= 20
+        ):
             break
     for adjacency in ("add-remove", "replace-one"):
         _check_against_finer_grid(nm, q, t, delta, adjacency)

@@ -505,3 +505,71 @@ def _full_batch(noise_multiplier, steps, delta, adjacency: Adjacency) -> PldAcco
         method=f"exact: full batch is μ-GDP with μ = {mu:.4g} ({adjacency})",
         _pld=_GaussianPld(mu),
     )
+
+
+# --- RDP curves, zCDP and privacy profiles ------------------------------------------------------
+
+#: orders at which a zCDP guarantee (RDP ρα at every α > 1) is converted
+ZCDP_ORDERS = np.r_[np.linspace(1.01, 2.0, 100), np.geomspace(2.0, 1e5, 400)[1:]]
+
+
+def rdp_delta(*, orders, rdp, epsilon):
+    """δ(ε) implied by an RDP curve (order α, RDP ε_α), vectorised over ε: the smaller of
+    Canonne, Kamath & Steinke's conversion exp((α − 1)(ε_α − ε + log(1 − 1/α)) − log α) over the
+    orders α > 1.01 and the KL bound √(1 − exp(−ε_α)) — dp-accounting's ``compute_delta``, in
+    numpy. Orders <= 1 are refused; ∞ values are allowed (that order gives no bound)."""
+    a = np.asarray(orders, dtype=float).ravel()
+    r = np.asarray(rdp, dtype=float).ravel()
+    if a.shape != r.shape or a.size == 0:
+        raise ValueError("orders and rdp must be non-empty and of the same length")
+    if np.any(np.isnan(a)) or np.any(a <= 1):
+        raise ValueError("RDP orders must be > 1")
+    if np.any(np.isnan(r)) or np.any(r < 0):
+        raise ValueError("RDP values must be >= 0")
+    eps = np.asarray(epsilon, dtype=float)
+    e = eps[..., None]
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        kl = np.where(r == 0, -np.inf, 0.5 * np.log1p(-np.exp(-r)))
+        cks = (a - 1) * (r - e + np.log1p(-1 / a)) - np.log(a)
+        log_d = np.where(a > 1.01, np.minimum(kl, cks), kl)
+    out = np.minimum(1.0, np.exp(np.min(log_d, axis=-1)))
+    return out if out.ndim else float(out)
+
+
+def rdp_epsilon(*, orders, rdp, delta: float) -> float:
+    """Smallest ε with :func:`rdp_delta` <= δ (bisection on the monotone δ(ε))."""
+    _check_delta(delta, allow_zero=False)
+    if rdp_delta(orders=orders, rdp=rdp, epsilon=0.0) <= delta:
+        return 0.0
+    hi = 1.0
+    while rdp_delta(orders=orders, rdp=rdp, epsilon=hi) > delta:
+        hi *= 2
+        if hi > 1e6:
+            return math.inf
+    return optimize.brentq(
+        lambda x: rdp_delta(orders=orders, rdp=rdp, epsilon=x) - delta, 0.0, hi, xtol=1e-12
+    )
+
+
+def zcdp_rdp(*, rho: float) -> tuple[np.ndarray, np.ndarray]:
+    """ρ-zCDP as an RDP curve: ε_α = ρα at the orders :data:`ZCDP_ORDERS` (Bun & Steinke 2016)."""
+    if not (rho >= 0 and math.isfinite(rho)):
+        raise ValueError(f"rho must be >= 0 and finite, got {rho}")
+    return ZCDP_ORDERS, rho * ZCDP_ORDERS
+
+
+def profile_epsilon(*, epsilons, deltas, delta: float) -> float:
+    """The smallest ε_i of a privacy profile's pairs (ε_i, δ_i) with δ_i <= δ (∞ if none)."""
+    e = np.asarray(epsilons, dtype=float)
+    d = np.asarray(deltas, dtype=float)
+    ok = d <= delta
+    return float(np.min(e[ok])) if np.any(ok) else math.inf
+
+
+def group_of_two(*, epsilons, deltas) -> tuple[np.ndarray, np.ndarray]:
+    """Add/remove pairs (ε, δ) as replace-one pairs by group privacy: (2ε, (1 + e^ε)δ), δ <= 1."""
+    e = np.asarray(epsilons, dtype=float)
+    d = np.asarray(deltas, dtype=float)
+    with np.errstate(over="ignore"):
+        d2 = np.minimum(1.0, (1 + np.exp(np.minimum(e, 700))) * d)
+    return 2 * e, d2

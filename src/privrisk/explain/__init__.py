@@ -50,6 +50,9 @@ _GUARANTEE_ARGS = (
     "sample_rate",
     "steps",
     "adjacency",
+    "rho",
+    "rdp",
+    "profile",
 )
 _ATTACKER_ARGS = (
     "base_rate",
@@ -123,6 +126,9 @@ def explain(
     attribute_range=None,
     max_risk=None,
     pld_discretisation=None,
+    rho=None,
+    rdp=None,
+    profile=None,
 ) -> RiskCard:
     """The risk card of a DP guarantee against the papers' attackers.
 
@@ -143,7 +149,10 @@ def explain(
             default 20).
         max_risk: ``"KEY=VALUE"``: add the reverse question for that row (e.g.
             ``"reconstruction.beta=0.5"``).
-        pld_discretisation: DP-SGD only: the PLD grid (default ε_RDP / 3000).
+        pld_discretisation: DP-SGD only: the PLD grid (default: adaptive, with a stated error).
+        rho: ρ-zCDP (converted through its RDP curve ρα; δ as for μ).
+        rdp: a file of RDP orders α and values ε_α (two columns), e.g. from TF Privacy / opacus.
+        profile: a file of privacy-profile pairs ε, δ(ε) (two columns), each a valid guarantee.
 
     Returns:
         RiskCard.

@@ -130,9 +130,7 @@ class RiskCard:
         from .validate import check_structure
 
         check_structure(d)
-        settings = tuple(
-            Setting(**(s | {"value": _num(s.get("value"))})) for s in d["settings"]
-        )
+        settings = tuple(Setting(**(s | {"value": _num(s.get("value"))})) for s in d["settings"])
         rows = tuple(_row(r) for r in d["rows"])
         sections = tuple(
             Section(

@@ -41,6 +41,9 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--noise-multiplier", help="DP-SGD: noise std / clipping norm")
     g.add_argument("--sample-rate", help="DP-SGD: Poisson sampling rate (batch / dataset size)")
     g.add_argument("--steps", help="DP-SGD: number of steps")
+    g.add_argument("--rho", help="ρ of a ρ-zCDP guarantee")
+    g.add_argument("--rdp", metavar="FILE", help="an RDP curve: two columns, order α and ε_α")
+    g.add_argument("--profile", metavar="FILE", help="a privacy profile: two columns, ε and δ(ε)")
     g.add_argument(
         "--adjacency",
         help="replace-one or add-remove (default: add-remove for DP-SGD, else replace-one)",

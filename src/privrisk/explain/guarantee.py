@@ -23,13 +23,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
 from privrisk import accounting
 from privrisk.bounds import tradeoff
 
-from .inputs import BadInput, integer, number
+from .inputs import BadInput, integer, number, read_pairs
 
 Adjacency = accounting.Adjacency
 REPLACE_ONE = Adjacency.REPLACE_ONE
@@ -45,6 +46,9 @@ KINDS = {
     "gdp": "μ-GDP",
     "gaussian": "Gaussian mechanism",
     "dpsgd": "DP-SGD",
+    "zcdp": "ρ-zCDP",
+    "rdp": "RDP curve",
+    "profile": "privacy profile",
 }
 
 #: the ways of giving a guarantee, by the arguments that select them
@@ -53,7 +57,14 @@ WAYS = {
     "gdp": ("mu",),
     "gaussian": ("sigma", "sensitivity"),
     "dpsgd": ("noise_multiplier", "sample_rate", "steps"),
+    "zcdp": ("rho",),
+    "rdp": ("rdp",),
+    "profile": ("profile",),
 }
+_WAYS_TEXT = (
+    "--epsilon [--delta]; --mu; --sigma [--sensitivity]; "
+    "--noise-multiplier --sample-rate --steps --delta; --rho; --rdp FILE; --profile FILE"
+)
 
 
 @dataclass(frozen=True)
@@ -129,10 +140,15 @@ _SYMBOL = {
     "noise_multiplier": "noise multiplier",
     "sample_rate": "sampling rate",
     "steps": "steps",
+    "rho": "ρ",
+    "rdp": "file",
+    "profile": "file",
 }
 
 
 def _fmt(v) -> str:
+    if isinstance(v, str):
+        return v
     if isinstance(v, int | np.integer):
         return f"{int(v):,}"
     v = float(v)
@@ -179,14 +195,12 @@ def which_way(given: dict) -> str:
         raise BadInput(
             second,
             f"the guarantee is given more than one way ({' and '.join(names)}); give exactly one "
-            "of: --epsilon [--delta]; --mu; --sigma [--sensitivity]; "
-            "--noise-multiplier --sample-rate --steps --delta",
+            f"of: {_WAYS_TEXT}",
         )
     if not ways:
         raise BadInput(
             "epsilon",
-            "no guarantee given; give one of: --epsilon [--delta]; --mu; --sigma "
-            "[--sensitivity]; --noise-multiplier --sample-rate --steps --delta",
+            f"no guarantee given; give one of: {_WAYS_TEXT}",
         )
     return ways[0]
 
@@ -300,6 +314,9 @@ def parse(
     steps=None,
     adjacency=None,
     pld_discretisation=None,
+    rho=None,
+    rdp=None,
+    profile=None,
 ) -> Guarantee:
     """Validate the guarantee and account it under the stated adjacency and replace-one."""
     given = {
@@ -310,6 +327,9 @@ def parse(
         "noise_multiplier": noise_multiplier,
         "sample_rate": sample_rate,
         "steps": steps,
+        "rho": rho,
+        "rdp": rdp,
+        "profile": profile,
     }
     way = which_way(given)
     if pld_discretisation is not None and way != "dpsgd":
@@ -339,6 +359,9 @@ def parse(
                 "group privacy from add/remove: 2ε" + (", (1 + e^ε)δ" if d > 0 else ""),
             )
         return Guarantee(kind, stated, adj, adj_default, as_stated, ro)
+
+    if way in ("zcdp", "rdp", "profile"):
+        return _curve_guarantee(way, given, delta, adj, adj_default, what)
 
     if way in ("gdp", "gaussian"):
         name = "a μ-GDP guarantee" if way == "gdp" else "a Gaussian mechanism"
@@ -412,3 +435,88 @@ def parse(
         views[REPLACE_ONE],
         rdp_epsilon=rdp_eps if adj == ADD_REMOVE else None,
     )
+
+
+# --- guarantees given as a curve: zCDP, an RDP curve, a privacy profile -------------------------
+
+
+def _profile_privacy(adjacency, epsilons, deltas, delta: float, how: str, name: str) -> Privacy:
+    """A guarantee known through pairs (ε_i, δ_i), each valid: ε at the card's δ is the smallest
+    ε_i with δ_i <= δ; the advantage the smallest over the pairs of (e^ε − 1 + 2δ)/(e^ε + 1)."""
+    e = np.asarray(epsilons, dtype=float)
+    d = np.minimum(np.asarray(deltas, dtype=float), _BELOW_ONE)
+    eps = accounting.profile_epsilon(epsilons=e, deltas=d, delta=delta)
+    if math.isinf(eps):
+        raise BadInput(
+            name,
+            f"no pair of the {KINDS.get(name, name)} reaches δ <= {delta:.3g}; give a larger "
+            f"--delta (its smallest δ is {float(d.min()):.3g})",
+        )
+    adv = float(np.min(tradeoff.advantage_approx(epsilon=e, delta=d)))
+    return Privacy(
+        adjacency=adjacency,
+        epsilon=eps,
+        delta=delta,
+        pure=False,
+        advantage=adv,
+        accounting=how,
+        profile_source=lambda: (e, d),
+    )
+
+
+def _curve_guarantee(way, given, delta, adj, adj_default, what) -> Guarantee:
+    d = DEFAULT_DELTA if delta is None else _delta(delta, required_positive=KINDS[way])
+    stated: dict = {}
+    if way == "profile":
+        pairs = read_pairs("profile", given["profile"], what="ε and δ(ε)")
+        e = np.array([p[0] for p in pairs])
+        dl = np.array([p[1] for p in pairs])
+        bad = np.nonzero((e < 0) | (dl < 0) | (dl > 1))[0]
+        if bad.size:
+            i = int(bad[0])
+            raise BadInput(
+                "profile", f"pair {i + 1}: ε must be >= 0 and δ in [0, 1], got {pairs[i]}"
+            )
+        order = np.argsort(e)
+        e, dl = e[order], dl[order]
+        if np.any(np.diff(dl) > 1e-15):
+            i = int(np.nonzero(np.diff(dl) > 1e-15)[0][0])
+            raise BadInput(
+                "profile",
+                f"δ must not grow with ε (a privacy profile is non-increasing): δ({e[i]:g}) = "
+                f"{dl[i]:g} < δ({e[i + 1]:g}) = {dl[i + 1]:g}",
+            )
+        stated = {"profile": Path(str(given["profile"])).name}
+        how = f"{len(pairs)} (ε, δ) pairs from the file, {what}"
+    else:
+        if way == "zcdp":
+            r = number("rho", given["rho"], lo=0)
+            orders, values = accounting.zcdp_rdp(rho=r)
+            stated = {"rho": r}
+            how = f"ρα at every order α (Bun & Steinke 2016), {what}"
+        else:
+            pairs = read_pairs("rdp", given["rdp"], what="order α and RDP ε_α")
+            orders = np.array([p[0] for p in pairs])
+            values = np.array([p[1] for p in pairs])
+            if np.any(orders <= 1) or np.any(values < 0):
+                raise BadInput("rdp", "orders must be > 1 and RDP values >= 0")
+            stated = {"rdp": Path(str(given["rdp"])).name}
+            how = f"{len(pairs)} RDP orders from the file, {what}"
+        top = accounting.rdp_epsilon(orders=orders, rdp=values, delta=1e-12)
+        if not top <= accounting.MAX_RDP_EPSILON:
+            raise BadInput(way if way == "rdp" else "rho", f"ε at δ = 1e-12 is {top:.3g}: above "
+                           f"{accounting.MAX_RDP_EPSILON:g}, no meaningful protection")  # fmt: skip
+        e = profile_grid(top)
+        dl = np.asarray(accounting.rdp_delta(orders=orders, rdp=values, epsilon=e), dtype=float)
+        how += "; (ε, δ) by Canonne, Kamath & Steinke's conversion at each order"
+        eps_exact = accounting.rdp_epsilon(orders=orders, rdp=values, delta=d)
+        e, dl = np.r_[e, eps_exact], np.r_[dl, d]  # the card's own pair, exact
+    stated |= {"delta": d} if delta is not None else {}
+    as_stated = _profile_privacy(adj, e, dl, d, how, way)
+    if adj == REPLACE_ONE:
+        ro = as_stated
+    else:
+        e2, d2 = accounting.group_of_two(epsilons=e, deltas=dl)
+        ro = _profile_privacy(REPLACE_ONE, e2, d2, d, "group privacy from add/remove: "
+                              "(2ε, (1 + e^ε)δ) for each pair", way)  # fmt: skip
+    return Guarantee(way, stated, adj, adj_default, as_stated, ro)

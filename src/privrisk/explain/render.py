@@ -56,7 +56,9 @@ def text(card: RiskCard, width: int = WIDTH) -> str:
         for r in sec.rows:
             out += _row_lines(r, width)
         for note in sec.notes:
-            out += textwrap.wrap(note, width, initial_indent="  note: ", subsequent_indent="        ")
+            out += textwrap.wrap(
+                note, width, initial_indent="  note: ", subsequent_indent="        "
+            )
     for note in card.notes:
         out.append("")
         out += textwrap.wrap(note, width, initial_indent="Note: ", subsequent_indent="      ")

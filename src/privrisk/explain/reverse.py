@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import math
 
-from .attacker import Attacker
-from .card import Row
 from privrisk import accounting
 
+from .attacker import Attacker
+from .card import Row
 from .guarantee import REPLACE_ONE, Guarantee, adjacency_of, parse, privacy_of_account
 from .inputs import BadInput
 from .rows import ROWS, VIEW, num, prob
@@ -31,16 +31,24 @@ PARAMETER = {
     "gdp": ("mu", +1),
     "gaussian": ("sigma", -1),
     "dpsgd": ("noise_multiplier", -1),
+    "zcdp": ("rho", +1),
 }
 _WORDS = {
     "epsilon": "largest ε",
     "mu": "largest μ",
     "sigma": "smallest σ",
     "noise_multiplier": "smallest noise multiplier",
+    "rho": "largest ρ",
 }
 
 
-_SYMBOLS = {"epsilon": "ε", "mu": "μ", "sigma": "σ", "noise_multiplier": "noise multiplier"}
+_SYMBOLS = {
+    "epsilon": "ε",
+    "mu": "μ",
+    "sigma": "σ",
+    "noise_multiplier": "noise multiplier",
+    "rho": "ρ",
+}
 
 
 def parse_max_risk(value) -> tuple[str, float]:
@@ -116,6 +124,12 @@ def _extreme(key: str, a: Attacker, epsilon: float) -> float:
 
 
 def answer(g_args: dict, g: Guarantee, a: Attacker, key: str, target: float) -> Row:
+    if g.kind not in PARAMETER:
+        raise BadInput(
+            "max_risk",
+            f"the reverse question needs a guarantee with one knob (ε, μ, σ, ρ, noise "
+            f"multiplier); a {g.kind} file has none",
+        )
     row = ROWS[key](g, a)
     if row.value is None:
         raise BadInput("max_risk", f"{key} does not apply to this guarantee: {row.note}")

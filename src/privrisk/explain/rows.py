@@ -170,8 +170,8 @@ def advantage_fdp(g: Guarantee, a: Attacker) -> Row:
         source, fn = "μ-GDP: 2Φ(μ/2) − 1 (Dong, Roth & Su 2019)", "advantage_gdp"
     elif s.has_profile and s.mu is None:
         source, fn = (
-            "PLD: δ(0) (Dong, Roth & Su 2019)",
-            "dp-accounting PLD get_delta_for_epsilon(0)",
+            "privacy profile: δ(0) (Dong, Roth & Su 2019)",
+            "privrisk.accounting (δ(0) of the profile)",
         )
     else:
         source, fn = (
@@ -197,7 +197,7 @@ def advantage_fdp(g: Guarantee, a: Attacker) -> Row:
         adjacency=s.adjacency,
         baseline=0.0,
         note=note,
-        function=fn if fn.startswith("dp-") else f"privrisk.bounds.tradeoff.{fn}",
+        function=fn if fn.startswith("privrisk") else f"privrisk.bounds.tradeoff.{fn}",
     )
 
 

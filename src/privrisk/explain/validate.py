@@ -154,9 +154,7 @@ def check_numbers(card) -> None:
                 raise CardError(f"{where}.values", f"counts must lie in [0, {targets}]: {vals}")
         if kind == "parameter" and v is not None and v < 0:
             raise CardError(f"{where}.value", f"must be >= 0, got {v!r}")
-    tpr = [
-        (i, r) for i, r in enumerate(card.rows) if r.key.startswith("membership.tpr_at_fpr_")
-    ]
+    tpr = [(i, r) for i, r in enumerate(card.rows) if r.key.startswith("membership.tpr_at_fpr_")]
     for (_, a), (j, b) in zip(tpr, tpr[1:], strict=False):
         if a.value is not None and b.value is not None and b.value < a.value:
             raise CardError(
