@@ -164,21 +164,28 @@ def explain(
 
 
 def html(**kwargs) -> tuple[RiskCard, str]:
-    """The card and its self-contained HTML page (table, notes, curves against ε)."""
-    from privrisk import plotting
-
-    from . import curves, render
+    """The card and its self-contained HTML page: the headline, the risk explorer (curves against
+    the user's knob and the prior, sliders over grids computed here) and the table."""
+    from . import explorer, render
 
     card, g, a = _build(**kwargs)
-    with plotting.style():
-        import matplotlib.pyplot as plt
+    g_args = {k: card.inputs[k] for k in _GUARANTEE_ARGS if k in card.inputs}
+    if "pld_discretisation" in card.inputs:
+        g_args["pld_discretisation"] = card.inputs["pld_discretisation"]
+    a_args = {k: card.inputs[k] for k in _ATTACKER_ARGS if k in card.inputs}
+    data = explorer.data(card, g, a, g_args, a_args)
+    return card, render.html_page(card, data, plotly_js=_plotly_js())
 
-        fig = curves.figure(card, g, a)
-        try:
-            png = render.png(fig)
-        finally:
-            plt.close(fig)
-    return card, render.html_page(card, png)
+
+def _plotly_js() -> str:
+    """plotly.js as bundled with the plotly package (embedded: the page needs no network)."""
+    try:
+        from plotly.offline import get_plotlyjs
+    except ImportError:
+        raise BadInput(
+            "html", "needs the plotly package (pip install plotly) to draw the explorer"
+        ) from None
+    return get_plotlyjs()
 
 
 def _settings(g, a) -> tuple[Setting, ...]:
