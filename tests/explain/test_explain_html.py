@@ -80,9 +80,7 @@ def _browser():
     return sync_api
 
 
-def test_slider_moves_the_numbers_to_the_library_values_and_the_page_is_not_blank(
-    page, tmp_path
-):
+def test_slider_moves_the_numbers_to_the_library_values_and_the_page_is_not_blank(page, tmp_path):
     sync_api = _browser()
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(

@@ -77,6 +77,16 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import warnings
+
+    # numerical warnings (a quadrature's roundoff, an overflow handled at the edge) are not the
+    # user's to act on: the card states its own numbers; stderr keeps one line for errors
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     from . import BadInput, explain, html
     from .render import text, to_json, write_atomic

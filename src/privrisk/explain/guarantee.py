@@ -39,6 +39,11 @@ ADJACENCIES = (REPLACE_ONE, ADD_REMOVE)
 
 #: δ at which a GDP / Gaussian guarantee is also read as (ε, δ) when the user gives none
 DEFAULT_DELTA = 1e-5
+#: above these every bound on the card is 1 to double precision (e^{−ε} underflows, erf(μ/2√2)
+#: rounds to 1): a larger finite value is refused and ∞ (which the card handles) suggested
+MAX_EPSILON = 1000.0
+MAX_MU = 100.0
+MAX_RHO = 1e4
 
 KINDS = {
     "epsilon": "pure ε-DP",
@@ -205,6 +210,15 @@ def which_way(given: dict) -> str:
     return ways[0]
 
 
+def _not_huge(name: str, x: float, limit: float) -> None:
+    if math.isfinite(x) and x > limit:
+        raise BadInput(
+            name,
+            f"{x:.3g} is above {limit:g}, where every bound on the card is already 1 to double "
+            "precision; give --epsilon inf for no privacy",
+        )
+
+
 # --- accounting ----------------------------------------------------------------------------
 
 
@@ -343,6 +357,7 @@ def parse(
 
     if way == "epsilon":
         eps = number("epsilon", epsilon, lo=0, inf_ok=True)
+        _not_huge("epsilon", eps, MAX_EPSILON)
         d = 0.0 if delta is None else _delta(delta)
         kind = "epsilon" if d == 0 else "epsilon-delta"
         stated = {"epsilon": eps} | ({"delta": d} if d > 0 else {})
@@ -368,6 +383,7 @@ def parse(
         d = DEFAULT_DELTA if delta is None else _delta(delta, required_positive=name)
         if way == "gdp":
             m = number("mu", mu, lo=0, inf_ok=True)
+            _not_huge("mu", m, MAX_MU)
             stated = {"mu": m}
             how = f"as given, {what}"
         else:
@@ -376,6 +392,12 @@ def parse(
             s = number("sigma", sigma, lo=0, lo_open=True)
             sens = 1.0 if sensitivity is None else number("sensitivity", sensitivity, lo=0)
             m = sens / s
+            if m > MAX_MU:
+                raise BadInput(
+                    "sigma",
+                    f"μ = Δ/σ = {m:.3g} is above {MAX_MU:g}: no noise to speak of (every bound "
+                    "is 1 to double precision); give --epsilon inf for no privacy",
+                )
             stated = {"sigma": s, "sensitivity": sens}
             how = f"μ = Δ/σ = {_fmt(m)} ({what}; sensitivity for that adjacency)"
         stated |= {"delta": d} if delta is not None else {}
@@ -491,6 +513,7 @@ def _curve_guarantee(way, given, delta, adj, adj_default, what) -> Guarantee:
     else:
         if way == "zcdp":
             r = number("rho", given["rho"], lo=0)
+            _not_huge("rho", r, MAX_RHO)
             orders, values = accounting.zcdp_rdp(rho=r)
             stated = {"rho": r}
             how = f"ρα at every order α (Bun & Steinke 2016), {what}"

@@ -137,33 +137,33 @@ def _explorer_html(data: dict) -> list[str]:
     import json
 
     e = html.escape
-    parts = ['<h2>Explore: each risk against your knob and against the prior</h2>']
+    parts = ["<h2>Explore: each risk against your knob and against the prior</h2>"]
     if "knob" in data:
         k = data["knob"]
         n = len(k["x"])
         rows = "".join(
-            f'<tr><td>{e(data["labels"].get(key, key))}</td>'
+            f"<tr><td>{e(data['labels'].get(key, key))}</td>"
             f'<td class="value" data-key="{e(key)}">{e(k["text"][key][k["user"]])}</td></tr>'
             for key in k["values"]
         )
         parts += [
             '<div id="knob-plot" class="plot"></div>',
             f'<label for="knob-slider">{e(k["symbol"])} = <b id="knob-value">'
-            f'{k["xtext"][k["user"]]}</b></label>',
+            f"{k['xtext'][k['user']]}</b></label>",
             f'<input id="knob-slider" type="range" min="0" max="{n - 1}" step="1" '
             f'value="{k["user"]}" style="width:100%">',
             f'<table id="knob-readout">{rows}</table>',
         ]
     p = data["prior"]
     rows = "".join(
-        f'<tr><td>{e(data["labels"].get(key, key))}</td>'
+        f"<tr><td>{e(data['labels'].get(key, key))}</td>"
         f'<td class="value" data-key="{e(key)}">{e(p["text"][key][p["user"]])}</td></tr>'
         for key in p["values"]
     )
     parts += [
         '<div id="prior-plot" class="plot"></div>',
         f'<label for="prior-slider">prior success of one guess = <b id="prior-value">'
-        f'{p["xtext"][p["user"]]}</b></label>',
+        f"{p['xtext'][p['user']]}</b></label>",
         f'<input id="prior-slider" type="range" min="0" max="{len(p["x"]) - 1}" step="1" '
         f'value="{p["user"]}" style="width:100%">',
         f'<table id="prior-readout">{rows}</table>',

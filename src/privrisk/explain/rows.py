@@ -495,6 +495,8 @@ def equally_likely_values(a: Attacker) -> int | None:
         return a.values
     if len(set(a.priors)) > 1:
         return None
+    if a.prior < 1e-12:  # K beyond 10¹²: not a number of values anyone enumerates
+        return None
     k = round(1 / a.prior)
     return k if abs(k * a.prior - 1) < 1e-9 else None
 
