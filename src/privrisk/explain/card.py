@@ -127,8 +127,6 @@ class RiskCard:
     def from_dict(cls, d: dict) -> RiskCard:
         """The card of a JSON dict; CardError naming the field if it is not a well-formed card
         of this schema version (see :mod:`.validate` for the checks of its numbers)."""
-        from .validate import check_structure
-
         check_structure(d)
         settings = tuple(Setting(**(s | {"value": _num(s.get("value"))})) for s in d["settings"])
         rows = tuple(_row(r) for r in d["rows"])
@@ -179,14 +177,6 @@ def _row(r: dict) -> Row:
     return Row(**(r | numbers))
 
 
-def _only(kind, d: dict) -> dict:
-    names = {f.name for f in fields(kind)}
-    unknown = set(d) - names
-    if unknown:
-        raise ValueError(f"unknown {kind.__name__} fields in the card: {sorted(unknown)}")
-    return dict(d)
-
-
 # JSON has no ∞ or NaN: non-finite floats travel as the strings "inf", "-inf", "nan" (what they
 # are; strict parsers accept them)
 def _encode(x):
@@ -207,3 +197,100 @@ def _num(x):
             raise ValueError(f"not a number in the card: {x!r}")
         return float(x)
     return x
+
+
+# --- the schema of a serialised card ----------------------------------------------------------
+
+
+class CardError(ValueError):
+    """A card that is not what it claims; ``field`` names the first offending field."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+_REQUIRED = {"guarantee": str, "settings": list, "rows": list, "headline": list, "inputs": dict}
+_FIELD_TYPES = {
+    Row: {
+        "key": str,
+        "group": str,
+        "label": str,
+        "text": str,
+        "source": str,
+        "attacker": str,
+        "adjacency": str,
+        "note": str,
+        "function": str,
+    },
+    Setting: {"name": str, "label": str, "text": str, "default": bool},
+    Headline: {"key": str, "phrase": str, "text": str},
+    Section: {"key": str, "title": str},
+}
+_NUMBERS = {Row: ("value", "baseline"), Setting: ("value",), Headline: ("value",)}
+
+
+def _is_number(x) -> bool:
+    if x is None:
+        return True
+    if isinstance(x, bool):
+        return False
+    if isinstance(x, int | float):
+        return True
+    return x in ("inf", "-inf", "nan")
+
+
+def _check_object(where: str, kind, obj) -> None:
+    if not isinstance(obj, dict):
+        raise CardError(where, f"must be an object, got {type(obj).__name__}")
+    names = {f.name for f in fields(kind)}
+    unknown = sorted(set(obj) - names)
+    if unknown:
+        raise CardError(f"{where}.{unknown[0]}", f"unknown field of a {kind.__name__}")
+    for name, typ in _FIELD_TYPES[kind].items():
+        if name not in obj and name in ("key", "name", "label", "text", "group", "title"):
+            raise CardError(f"{where}.{name}", "missing")
+        if name in obj and not isinstance(obj[name], typ):
+            raise CardError(f"{where}.{name}", f"must be a {typ.__name__}, got {obj[name]!r}")
+    for name in _NUMBERS.get(kind, ()):
+        if not _is_number(obj.get(name)):
+            raise CardError(f"{where}.{name}", f"must be a number or null, got {obj[name]!r}")
+    if kind is Row:
+        vals = obj.get("values", [])
+        if not isinstance(vals, list) or not all(_is_number(v) and v is not None for v in vals):
+            raise CardError(f"{where}.values", f"must be a list of numbers, got {vals!r}")
+
+
+def check_structure(d) -> None:
+    """The schema: name, version and every field's presence and type."""
+    if not isinstance(d, dict):
+        raise CardError("card", "must be a JSON object")
+    if d.get("schema") != SCHEMA:
+        raise CardError("schema", f"must be {SCHEMA!r}, got {d.get('schema')!r}")
+    if d.get("schema_version") != SCHEMA_VERSION:
+        raise CardError(
+            "schema_version",
+            f"this privrisk reads version {SCHEMA_VERSION}, got {d.get('schema_version')!r}",
+        )
+    for name, typ in _REQUIRED.items():
+        if name not in d:
+            raise CardError(name, "missing")
+        if not isinstance(d[name], typ):
+            raise CardError(name, f"must be a {typ.__name__}")
+    known = set(_REQUIRED) | {"schema", "schema_version", "privrisk", "libraries", "notes"}
+    unknown = sorted(set(d) - known - {"sections"})
+    if unknown:
+        raise CardError(unknown[0], "unknown field of a card")
+    for i, s in enumerate(d["settings"]):
+        _check_object(f"settings[{i}]", Setting, s)
+    for i, r in enumerate(d["rows"]):
+        _check_object(f"rows[{i}]", Row, r)
+    for i, h in enumerate(d["headline"]):
+        _check_object(f"headline[{i}]", Headline, h)
+    for i, sec in enumerate(d.get("sections", [])):
+        if not isinstance(sec, dict):
+            raise CardError(f"sections[{i}]", "must be an object")
+        _check_object(f"sections[{i}]", Section, {k: v for k, v in sec.items() if k != "rows"})
+        for j, r in enumerate(sec.get("rows", [])):
+            _check_object(f"sections[{i}].rows[{j}]", Row, r)

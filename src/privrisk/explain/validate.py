@@ -1,6 +1,7 @@
 """Checks of a serialised risk card, each naming the field it is about (``privrisk explain --load``).
 
-Three layers, in order: the **schema** (the name and version, every field present with its type,
+Three layers, in order: the **schema** (:func:`.card.check_structure`, which
+:meth:`.card.RiskCard.from_dict` applies) (the name and version, every field present with its type,
 no unknown field); the **numbers** (each row's value, baseline and values in the range of what the
 row is — a probability, a count of targets, an ε — and monotone where the bound is: the 5 / 50 /
 95 % counts, the TPR at growing false-positive rates, a success bound at least its baseline);
@@ -13,103 +14,9 @@ from __future__ import annotations
 
 import math
 
-from .card import SCHEMA, SCHEMA_VERSION, Headline, Row, Section, Setting
+from .card import CardError, check_structure
 
-
-class CardError(ValueError):
-    """A card that is not what it claims; ``field`` names the first offending field."""
-
-    def __init__(self, field: str, message: str):
-        self.field = field
-        self.message = message
-        super().__init__(f"{field}: {message}")
-
-
-_REQUIRED = {"guarantee": str, "settings": list, "rows": list, "headline": list, "inputs": dict}
-_FIELD_TYPES = {
-    Row: {
-        "key": str,
-        "group": str,
-        "label": str,
-        "text": str,
-        "source": str,
-        "attacker": str,
-        "adjacency": str,
-        "note": str,
-        "function": str,
-    },
-    Setting: {"name": str, "label": str, "text": str, "default": bool},
-    Headline: {"key": str, "phrase": str, "text": str},
-    Section: {"key": str, "title": str},
-}
-_NUMBERS = {Row: ("value", "baseline"), Setting: ("value",), Headline: ("value",)}
-
-
-def _is_number(x) -> bool:
-    if x is None:
-        return True
-    if isinstance(x, bool):
-        return False
-    if isinstance(x, int | float):
-        return True
-    return x in ("inf", "-inf", "nan")
-
-
-def _check_object(where: str, kind, obj) -> None:
-    from dataclasses import fields
-
-    if not isinstance(obj, dict):
-        raise CardError(where, f"must be an object, got {type(obj).__name__}")
-    names = {f.name for f in fields(kind)}
-    unknown = sorted(set(obj) - names)
-    if unknown:
-        raise CardError(f"{where}.{unknown[0]}", f"unknown field of a {kind.__name__}")
-    for name, typ in _FIELD_TYPES[kind].items():
-        if name not in obj and name in ("key", "name", "label", "text", "group", "title"):
-            raise CardError(f"{where}.{name}", "missing")
-        if name in obj and not isinstance(obj[name], typ):
-            raise CardError(f"{where}.{name}", f"must be a {typ.__name__}, got {obj[name]!r}")
-    for name in _NUMBERS.get(kind, ()):
-        if not _is_number(obj.get(name)):
-            raise CardError(f"{where}.{name}", f"must be a number or null, got {obj[name]!r}")
-    if kind is Row:
-        vals = obj.get("values", [])
-        if not isinstance(vals, list) or not all(_is_number(v) and v is not None for v in vals):
-            raise CardError(f"{where}.values", f"must be a list of numbers, got {vals!r}")
-
-
-def check_structure(d) -> None:
-    """The schema: name, version and every field's presence and type."""
-    if not isinstance(d, dict):
-        raise CardError("card", "must be a JSON object")
-    if d.get("schema") != SCHEMA:
-        raise CardError("schema", f"must be {SCHEMA!r}, got {d.get('schema')!r}")
-    if d.get("schema_version") != SCHEMA_VERSION:
-        raise CardError(
-            "schema_version",
-            f"this privrisk reads version {SCHEMA_VERSION}, got {d.get('schema_version')!r}",
-        )
-    for name, typ in _REQUIRED.items():
-        if name not in d:
-            raise CardError(name, "missing")
-        if not isinstance(d[name], typ):
-            raise CardError(name, f"must be a {typ.__name__}")
-    known = set(_REQUIRED) | {"schema", "schema_version", "privrisk", "libraries", "notes"}
-    unknown = sorted(set(d) - known - {"sections"})
-    if unknown:
-        raise CardError(unknown[0], "unknown field of a card")
-    for i, s in enumerate(d["settings"]):
-        _check_object(f"settings[{i}]", Setting, s)
-    for i, r in enumerate(d["rows"]):
-        _check_object(f"rows[{i}]", Row, r)
-    for i, h in enumerate(d["headline"]):
-        _check_object(f"headline[{i}]", Headline, h)
-    for i, sec in enumerate(d.get("sections", [])):
-        if not isinstance(sec, dict):
-            raise CardError(f"sections[{i}]", "must be an object")
-        _check_object(f"sections[{i}]", Section, {k: v for k, v in sec.items() if k != "rows"})
-        for j, r in enumerate(sec.get("rows", [])):
-            _check_object(f"sections[{i}].rows[{j}]", Row, r)
+__all__ = ["CardError", "check_structure", "check_numbers", "check_recomputed", "load"]
 
 
 #: what a row's number is: a probability (in [baseline, 1] or [0, 1]), a count, an ε
