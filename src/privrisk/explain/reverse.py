@@ -113,7 +113,10 @@ def _risk(g_args: dict, kind: str, a: Attacker, key: str, x: float, grid: dict) 
         privacy = privacy_of_account(acct)
         g = Guarantee(kind, {}, adjacency, False, privacy, privacy)
     else:
-        g = parse(**args)
+        try:
+            g = parse(**args)
+        except BadInput:  # beyond the card's range (ε > 1000, μ > 100): the risk of no privacy
+            return _extreme(key, a, math.inf)
     v = ROWS[key](g, a).value
     return math.nan if v is None else float(v)
 
