@@ -250,3 +250,33 @@ def test_no_rule_of_any_paper_lists_a_file_of_the_explain_package():
     assert len(funcs) > 50
     hits = {f: x for f in funcs for x in workflow.code_inputs(f) if "/privrisk/explain/" in x}
     assert not hits, hits
+
+
+def test_values_just_below_one_do_not_print_as_one():
+    from privrisk.explain.rows import prob
+
+    assert prob(0.9999996) == "1 − 4.0e-07"
+    assert prob(0.9999994) == "0.999999"
+    assert prob(1.0) == "1" and prob(float("nan")) == "nan"
+    # ε = 14.6 at prior ½: β = σ(14.6) is 1 − 4.6e-07, not "1."
+    assert explain(epsilon=14.6).row("reconstruction.beta").text.startswith("1 − 4.6e-07")
+
+
+def test_precise_attribute_bound_stays_finite_at_huge_epsilon():
+    row = explain(epsilon=1000).row("attribute.precise")
+    assert row.value is not None and math.isfinite(row.value) and row.value <= 1
+
+
+def test_headline_is_chosen_by_the_guarantee():
+    pure = explain(epsilon=3, prior=0.1).headline
+    assert [h.key for h in pure] == [
+        "membership.positive_accuracy",
+        "reconstruction.beta",
+        "reconstruction.quantiles",
+    ]
+    gdp = explain(mu=1, prior=0.1, adjacency="add-remove")
+    keys = [h.key for h in gdp.headline]
+    assert keys[0] == "membership.tpr_at_fpr_0.01" and keys[2] == "membership.advantage_fdp"
+    one = gdp.row(keys[1]).value
+    assert one == min(gdp.row("reconstruction.beta").value,
+                      gdp.row("reconstruction.baseline_fdp").value)  # fmt: skip
