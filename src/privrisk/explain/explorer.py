@@ -20,8 +20,8 @@ import numpy as np
 
 from privrisk import accounting
 
-from . import attacker as attacker_mod
-from . import guarantee as guarantee_mod
+from .attacker import parse as parse_attacker
+from .guarantee import parse as parse_guarantee
 from .inputs import BadInput
 from .rows import ROWS, prob
 
@@ -97,7 +97,7 @@ def data(card, g, a, g_args: dict, a_args: dict) -> dict:
         kept = []
         for x in xs:
             try:
-                gx = guarantee_mod.parse(**(g_args | {name: float(x)}))
+                gx = parse_guarantee(**(g_args | {name: float(x)}))
             except BadInput:  # e.g. a noise multiplier too small to account
                 continue
             vals = _values(gx, a, keys)
@@ -116,7 +116,7 @@ def data(card, g, a, g_args: dict, a_args: dict) -> dict:
     cols = {k: [] for k in p_keys}
     base = {k: v for k, v in a_args.items() if k not in ("prior", "values", "priors", "prior_file")}
     for p in ps:
-        ap = attacker_mod.parse(**(base | {"prior": float(p)}))
+        ap = parse_attacker(**(base | {"prior": float(p)}))
         vals = _values(g, ap, p_keys)
         for k in p_keys:
             cols[k].append(vals[k])
