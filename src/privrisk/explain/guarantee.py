@@ -238,7 +238,7 @@ def _gdp(adjacency: str, mu: float, delta: float, how: str) -> Privacy:
 
     def profile():
         grid = profile_grid(accounting.gaussian_epsilon(delta=1e-12, mu=mu))
-        return grid, np.minimum(accounting.gaussian_delta(epsilon=grid, mu=mu), _BELOW_ONE)
+        return grid, np.clip(accounting.gaussian_delta(epsilon=grid, mu=mu), 0.0, _BELOW_ONE)
 
     return Privacy(
         adjacency=adjacency,
@@ -289,7 +289,7 @@ def privacy_of_account(acct: accounting.PldAccount) -> Privacy:
 
     def profile():
         grid = profile_grid(acct.epsilon_for_delta(1e-12))
-        return grid, np.minimum(acct.delta_for_epsilon(grid), _BELOW_ONE)
+        return grid, np.clip(acct.delta_for_epsilon(grid), 0.0, _BELOW_ONE)
 
     return Privacy(
         adjacency=acct.adjacency,
@@ -466,7 +466,7 @@ def _profile_privacy(adjacency, epsilons, deltas, delta: float, how: str, name: 
     """A guarantee known through pairs (ε_i, δ_i), each valid: ε at the card's δ is the smallest
     ε_i with δ_i <= δ; the advantage the smallest over the pairs of (e^ε − 1 + 2δ)/(e^ε + 1)."""
     e = np.asarray(epsilons, dtype=float)
-    d = np.minimum(np.asarray(deltas, dtype=float), _BELOW_ONE)
+    d = np.clip(np.asarray(deltas, dtype=float), 0.0, _BELOW_ONE)
     eps = accounting.profile_epsilon(epsilons=e, deltas=d, delta=delta)
     if math.isinf(eps):
         raise BadInput(
