@@ -348,8 +348,12 @@ class PldAccount:
     def relative_error(self) -> float:
         return self.error / self.epsilon if self.epsilon > 0 else 0.0
 
-    def delta_for_epsilon(self, epsilons) -> np.ndarray:
-        return np.asarray(self._pld.get_delta_for_epsilon(np.asarray(epsilons, float)), float)
+    def delta_for_epsilon(self, epsilons):
+        """δ(ε) of the same PLD, for one ε or an array (clipped to [0, 1])."""
+        e = np.asarray(epsilons, dtype=float)
+        out = np.asarray(self._pld.get_delta_for_epsilon(np.atleast_1d(e)), dtype=float)
+        out = np.clip(out.reshape(e.shape), 0.0, 1.0)
+        return out if out.ndim else float(out)
 
     def epsilon_for_delta(self, delta: float) -> float:
         return float(self._pld.get_epsilon_for_delta(delta))
