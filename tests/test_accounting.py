@@ -263,3 +263,31 @@ def test_dpsgd_pld_sweep_within_half_a_percent_on_the_safe_side(q, t):
             break
     for adjacency in ("add-remove", "replace-one"):
         _check_against_finer_grid(nm, q, t, delta, adjacency)
+
+
+def test_every_config_schema_spells_adjacency_as_the_enum_does():
+    """The config files' adjacency values are Adjacency.config_name (training parses them with
+    Adjacency.parse), wherever the schemas live."""
+    import yaml
+
+    from tests.conftest import REPO
+
+    found = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "adjacency" and isinstance(v, dict) and "enum" in v:
+                    found.append(set(v["enum"]))
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    for path in [*REPO.glob("workflow/schemas/*.yaml"), *REPO.glob("src/privrisk/**/*.yaml")]:
+        walk(yaml.safe_load(path.read_text()))
+    assert found, "no config schema declares an adjacency"
+    names = {a.config_name for a in acc.Adjacency}
+    for enum in found:
+        assert enum == names
+        assert {acc.Adjacency.parse(v) for v in enum} == set(acc.Adjacency)
