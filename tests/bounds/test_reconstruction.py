@@ -317,3 +317,57 @@ def test_window_bound_monte_carlo_and_edges():
     np.testing.assert_allclose(prior[:, 0], [0.8, 0.8])
     with pytest.raises(ValueError, match="rng"):
         rb.bayes_window_success_revealed(mu=1.0, p=p, radii=[1])
+
+
+def _lp_tail(betas, delta):
+    """Theorem 3.5's B[v] by scipy's LP (Appendix B), v = 0..n+1."""
+    n = len(betas)
+    t = np.append(rb.tail_probabilities(betas), 0.0)
+    j = np.arange(n + 1)
+    out = []
+    for v in range(n + 2):
+        tv = np.where(v - j <= 0, 1.0, t[np.clip(v - j, 0, n + 1)])
+        res = optimize.linprog(
+            -tv, A_ub=[j], b_ub=[n * delta], A_eq=[np.ones(n + 1)], b_eq=[1], bounds=(0, 1)
+        )
+        out.append(min(1.0, -res.fun))
+    out[-1] = 0.0
+    return np.array(out)
+
+
+@pytest.mark.parametrize("n_delta", [0.01, 0.2, 0.5, 0.9, 1.0, 1.3, 2.5, 5.0])
+def test_theorem35_equals_the_lp_for_every_n_delta(n_delta):
+    """The closed form T[v] + nδ·λ(v) is the LP's optimum for nδ <= 1 (checked up to 1) and the
+    concave envelope takes over beyond, where the closed form is only an upper bound."""
+    rng = np.random.default_rng(int(n_delta * 100))
+    betas = rng.uniform(0.05, 0.95, 20)
+    n = betas.size
+    delta = n_delta / n
+    lp = _lp_tail(betas, delta)
+    ours = rb.bound_tail_multi(betas, delta=delta)
+    np.testing.assert_allclose(ours, lp, atol=1e-8)
+    t = np.append(rb.tail_probabilities(betas), 0.0)
+    v = np.arange(n + 2)[:, None]
+    j = np.arange(1, n + 1)[None, :]
+    prev = np.where(v - j <= 0, 1.0, t[np.clip(v - j, 0, n + 1)])
+    closed = np.minimum(1.0, t + n_delta * np.max((prev - t[:, None]) / j, axis=1))
+    closed[-1] = 0.0
+    if n_delta <= 1:
+        np.testing.assert_allclose(closed, lp, atol=1e-8)
+    else:
+        assert np.all(closed >= lp - 1e-9) and np.any(closed > lp + 1e-6)
+
+
+def test_advantage_and_epsilon_protect_from_theorem35():
+    eps, p, d = 2.0, 0.1, 1e-3
+    b = rb.beta_one_run(epsilon=eps, delta=d, p=p)
+    assert rb.advantage_one_run(epsilon=eps, p=p, delta=d) == pytest.approx((b - p) / (1 - p))
+    assert rb.advantage_one_run(epsilon=eps, p=p, delta=d) < rb.advantage_bound(
+        epsilon=eps, p=p, delta=d
+    )
+    assert rb.advantage_one_run(epsilon=eps, p=p) == rb.advantage_bound(epsilon=eps, p=p)
+    for pp in (1e-9, 1e-3, 0.3):
+        e = rb.epsilon_protect_one_run(p=pp, delta=1e-5)
+        assert rb.advantage_one_run(epsilon=e, p=pp, delta=1e-5) == pytest.approx(0.05, abs=1e-9)
+        assert e >= rb.epsilon_protect(p=pp, delta=1e-5)
+    assert rb.epsilon_protect_one_run(p=0.5, delta=0.2) == 0.0  # δ alone exceeds the threshold

@@ -46,10 +46,30 @@ CASES = [
     (["--epsilon", "1", "--max-risk", "reconstruction.beta=2"], "--max-risk"),
     (["--epsilon", "1", "--max-risk", "nonsense=0.1"], "--max-risk"),
     ([*DPSGD, "--delta", "1e-5", "--max-risk", "membership.mace=0.5"], "--max-risk"),
+    # issue 30's seven: each once a traceback, a hang or a NaN on the card
+    (["--epsilon", "1", "--prior", "1e-320"], "--prior"),
+    ([*DPSGD[:4], "--steps", "1e12", "--delta", "1e-5"], "--steps"),
+    ([*DPSGD[:4], "--steps", "1e30", "--delta", "1e-5"], "--steps"),
+    (["--noise-multiplier", "0.01", *DPSGD[2:], "--delta", "1e-5"], "--noise-multiplier"),
+    ([*DPSGD, "--delta", "1e-5", "--pld-discretisation", "1e-9"], "--pld-discretisation"),
+    (["--epsilon", "1e308"], "--epsilon"),
+    (["--epsilon", "1", "--pld-discretisation", "1e-3"], "--pld-discretisation"),
+    # and their relatives
+    (["--mu", "1e308"], "--mu"),
+    (["--sigma", "1e-308"], "--sigma"),
+    (["--rho", "1e308"], "--rho"),
+    (["--rho", "-1"], "--rho"),
+    (["--epsilon", "1", "--base-rate", "1e-320"], "--base-rate"),
+    (["--epsilon", "1", "--rho", "0.1"], "--rho"),
+    (["--rdp", "/nonexistent/rdp.csv"], "--rdp"),
+    (["--profile", "/nonexistent/profile.csv"], "--profile"),
+    (["--load", "/nonexistent/card.json"], "--load"),
+    (["--load", "/nonexistent/card.json", "--epsilon", "1"], "--load"),
 ]  # fmt: skip
 
 
 def _run(capsys, tmp_path, args):
+    """One invocation; a hang (the old --steps 1e12) fails the test instead of the run."""
     html = tmp_path / "card.html"
     code = cli.main(["explain", *args, "--html", str(html)])
     out, err = capsys.readouterr()
@@ -81,8 +101,8 @@ def _prior_file(tmp_path, text):
         ("", "no priors"),
         ("prior\n", "no priors"),
         ("0.1\nabc\n", "not a number"),
-        ("0.1\n1.5\n", "outside (0, 1]"),
-        ("0.1\n0\n", "outside (0, 1]"),
+        ("0.1\n1.5\n", "outside [1e-300, 1]"),
+        ("0.1\n0\n", "outside [1e-300, 1]"),
     ],
 )
 def test_prior_file_with_the_wrong_shape_or_values(capsys, tmp_path, text, why):

@@ -23,6 +23,9 @@ PROPERTIES = {
     "membership.advantage_eps_delta": (None, "advantage"),
     "membership.advantage_fdp": (None, "advantage"),
     "membership.mace": (None, "mace"),
+    "membership.tpr_at_fpr_0.001": (None, "posterior"),
+    "membership.tpr_at_fpr_0.01": (None, "posterior"),
+    "membership.tpr_at_fpr_0.1": (None, "posterior"),
     "attribute.simplified": ("prior", "advantage"),
     "attribute.precise": (None, "advantage"),
     "reconstruction.beta": ("prior", "posterior"),
@@ -143,3 +146,38 @@ def test_edges_epsilon_zero_is_the_prior_and_infinity_is_certainty(e):
             assert c[key].value == 1
         assert c["reconstruction.quantiles"].values == (N, N, N)
         assert c["attribute.precise"].value == pytest.approx(1 - 1 / 20)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    e=eps,
+    d=deltas,
+    b=st.floats(1e-4, 1 - 1e-4),
+    p=st.floats(1e-6, 1.0),
+    adj=adjacency,
+)
+def test_every_row_lies_between_its_trivial_baseline_and_one_at_any_base_rate_and_prior(
+    e, d, b, p, adj
+):
+    """Whatever the base rate and the prior: a success probability lies in [what the attacker
+    gets without the release, 1] (Mace's Adv_p in [|2b − 1|, 1]), an advantage in [0, 1]."""
+    a = am.parse(prior=p, targets=N, base_rate=b)
+    c = _card(gm.parse(epsilon=e, delta=d or None, adjacency=adj), a)
+    for key in rows.ROWS:
+        _check_range(key, c[key], a)
+
+
+@pytest.mark.parametrize("e", [0.3, 1.0, 4.0])
+def test_at_base_rate_one_half_the_membership_rows_are_their_closed_forms(e):
+    from privrisk.bounds import tradeoff
+
+    c = _card(gm.parse(epsilon=e), am.parse(base_rate=0.5))
+    assert c["membership.mace"].value == pytest.approx(math.tanh(e / 2), abs=1e-12)
+    assert c["membership.mace"].value == pytest.approx(c["membership.advantage_fdp"].value)
+    assert c["membership.positive_accuracy"].value == pytest.approx(1 / (1 + math.exp(-e)))
+    for fpr in rows.FPRS:  # TPR <= min(e^ε α, 1 − e^{−ε}(1 − α)) for pure ε-DP
+        closed = min(math.exp(e) * fpr, 1 - math.exp(-e) * (1 - fpr))
+        assert c[rows.tpr_key(fpr)].value == pytest.approx(closed, abs=1e-12)
+        assert c[rows.tpr_key(fpr)].value == pytest.approx(
+            1 - tradeoff.tradeoff_approx(fpr, epsilon=e)
+        )

@@ -83,3 +83,19 @@ def test_reverse_gdp_epsilon_beside_the_card():
     r = reverse(mu=1, values=10, max_risk="reconstruction.mmc=0.3")
     assert reconstruction.mmc_gdp(mu=r.value, K=10) == pytest.approx(0.3, abs=1e-6)
     assert accounting.gaussian_epsilon(delta=1e-5, mu=r.value) > 0
+
+
+@pytest.mark.slow
+def test_dpsgd_reverse_search_and_its_check_share_one_grid():
+    """Issue 30: the answer's reported risk was 0.2000136 > 0.2 when the search and the check
+    used different PLD grids; on one grid the reported risk meets the target."""
+    target = 0.2
+    r = reverse(
+        noise_multiplier=1.1,
+        sample_rate=0.01,
+        steps=200,
+        delta=1e-5,
+        max_risk=f"membership.tpr_at_fpr_0.01={target}",
+    )
+    assert r.values[1] <= target
+    assert r.values[1] == pytest.approx(target, rel=5e-3)  # and the search went to the edge

@@ -132,9 +132,12 @@ def test_approximate_dp_rows_and_the_pure_only_rows_say_why():
     assert value(c, "reconstruction.beta") == reconstruction.beta_one_run(
         epsilon=eps, delta=d, p=0.25
     )
-    assert value(c, "reconstruction.advantage") == reconstruction.advantage_bound(
-        epsilon=eps, p=0.25, delta=d
+    # Theorem 3.5's advantage: the β row's own posterior, not Corollary 3.4's looser β + δ
+    assert value(c, "reconstruction.advantage") == pytest.approx(
+        reconstruction.advantage_one_run(epsilon=eps, p=0.25, delta=d), abs=1e-15
     )
+    beta_row = value(c, "reconstruction.beta")
+    assert value(c, "reconstruction.advantage") == pytest.approx((beta_row - 0.25) / 0.75)
     assert value(c, "reconstruction.mmc") == pytest.approx(
         reconstruction.mmc_fdp(epsilon=eps, delta=d, K=4), abs=1e-15
     )
@@ -247,3 +250,33 @@ def test_no_rule_of_any_paper_lists_a_file_of_the_explain_package():
     assert len(funcs) > 50
     hits = {f: x for f in funcs for x in workflow.code_inputs(f) if "/privrisk/explain/" in x}
     assert not hits, hits
+
+
+def test_values_just_below_one_do_not_print_as_one():
+    from privrisk.explain.rows import prob
+
+    assert prob(0.9999996) == "1 − 4.0e-07"
+    assert prob(0.9999994) == "0.999999"
+    assert prob(1.0) == "1" and prob(float("nan")) == "nan"
+    # ε = 14.6 at prior ½: β = σ(14.6) is 1 − 4.6e-07, not "1."
+    assert explain(epsilon=14.6).row("reconstruction.beta").text.startswith("1 − 4.6e-07")
+
+
+def test_precise_attribute_bound_stays_finite_at_huge_epsilon():
+    row = explain(epsilon=1000).row("attribute.precise")
+    assert row.value is not None and math.isfinite(row.value) and row.value <= 1
+
+
+def test_headline_is_chosen_by_the_guarantee():
+    pure = explain(epsilon=3, prior=0.1).headline
+    assert [h.key for h in pure] == [
+        "membership.positive_accuracy",
+        "reconstruction.beta",
+        "reconstruction.quantiles",
+    ]
+    gdp = explain(mu=1, prior=0.1, adjacency="add-remove")
+    keys = [h.key for h in gdp.headline]
+    assert keys[0] == "membership.tpr_at_fpr_0.01" and keys[2] == "membership.advantage_fdp"
+    one = gdp.row(keys[1]).value
+    assert one == min(gdp.row("reconstruction.beta").value,
+                      gdp.row("reconstruction.baseline_fdp").value)  # fmt: skip

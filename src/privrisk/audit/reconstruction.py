@@ -19,7 +19,7 @@ from privrisk.bounds import reconstruction as rb
 
 def tail_at(hits: int, priors, *, epsilon: float, delta: float) -> float:
     """Theorem 3.5's bound on Pr[#successes ≥ hits] (one entry of ``bound_tail_multi``, computed
-    in O(n) memory: λ(v) needs only the tail at v and below)."""
+    in O(n) memory: the LP's value at v needs only the tail at v and below)."""
     betas = rb.beta_multi(epsilon=epsilon, p=np.asarray(priors, float))
     t = rb.tail_probabilities(betas)
     n = t.size - 1
@@ -30,8 +30,13 @@ def tail_at(hits: int, priors, *, epsilon: float, delta: float) -> float:
         return float(min(1.0, t[v]))
     j = np.arange(1, n + 1)
     prev = np.where(v - j <= 0, 1.0, t[np.clip(v - j, 0, n)])
-    lam = max(0.0, float(np.max((prev - t[v]) / j)))
-    return float(min(1.0, t[v] + lam * n * delta))
+    g = np.maximum(prev - t[v], 0.0)
+    b = n * delta
+    if b <= 1:  # the closed form λ(v)·nδ is the LP's optimum here
+        value = float(np.max(g / j)) * b
+    else:  # beyond, only the LP's concave envelope is exact (the closed form is looser)
+        value = float(rb.lp_envelope(np.concatenate([[0.0], g])[None, :], b)[0])
+    return float(min(1.0, t[v] + value))
 
 
 def p_value(hits: int, priors, pairs) -> float:

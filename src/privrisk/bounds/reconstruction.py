@@ -21,11 +21,13 @@ Which function for which use:
 - n targets in one run (tabular attacks): per-record ``betas = beta_multi(epsilon=ε, p=p_star)``
   with p_star the prior probability of each record's a-priori Bayes-optimal guess, then
   ``success_quantiles(betas, (0.05, 0.5, 0.95), delta=δ)`` → the high-probability upper bounds
-  v_UB on the number of successes (Theorem 3.5 with the closed-form λ·n·δ correction;
+  v_UB on the number of successes (Theorem 3.5: the paper's LP, in closed form while nδ <= 1;
   ``bound_tail_multi`` gives the whole tail Pr[#successes >= v]). ``beta_multi(epsilon=ε, delta=δ,
   p=p, n=n)`` bounds one record's success probability in such a run, min(1, β_i + (1 − β_i) n δ).
 - Advantage: :func:`advantage` ((Posterior − Prior)/(1 − Prior)), :func:`advantage_bound`
-  (Cor 3.4 for one canary), :func:`epsilon_protect` (largest ε with Adv <= 0.05, closed form).
+  (Cor 3.4 for one canary, the paper's figures), :func:`advantage_one_run` (Theorem 3.5, n = 1,
+  consistent with :func:`beta_one_run`; the risk card's), :func:`epsilon_protect` and
+  :func:`epsilon_protect_one_run` (largest ε with Adv <= 0.05, closed forms).
 - Prior work: :func:`rero_pure` (Balle et al., min(1, e^ε p)), :func:`mmc_fdp` and
   :func:`mmc_gdp` (Mahloujifar et al.'s one-guess bound at the uniform prior 1/K, with the
   trade-off functions f_{ε,δ} and G_μ; μ from :func:`privrisk.accounting.gdp_mu`).
@@ -147,27 +149,53 @@ def tail_probabilities(betas) -> np.ndarray:
 
 
 def bound_tail_multi(betas, *, delta: float = 0.0) -> np.ndarray:
-    """Theorem 3.5: B[v] = min(1, T[v] + λ(v) n δ), λ(v) = max_j (T[v − j] − T[v]) / j, v = 0..n+1.
+    """Theorem 3.5: B[v] = min(1, T[v] + V_v(nδ)), v = 0..n+1, V_v the optimum of the paper's LP.
+
+    The LP of Appendix B (maximise Σ_j q_j T[v − j] over laws q of F with E[F] <= nδ) is, with
+    g_j = T[v − j] − T[v] (non-decreasing in j, g_0 = 0), the upper concave envelope of the points
+    (j, g_j) at b = nδ: an LP with two constraints has an optimum on at most two j. While b <= 1
+    the envelope's first segment, from the origin to the j of largest g_j / j, reaches b, so
+    V_v(b) = b·max_j g_j / j = λ(v)·nδ — the paper's closed form, used there. Beyond (large δ, e.g.
+    from a privacy profile) the closed form is only an upper bound and the envelope is computed:
+    max over i <= b <= k of the mix of (i, g_i) and (k, g_k). The tests compare both with
+    ``scipy.optimize.linprog`` for nδ up to 5.
 
     With δ = 0 this is Theorem 3.2's tail. Index n + 1 is 0 (no more successes than targets).
-    The closed form equals the LP optimum of the paper's Appendix B (see tests).
     """
     d = float(_check_delta(delta))
     t = tail_probabilities(betas)
     n = t.size - 1
     tail = np.append(t, 0.0)  # T[n+1] = 0
-    if d == 0:
+    if d == 0 or n == 0:
         return tail
-    if n == 0:
-        return tail
-    # λ(v) for every v at once: an (n + 2) × n table of (T[v − j] − T[v]) / j, T[< 0] = 1.
+    b = n * d
+    # g[v, j] = T[v − j] − T[v] for j = 0..n, T[<= 0] = 1: an (n + 2) × (n + 1) table
     v = np.arange(n + 2)[:, None]
-    j = np.arange(1, n + 1)[None, :]
+    j = np.arange(n + 1)[None, :]
     prev = np.where(v - j <= 0, 1.0, tail[np.clip(v - j, 0, n + 1)])
-    lam = np.maximum(0.0, np.max((prev - tail[:, None]) / j, axis=1))
-    out = np.minimum(1.0, tail + lam * n * d)
+    g = np.maximum(prev - tail[:, None], 0.0)
+    if b <= 1:
+        value = b * np.max(g[:, 1:] / j[:, 1:], axis=1)
+    else:
+        value = lp_envelope(g, b)
+    out = np.minimum(1.0, tail + value)
     out[-1] = 0.0  # never more successes than targets
     return out
+
+
+def lp_envelope(g: np.ndarray, b: float) -> np.ndarray:
+    """max Σ_j q_j g[:, j] over probability vectors q with Σ_j j q_j <= b, one per row of g
+    (g non-decreasing along a row, g[:, 0] = 0): the concave envelope of (j, g_j) at b."""
+    n = g.shape[1] - 1
+    if b >= n:
+        return g[:, -1]
+    lo = int(math.floor(b))
+    best = g[:, lo].copy()  # all mass on j = floor(b) (g non-decreasing: the best pure choice)
+    ks = np.arange(lo + 1, n + 1)
+    for i in range(lo + 1):  # mixes of i <= b and k > b: q_k = (b − i)/(k − i)
+        w = (b - i) / (ks - i)
+        best = np.maximum(best, np.max(g[:, [i]] * (1 - w) + g[:, ks] * w, axis=1))
+    return best
 
 
 def success_quantiles(betas, levels=(0.05, 0.5, 0.95), *, delta: float = 0.0) -> np.ndarray:
@@ -198,8 +226,37 @@ def advantage(posterior, prior):
 
 
 def advantage_bound(*, epsilon, p, delta: float = 0.0):
-    """Adv bound from Corollary 3.4 for one target: (β(ε, p) + δ − p) / (1 − p)."""
+    """Adv bound from Corollary 3.4 for one target: (β(ε, p) + δ − p) / (1 − p) (the paper's
+    Fig. 2/3 bound; :func:`advantage_one_run` is the tighter Theorem 3.5 one)."""
     return advantage(beta_approx(epsilon=epsilon, delta=delta, p=p), p)
+
+
+def advantage_one_run(*, epsilon, p, delta: float = 0.0):
+    """Adv bound from Theorem 3.5 for one target (n = 1): the advantage of
+    :func:`beta_one_run`, (β + (1 − β)δ − p) / (1 − p) = (1 − δ)·(β − p)/(1 − p) + δ; never above
+    Corollary 3.4's :func:`advantage_bound`, equal to it at δ = 0. Clipped to [0, 1]: at a prior
+    within rounding of 1, β − p is rounding noise divided by 1 − p."""
+    out = np.clip(advantage(beta_one_run(epsilon=epsilon, delta=delta, p=p), p), 0.0, 1.0)
+    return out if out.ndim else float(out)
+
+
+def epsilon_protect_one_run(*, p, delta: float = 0.0, threshold: float = 0.05):
+    """Largest ε with :func:`advantage_one_run` <= threshold (closed form; ∞ if p = 0 and δ small).
+
+    β + (1 − β)δ <= p + t(1 − p) ⟺ β <= s := (p + t(1 − p) − δ)/(1 − δ), so
+    ε = logit(s) − logit(p); 0 if s <= p.
+    """
+    p = np.asarray(p, float)
+    if np.any(np.isnan(p)) or np.any((p < 0) | (p >= 1)):
+        raise ValueError("p must be in [0, 1)")
+    if not 0 < threshold < 1:
+        raise ValueError(f"threshold (advantage level) must be in (0, 1), got {threshold}")
+    d = float(_check_delta(delta))
+    s = (p + threshold * (1 - p) - d) / (1 - d)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        eps = np.log(s) + np.log1p(-p) - np.log(p) - np.log1p(-s)
+    eps = np.where(s <= p, 0.0, np.where(p == 0, np.inf, np.maximum(eps, 0.0)))
+    return eps if eps.ndim else float(eps)
 
 
 def epsilon_protect(*, p, delta: float = 0.0, threshold: float = 0.05):

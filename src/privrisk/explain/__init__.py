@@ -21,13 +21,24 @@ import types
 
 from . import attacker as attacker_mod
 from . import guarantee as guarantee_mod
-from . import reverse, rows
-from .card import RiskCard, Row, Setting
+from . import headline, reverse, rows
+from .card import Headline, RiskCard, Row, Section, Setting
 from .guarantee import ADD_REMOVE, REPLACE_ONE
 from .inputs import BadInput
 from .rows import num
 
-__all__ = ["explain", "html", "RiskCard", "Row", "Setting", "BadInput", "ADD_REMOVE", "REPLACE_ONE"]
+__all__ = [
+    "explain",
+    "html",
+    "RiskCard",
+    "Row",
+    "Setting",
+    "Headline",
+    "Section",
+    "BadInput",
+    "ADD_REMOVE",
+    "REPLACE_ONE",
+]
 
 _GUARANTEE_ARGS = (
     "epsilon",
@@ -39,6 +50,9 @@ _GUARANTEE_ARGS = (
     "sample_rate",
     "steps",
     "adjacency",
+    "rho",
+    "rdp",
+    "profile",
 )
 _ATTACKER_ARGS = (
     "base_rate",
@@ -58,6 +72,7 @@ _ADJ_MEANING = {
 
 def _build(**kw) -> tuple[RiskCard, object, object]:
     """The card and the parsed guarantee and attacker (for the HTML page's curves)."""
+    given = dict(kw)
     g_args = {k: kw.pop(k, None) for k in _GUARANTEE_ARGS}
     max_risk = kw.pop("max_risk", None)
     pld_discretisation = kw.pop("pld_discretisation", None)
@@ -70,8 +85,25 @@ def _build(**kw) -> tuple[RiskCard, object, object]:
     card_rows, notes = rows.build(g, a)
     if target is not None:
         card_rows = (*card_rows, reverse.answer(g_args, g, a, *target))
-    card = RiskCard(guarantee=g.description, settings=_settings(g, a), rows=card_rows, notes=notes)
+    inputs = {k: _jsonable(v) for k, v in given.items() if v is not None}
+    card = RiskCard(
+        guarantee=g.description,
+        settings=_settings(g, a),
+        rows=card_rows,
+        notes=notes,
+        headline=headline.choose(g, {r.key: r for r in card_rows}),
+        inputs=inputs,
+    )
     return card, g, a
+
+
+def _jsonable(v):
+    if isinstance(v, str | int | float | bool):
+        return v
+    try:
+        return [float(x) for x in v]
+    except (TypeError, ValueError):
+        return str(v)
 
 
 def explain(
@@ -94,6 +126,9 @@ def explain(
     attribute_range=None,
     max_risk=None,
     pld_discretisation=None,
+    rho=None,
+    rdp=None,
+    profile=None,
 ) -> RiskCard:
     """The risk card of a DP guarantee against the papers' attackers.
 
@@ -114,7 +149,10 @@ def explain(
             default 20).
         max_risk: ``"KEY=VALUE"``: add the reverse question for that row (e.g.
             ``"reconstruction.beta=0.5"``).
-        pld_discretisation: DP-SGD only: the PLD grid (default ε_RDP / 3000).
+        pld_discretisation: DP-SGD only: the PLD grid (default: adaptive, with a stated error).
+        rho: ρ-zCDP (converted through its RDP curve ρα; δ as for μ).
+        rdp: a file of RDP orders α and values ε_α (two columns), e.g. from TF Privacy / opacus.
+        profile: a file of privacy-profile pairs ε, δ(ε) (two columns), each a valid guarantee.
 
     Returns:
         RiskCard.
@@ -126,21 +164,28 @@ def explain(
 
 
 def html(**kwargs) -> tuple[RiskCard, str]:
-    """The card and its self-contained HTML page (table, notes, curves against ε)."""
-    from privrisk import plotting
-
-    from . import curves, render
+    """The card and its self-contained HTML page: the headline, the risk explorer (curves against
+    the user's knob and the prior, sliders over grids computed here) and the table."""
+    from . import explorer, render
 
     card, g, a = _build(**kwargs)
-    with plotting.style():
-        import matplotlib.pyplot as plt
+    g_args = {k: card.inputs[k] for k in _GUARANTEE_ARGS if k in card.inputs}
+    if "pld_discretisation" in card.inputs:
+        g_args["pld_discretisation"] = card.inputs["pld_discretisation"]
+    a_args = {k: card.inputs[k] for k in _ATTACKER_ARGS if k in card.inputs}
+    data = explorer.data(card, g, a, g_args, a_args)
+    return card, render.html_page(card, data, plotly_js=_plotly_js())
 
-        fig = curves.figure(card, g, a)
-        try:
-            png = render.png(fig)
-        finally:
-            plt.close(fig)
-    return card, render.html_page(card, png)
+
+def _plotly_js() -> str:
+    """plotly.js as bundled with the plotly package (embedded: the page needs no network)."""
+    try:
+        from plotly.offline import get_plotlyjs
+    except ImportError:
+        raise BadInput(
+            "html", "needs the plotly package (pip install plotly) to draw the explorer"
+        ) from None
+    return get_plotlyjs()
 
 
 def _settings(g, a) -> tuple[Setting, ...]:

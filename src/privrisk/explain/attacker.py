@@ -42,10 +42,16 @@ class Attacker:
         return len(self.priors)
 
 
+#: the smallest prior the card takes: below it 1/p overflows and logit p loses its digits
+MIN_PRIOR = 1e-300
+
+
 def _prior(name: str, value) -> float:
     p = number(name, value)
     if not 0 < p <= 1:
         raise BadInput(name, f"must be a probability in (0, 1], got {value!r}")
+    if p < MIN_PRIOR:
+        raise BadInput(name, f"must be at least {MIN_PRIOR:g} (a subnormal float), got {value!r}")
     return p
 
 
@@ -81,9 +87,10 @@ def read_prior_file(path) -> tuple[float, ...]:
                 ) from None
             header_seen = True  # a column name such as "prior"
             continue
-        if math.isnan(p) or not 0 < p <= 1:
+        if math.isnan(p) or not MIN_PRIOR <= p <= 1:
             raise BadInput(
-                "prior_file", f"{path}: line {lineno}: prior {fields[0]} is outside (0, 1]"
+                "prior_file",
+                f"{path}: line {lineno}: prior {fields[0]} is outside [{MIN_PRIOR:g}, 1]",
             )
         out.append(p)
     if not out:
@@ -111,8 +118,10 @@ def parse(
         defaults.append("base_rate")
     else:
         b = number("base_rate", base_rate)
-        if not 0 < b < 1:
-            raise BadInput("base_rate", f"must be in (0, 1), got {base_rate!r}")
+        if not MIN_PRIOR <= b <= 1 - 1e-16:
+            raise BadInput(
+                "base_rate", f"must be in [{MIN_PRIOR:g}, 1) (a fraction), got {base_rate!r}"
+            )
 
     ways = [n for n, v in (("prior", prior), ("values", values), ("priors", priors),
                            ("prior_file", prior_file)) if v is not None]  # fmt: skip

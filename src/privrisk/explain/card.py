@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 
 GROUPS = ("membership", "attribute", "reconstruction", "reverse")
 
@@ -48,16 +48,50 @@ class Setting:
 
 
 @dataclass(frozen=True)
+class Headline:
+    """One of the three numbers to quote: the row it comes from and a short phrase."""
+
+    key: str
+    phrase: str
+    text: str
+    value: float | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    """Rows attached to a card beside the threat models (e.g. an audit's lower bounds):
+    :meth:`RiskCard.with_section` adds one; the card's own row keys never change."""
+
+    key: str
+    title: str
+    rows: tuple[Row, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+#: the JSON's schema name and version: a card of another version is refused on load
+SCHEMA = "privrisk.riskcard"
+SCHEMA_VERSION = 2
+
+
+@dataclass(frozen=True)
 class RiskCard:
     guarantee: str
     settings: tuple[Setting, ...]
     rows: tuple[Row, ...]
     notes: tuple[str, ...] = ()
+    headline: tuple[Headline, ...] = ()
+    #: the arguments of :func:`privrisk.explain.explain` the card was made from (as given)
+    inputs: dict = field(default_factory=dict, compare=False)
+    sections: tuple[Section, ...] = ()
 
     def row(self, key: str) -> Row:
         for r in self.rows:
             if r.key == key:
                 return r
+        for sec in self.sections:
+            for r in sec.rows:
+                if r.key == key:
+                    return r
         raise KeyError(f"no row {key!r}; rows: {', '.join(r.key for r in self.rows)}")
 
     def setting(self, name: str) -> Setting:
@@ -66,34 +100,54 @@ class RiskCard:
                 return s
         raise KeyError(f"no setting {name!r}")
 
+    def with_section(self, section: Section) -> RiskCard:
+        """A copy with ``section`` added after the card's own rows (its row keys must be new)."""
+        taken = {r.key for r in self.rows} | {r.key for s in self.sections for r in s.rows}
+        clash = sorted(taken & {r.key for r in section.rows})
+        if clash or section.key in {s.key for s in self.sections}:
+            raise ValueError(f"section {section.key!r} reuses keys of the card: {clash}")
+        return replace(self, sections=(*self.sections, section))
+
     # --- JSON ------------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
-        return _encode(asdict(self))
+        d = asdict(self)
+        head = {
+            "schema": SCHEMA,
+            "schema_version": SCHEMA_VERSION,
+            "privrisk": _version("privrisk"),
+            "libraries": {n: _version(n) for n in LIBRARIES},
+        }
+        return _encode(head | d)
 
     def to_json(self, **kw) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=kw.pop("indent", 2), **kw)
 
     @classmethod
     def from_dict(cls, d: dict) -> RiskCard:
-        settings = []
-        for s in d["settings"]:
-            s = _only(Setting, s)
-            settings.append(Setting(**(s | {"value": _num(s.get("value"))})))
-        rows = []
-        for r in d["rows"]:
-            r = _only(Row, r)
-            numbers = {
-                "value": _num(r.get("value")),
-                "baseline": _num(r.get("baseline")),
-                "values": tuple(_num(v) for v in r.get("values", ())),
-            }
-            rows.append(Row(**(r | numbers)))
+        """The card of a JSON dict; CardError naming the field if it is not a well-formed card
+        of this schema version (see :mod:`.validate` for the checks of its numbers)."""
+        check_structure(d)
+        settings = tuple(Setting(**(s | {"value": _num(s.get("value"))})) for s in d["settings"])
+        rows = tuple(_row(r) for r in d["rows"])
+        sections = tuple(
+            Section(
+                key=s["key"],
+                title=s["title"],
+                rows=tuple(_row(r) for r in s.get("rows", ())),
+                notes=tuple(s.get("notes", ())),
+            )
+            for s in d.get("sections", ())
+        )
+        headline = tuple(Headline(**(h | {"value": _num(h.get("value"))})) for h in d["headline"])
         return cls(
             guarantee=d["guarantee"],
-            settings=tuple(settings),
-            rows=tuple(rows),
+            settings=settings,
+            rows=rows,
             notes=tuple(d.get("notes", ())),
+            headline=headline,
+            inputs=dict(d.get("inputs", {})),
+            sections=sections,
         )
 
     @classmethod
@@ -101,18 +155,33 @@ class RiskCard:
         return cls.from_dict(json.loads(text))
 
 
-def _only(kind, d: dict) -> dict:
-    names = {f.name for f in fields(kind)}
-    unknown = set(d) - names
-    if unknown:
-        raise ValueError(f"unknown {kind.__name__} fields in the card: {sorted(unknown)}")
-    return dict(d)
+#: the libraries whose versions a serialised card records (its numbers depend on them)
+LIBRARIES = ("numpy", "scipy", "dp-accounting")
 
 
-# JSON has no ∞: non-finite floats travel as the strings "inf" / "-inf" (strict parsers accept it)
+def _version(name: str) -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _row(r: dict) -> Row:
+    numbers = {
+        "value": _num(r.get("value")),
+        "baseline": _num(r.get("baseline")),
+        "values": tuple(_num(v) for v in r.get("values", ())),
+    }
+    return Row(**(r | numbers))
+
+
+# JSON has no ∞ or NaN: non-finite floats travel as the strings "inf", "-inf", "nan" (what they
+# are; strict parsers accept them)
 def _encode(x):
     if isinstance(x, float) and not math.isfinite(x):
-        return "inf" if x > 0 else "-inf"
+        return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
     if isinstance(x, dict):
         return {k: _encode(v) for k, v in x.items()}
     if isinstance(x, list | tuple):
@@ -124,7 +193,104 @@ def _num(x):
     if x is None:
         return None
     if isinstance(x, str):
-        if x not in ("inf", "-inf"):
+        if x not in ("inf", "-inf", "nan"):
             raise ValueError(f"not a number in the card: {x!r}")
         return float(x)
     return x
+
+
+# --- the schema of a serialised card ----------------------------------------------------------
+
+
+class CardError(ValueError):
+    """A card that is not what it claims; ``field`` names the first offending field."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+_REQUIRED = {"guarantee": str, "settings": list, "rows": list, "headline": list, "inputs": dict}
+_FIELD_TYPES = {
+    Row: {
+        "key": str,
+        "group": str,
+        "label": str,
+        "text": str,
+        "source": str,
+        "attacker": str,
+        "adjacency": str,
+        "note": str,
+        "function": str,
+    },
+    Setting: {"name": str, "label": str, "text": str, "default": bool},
+    Headline: {"key": str, "phrase": str, "text": str},
+    Section: {"key": str, "title": str},
+}
+_NUMBERS = {Row: ("value", "baseline"), Setting: ("value",), Headline: ("value",)}
+
+
+def _is_number(x) -> bool:
+    if x is None:
+        return True
+    if isinstance(x, bool):
+        return False
+    if isinstance(x, int | float):
+        return True
+    return x in ("inf", "-inf", "nan")
+
+
+def _check_object(where: str, kind, obj) -> None:
+    if not isinstance(obj, dict):
+        raise CardError(where, f"must be an object, got {type(obj).__name__}")
+    names = {f.name for f in fields(kind)}
+    unknown = sorted(set(obj) - names)
+    if unknown:
+        raise CardError(f"{where}.{unknown[0]}", f"unknown field of a {kind.__name__}")
+    for name, typ in _FIELD_TYPES[kind].items():
+        if name not in obj and name in ("key", "name", "label", "text", "group", "title"):
+            raise CardError(f"{where}.{name}", "missing")
+        if name in obj and not isinstance(obj[name], typ):
+            raise CardError(f"{where}.{name}", f"must be a {typ.__name__}, got {obj[name]!r}")
+    for name in _NUMBERS.get(kind, ()):
+        if not _is_number(obj.get(name)):
+            raise CardError(f"{where}.{name}", f"must be a number or null, got {obj[name]!r}")
+    if kind is Row:
+        vals = obj.get("values", [])
+        if not isinstance(vals, list) or not all(_is_number(v) and v is not None for v in vals):
+            raise CardError(f"{where}.values", f"must be a list of numbers, got {vals!r}")
+
+
+def check_structure(d) -> None:
+    """The schema: name, version and every field's presence and type."""
+    if not isinstance(d, dict):
+        raise CardError("card", "must be a JSON object")
+    if d.get("schema") != SCHEMA:
+        raise CardError("schema", f"must be {SCHEMA!r}, got {d.get('schema')!r}")
+    if d.get("schema_version") != SCHEMA_VERSION:
+        raise CardError(
+            "schema_version",
+            f"this privrisk reads version {SCHEMA_VERSION}, got {d.get('schema_version')!r}",
+        )
+    for name, typ in _REQUIRED.items():
+        if name not in d:
+            raise CardError(name, "missing")
+        if not isinstance(d[name], typ):
+            raise CardError(name, f"must be a {typ.__name__}")
+    known = set(_REQUIRED) | {"schema", "schema_version", "privrisk", "libraries", "notes"}
+    unknown = sorted(set(d) - known - {"sections"})
+    if unknown:
+        raise CardError(unknown[0], "unknown field of a card")
+    for i, s in enumerate(d["settings"]):
+        _check_object(f"settings[{i}]", Setting, s)
+    for i, r in enumerate(d["rows"]):
+        _check_object(f"rows[{i}]", Row, r)
+    for i, h in enumerate(d["headline"]):
+        _check_object(f"headline[{i}]", Headline, h)
+    for i, sec in enumerate(d.get("sections", [])):
+        if not isinstance(sec, dict):
+            raise CardError(f"sections[{i}]", "must be an object")
+        _check_object(f"sections[{i}]", Section, {k: v for k, v in sec.items() if k != "rows"})
+        for j, r in enumerate(sec.get("rows", [])):
+            _check_object(f"sections[{i}].rows[{j}]", Row, r)

@@ -16,6 +16,7 @@ EXAMPLES = """examples:
   privrisk explain --epsilon 1 --values 8 --targets 100 --json
   privrisk explain --mu 1 --prior-file priors.csv --html card.html
   privrisk explain --epsilon 3 --prior 0.1 --max-risk reconstruction.beta=0.5
+  privrisk explain --load card.json
 """
 
 
@@ -40,6 +41,9 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--noise-multiplier", help="DP-SGD: noise std / clipping norm")
     g.add_argument("--sample-rate", help="DP-SGD: Poisson sampling rate (batch / dataset size)")
     g.add_argument("--steps", help="DP-SGD: number of steps")
+    g.add_argument("--rho", help="ρ of a ρ-zCDP guarantee")
+    g.add_argument("--rdp", metavar="FILE", help="an RDP curve: two columns, order α and ε_α")
+    g.add_argument("--profile", metavar="FILE", help="a privacy profile: two columns, ε and δ(ε)")
     g.add_argument(
         "--adjacency",
         help="replace-one or add-remove (default: add-remove for DP-SGD, else replace-one)",
@@ -59,6 +63,11 @@ def parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="the reverse question: the largest ε (smallest noise) keeping row KEY <= VALUE",
     )
+    o.add_argument(
+        "--load",
+        metavar="CARD.json",
+        help="check a saved card (schema, ranges, recomputed from its inputs) and show it",
+    )
     o.add_argument("--json", action="store_true", help="print the card as JSON")
     o.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page")
     o.add_argument(
@@ -68,13 +77,29 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import warnings
+
+    # numerical warnings (a quadrature's roundoff, an overflow handled at the edge) are not the
+    # user's to act on: the card states its own numbers; stderr keeps one line for errors
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     from . import BadInput, explain, html
     from .render import text, to_json, write_atomic
 
-    kwargs = {k: v for k, v in vars(args).items() if k not in ("json", "html") and v is not None}
+    kwargs = {
+        k: v for k, v in vars(args).items() if k not in ("json", "html", "load") and v is not None
+    }
     try:
-        if args.html is not None:
+        if args.load is not None:
+            card = _load(args.load, kwargs)
+            if args.html is not None:
+                card, page = html(**card.inputs)
+        elif args.html is not None:
             card, page = html(**kwargs)
         else:
             card = explain(**kwargs)
@@ -93,6 +118,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.html is not None:
         print(f"privrisk explain: wrote {args.html}", file=sys.stderr)
     return 0
+
+
+def _load(path: str, kwargs: dict):
+    """The saved card at ``path``, checked in full; BadInput naming --load and the field."""
+    from pathlib import Path
+
+    from . import BadInput
+    from .validate import CardError, load
+
+    if kwargs:
+        other = "--" + next(iter(kwargs)).replace("_", "-")
+        raise BadInput("load", f"a saved card carries its own inputs; drop {other}")
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise BadInput("load", f"cannot read {path}: {err}") from None
+    try:
+        return load(text)
+    except CardError as err:
+        raise BadInput("load", f"{path}: {err.field}: {err.message}") from None
 
 
 if __name__ == "__main__":

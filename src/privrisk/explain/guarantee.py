@@ -2,7 +2,8 @@
 
 A guarantee is given one way: pure ε; (ε, δ); μ-GDP; a Gaussian mechanism (σ, sensitivity Δ,
 i.e. μ = Δ/σ); or DP-SGD (noise multiplier, Poisson sampling rate, steps, δ), which is accounted
-with dp-accounting's PLD accountant (the RDP accountant's ε is recorded beside it).
+through :func:`privrisk.accounting.dpsgd_pld` (dp-accounting's PLD on an adaptive grid, with a
+stated ε error; the RDP accountant's ε is recorded beside it).
 
 The adjacency the guarantee is stated for matters, because the papers' bounds are stated for
 different ones: membership asks whether the target is in the data (the card uses the stated
@@ -13,7 +14,8 @@ in the same slot, i.e. replace-one. :class:`Privacy` holds the guarantee under o
 a group of two (ε → 2ε, δ → (1 + e^ε)δ, μ → 2μ) and, for DP-SGD, dp-accounting's REPLACE_ONE
 accounting of the Poisson-subsampled Gaussian, which is tighter than doubling.
 
-dp-accounting is imported only for DP-SGD (it costs ~0.1 s of start-up); no torch anywhere.
+The adjacency is a :class:`privrisk.accounting.Adjacency`. dp-accounting is imported only for
+DP-SGD (it costs ~0.1 s of start-up); no torch anywhere.
 """
 
 from __future__ import annotations
@@ -21,20 +23,27 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
 from privrisk import accounting
 from privrisk.bounds import tradeoff
 
-from .inputs import BadInput, integer, number
+from .inputs import BadInput, integer, number, read_pairs
 
-REPLACE_ONE = "replace-one"
-ADD_REMOVE = "add-remove"
+Adjacency = accounting.Adjacency
+REPLACE_ONE = Adjacency.REPLACE_ONE
+ADD_REMOVE = Adjacency.ADD_REMOVE
 ADJACENCIES = (REPLACE_ONE, ADD_REMOVE)
 
 #: δ at which a GDP / Gaussian guarantee is also read as (ε, δ) when the user gives none
 DEFAULT_DELTA = 1e-5
+#: above these every bound on the card is 1 to double precision (e^{−ε} underflows, erf(μ/2√2)
+#: rounds to 1): a larger finite value is refused and ∞ (which the card handles) suggested
+MAX_EPSILON = 1000.0
+MAX_MU = 100.0
+MAX_RHO = 1e4
 
 KINDS = {
     "epsilon": "pure ε-DP",
@@ -42,6 +51,9 @@ KINDS = {
     "gdp": "μ-GDP",
     "gaussian": "Gaussian mechanism",
     "dpsgd": "DP-SGD",
+    "zcdp": "ρ-zCDP",
+    "rdp": "RDP curve",
+    "profile": "privacy profile",
 }
 
 #: the ways of giving a guarantee, by the arguments that select them
@@ -50,7 +62,14 @@ WAYS = {
     "gdp": ("mu",),
     "gaussian": ("sigma", "sensitivity"),
     "dpsgd": ("noise_multiplier", "sample_rate", "steps"),
+    "zcdp": ("rho",),
+    "rdp": ("rdp",),
+    "profile": ("profile",),
 }
+_WAYS_TEXT = (
+    "--epsilon [--delta]; --mu; --sigma [--sensitivity]; "
+    "--noise-multiplier --sample-rate --steps --delta; --rho; --rdp FILE; --profile FILE"
+)
 
 
 @dataclass(frozen=True)
@@ -72,6 +91,8 @@ class Privacy:
     mu: float | None = None
     accounting: str = ""
     profile_source: object = field(default=None, compare=False, repr=False)
+    #: a bound on how far ``epsilon`` may exceed the exact ε (DP-SGD's PLD; 0 where exact)
+    epsilon_error: float = 0.0
 
     @property
     def has_profile(self) -> bool:
@@ -124,10 +145,15 @@ _SYMBOL = {
     "noise_multiplier": "noise multiplier",
     "sample_rate": "sampling rate",
     "steps": "steps",
+    "rho": "ρ",
+    "rdp": "file",
+    "profile": "file",
 }
 
 
 def _fmt(v) -> str:
+    if isinstance(v, str):
+        return v
     if isinstance(v, int | np.integer):
         return f"{int(v):,}"
     v = float(v)
@@ -155,12 +181,12 @@ def adjacency_of(value, kind: str) -> tuple[str, bool]:
         # DP-SGD ε is reported for add/remove by opacus and dp-accounting; the other guarantees
         # are read as replace-one, the adjacency of Swanberg et al. and Pankova & Laud.
         return (ADD_REMOVE if kind == "dpsgd" else REPLACE_ONE), True
-    v = str(value).strip().lower().replace("_", "-").replace("/", "-")
-    aliases = {"replace": REPLACE_ONE, "substitute": REPLACE_ONE, "add-or-remove": ADD_REMOVE}
-    v = aliases.get(v, v)
-    if v not in ADJACENCIES:
-        raise BadInput("adjacency", f"must be one of {', '.join(ADJACENCIES)}, got {value!r}")
-    return v, False
+    try:
+        return Adjacency.parse(value), False
+    except ValueError:
+        raise BadInput(
+            "adjacency", f"must be one of {', '.join(ADJACENCIES)}, got {value!r}"
+        ) from None
 
 
 def which_way(given: dict) -> str:
@@ -174,16 +200,23 @@ def which_way(given: dict) -> str:
         raise BadInput(
             second,
             f"the guarantee is given more than one way ({' and '.join(names)}); give exactly one "
-            "of: --epsilon [--delta]; --mu; --sigma [--sensitivity]; "
-            "--noise-multiplier --sample-rate --steps --delta",
+            f"of: {_WAYS_TEXT}",
         )
     if not ways:
         raise BadInput(
             "epsilon",
-            "no guarantee given; give one of: --epsilon [--delta]; --mu; --sigma "
-            "[--sensitivity]; --noise-multiplier --sample-rate --steps --delta",
+            f"no guarantee given; give one of: {_WAYS_TEXT}",
         )
     return ways[0]
+
+
+def _not_huge(name: str, x: float, limit: float) -> None:
+    if math.isfinite(x) and x > limit:
+        raise BadInput(
+            name,
+            f"{x:.3g} is above {limit:g}, where every bound on the card is already 1 to double "
+            "precision; give --epsilon inf for no privacy",
+        )
 
 
 # --- accounting ----------------------------------------------------------------------------
@@ -205,7 +238,7 @@ def _gdp(adjacency: str, mu: float, delta: float, how: str) -> Privacy:
 
     def profile():
         grid = profile_grid(accounting.gaussian_epsilon(delta=1e-12, mu=mu))
-        return grid, np.minimum(accounting.gaussian_delta(epsilon=grid, mu=mu), _BELOW_ONE)
+        return grid, np.clip(accounting.gaussian_delta(epsilon=grid, mu=mu), 0.0, _BELOW_ONE)
 
     return Privacy(
         adjacency=adjacency,
@@ -219,40 +252,6 @@ def _gdp(adjacency: str, mu: float, delta: float, how: str) -> Privacy:
     )
 
 
-def pld_interval(rdp_epsilon: float) -> float:
-    """PLD discretisation: ε_RDP / 3000 (within [10⁻⁵, 10⁻²]).
-
-    dp-accounting's PLD is pessimistic (an upper bound) at any interval; this one keeps ε within
-    ~0.5 % of the finest-grid value over noise multipliers 0.6–8 (the tests pin this) at a few
-    hundredths of a second, where the library's default 10⁻⁴ takes about a second for 10⁴ steps.
-    """
-    if not math.isfinite(rdp_epsilon):
-        return 1e-2
-    return float(min(max(rdp_epsilon / 3e3, 1e-5), 1e-2))
-
-
-def _event(noise_multiplier: float, sample_rate: float, steps: int):
-    from dp_accounting import dp_event
-
-    return dp_event.SelfComposedDpEvent(
-        dp_event.PoissonSampledDpEvent(sample_rate, dp_event.GaussianDpEvent(noise_multiplier)),
-        steps,
-    )
-
-
-def rdp_epsilon(*, noise_multiplier: float, sample_rate: float, steps: int, delta: float) -> float:
-    """ε of DP-SGD at δ by dp-accounting's RDP accountant (add/remove; it has no replace-one
-    accounting of Poisson sampling)."""
-    import dp_accounting
-    from dp_accounting import rdp
-
-    acc = rdp.RdpAccountant(
-        neighboring_relation=dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE
-    )
-    acc.compose(_event(noise_multiplier, sample_rate, steps))
-    return float(acc.get_epsilon(delta))
-
-
 def dpsgd_privacy(
     *,
     noise_multiplier: float,
@@ -263,50 +262,44 @@ def dpsgd_privacy(
     interval: float | None = None,
     rdp_add_remove: float | None = None,
 ) -> Privacy:
-    """DP-SGD (Poisson-subsampled Gaussian, ``steps`` compositions) through dp-accounting's PLD.
+    """DP-SGD through :func:`privrisk.accounting.dpsgd_pld` (adaptive PLD, stated ε error);
+    an accounting limit becomes BadInput naming the argument."""
+    try:
+        acct = accounting.dpsgd_pld(
+            noise_multiplier=noise_multiplier,
+            sample_rate=sample_rate,
+            steps=steps,
+            delta=delta,
+            adjacency=adjacency,
+            interval=interval,
+            rdp_epsilon=rdp_add_remove,
+        )
+    except accounting.AccountingLimit as err:
+        raise BadInput(err.argument, err.message) from None
+    return privacy_of_account(acct)
 
-    The discretisation interval defaults to :func:`pld_interval` of the RDP ε (doubled for
-    replace-one, whose ε is at most twice the add/remove one).
-    """
-    import dp_accounting
-    from dp_accounting.pld import privacy_loss_distribution as pld_lib
 
-    rel = (
-        dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE
-        if adjacency == ADD_REMOVE
-        else dp_accounting.NeighboringRelation.REPLACE_ONE
-    )
-    if interval is None:
-        if rdp_add_remove is None:
-            rdp_add_remove = rdp_epsilon(
-                noise_multiplier=noise_multiplier, sample_rate=sample_rate, steps=steps, delta=delta
-            )
-        interval = pld_interval((1.0 if adjacency == ADD_REMOVE else 2.0) * rdp_add_remove)
-    pld = pld_lib.from_gaussian_mechanism(
-        noise_multiplier,
-        sampling_prob=sample_rate,
-        neighboring_relation=rel,
-        value_discretization_interval=interval,
-        use_connect_dots=True,
-    ).self_compose(steps)
-    how = (
-        f"dp-accounting PLD accountant ({adjacency}, Poisson sampling, connect-the-dots, "
-        f"pessimistic, discretisation {interval:.2g})"
-    )
+def privacy_of_account(acct: accounting.PldAccount) -> Privacy:
+    how = acct.method
+    if acct.interval > 0:
+        how += (
+            f", discretisation {acct.interval:.2g}; ε error ≤ {acct.error:.2g} "
+            f"({100 * acct.relative_error:.2g} %, on the safe side)"
+        )
 
     def profile():
-        grid = profile_grid(pld.get_epsilon_for_delta(1e-12))
-        deltas = np.asarray(pld.get_delta_for_epsilon(grid), dtype=float)
-        return grid, np.minimum(deltas, _BELOW_ONE)
+        grid = profile_grid(acct.epsilon_for_delta(1e-12))
+        return grid, np.clip(acct.delta_for_epsilon(grid), 0.0, _BELOW_ONE)
 
     return Privacy(
-        adjacency=adjacency,
-        epsilon=float(pld.get_epsilon_for_delta(delta)),
-        delta=delta,
+        adjacency=acct.adjacency,
+        epsilon=float(acct.epsilon),
+        delta=acct.delta,
         pure=False,
-        advantage=float(pld.get_delta_for_epsilon(0.0)),  # total variation = δ(0)
+        advantage=float(acct.tv),  # total variation = δ(0)
         accounting=how,
         profile_source=profile,
+        epsilon_error=acct.error,
     )
 
 
@@ -335,6 +328,9 @@ def parse(
     steps=None,
     adjacency=None,
     pld_discretisation=None,
+    rho=None,
+    rdp=None,
+    profile=None,
 ) -> Guarantee:
     """Validate the guarantee and account it under the stated adjacency and replace-one."""
     given = {
@@ -345,13 +341,23 @@ def parse(
         "noise_multiplier": noise_multiplier,
         "sample_rate": sample_rate,
         "steps": steps,
+        "rho": rho,
+        "rdp": rdp,
+        "profile": profile,
     }
     way = which_way(given)
+    if pld_discretisation is not None and way != "dpsgd":
+        raise BadInput(
+            "pld_discretisation",
+            "applies only to a DP-SGD guarantee (--noise-multiplier --sample-rate --steps); "
+            "the other guarantees are accounted exactly",
+        )
     adj, adj_default = adjacency_of(adjacency, way)
     what = f"{adj} adjacency" + (" (default)" if adj_default else "")
 
     if way == "epsilon":
         eps = number("epsilon", epsilon, lo=0, inf_ok=True)
+        _not_huge("epsilon", eps, MAX_EPSILON)
         d = 0.0 if delta is None else _delta(delta)
         kind = "epsilon" if d == 0 else "epsilon-delta"
         stated = {"epsilon": eps} | ({"delta": d} if d > 0 else {})
@@ -369,11 +375,15 @@ def parse(
             )
         return Guarantee(kind, stated, adj, adj_default, as_stated, ro)
 
+    if way in ("zcdp", "rdp", "profile"):
+        return _curve_guarantee(way, given, delta, adj, adj_default, what)
+
     if way in ("gdp", "gaussian"):
         name = "a μ-GDP guarantee" if way == "gdp" else "a Gaussian mechanism"
         d = DEFAULT_DELTA if delta is None else _delta(delta, required_positive=name)
         if way == "gdp":
             m = number("mu", mu, lo=0, inf_ok=True)
+            _not_huge("mu", m, MAX_MU)
             stated = {"mu": m}
             how = f"as given, {what}"
         else:
@@ -382,6 +392,12 @@ def parse(
             s = number("sigma", sigma, lo=0, lo_open=True)
             sens = 1.0 if sensitivity is None else number("sensitivity", sensitivity, lo=0)
             m = sens / s
+            if m > MAX_MU:
+                raise BadInput(
+                    "sigma",
+                    f"μ = Δ/σ = {m:.3g} is above {MAX_MU:g}: no noise to speak of (every bound "
+                    "is 1 to double precision); give --epsilon inf for no privacy",
+                )
             stated = {"sigma": s, "sensitivity": sens}
             how = f"μ = Δ/σ = {_fmt(m)} ({what}; sensitivity for that adjacency)"
         stated |= {"delta": d} if delta is not None else {}
@@ -411,7 +427,15 @@ def parse(
     interval = None
     if pld_discretisation is not None:
         interval = number("pld_discretisation", pld_discretisation, lo=0, lo_open=True, hi=1)
-    rdp_eps = rdp_epsilon(noise_multiplier=nm, sample_rate=q, steps=t, delta=d)
+    try:
+        accounting.check_dpsgd(noise_multiplier=nm, sample_rate=q, steps=t)
+    except accounting.AccountingLimit as err:
+        raise BadInput(err.argument, err.message) from None
+    rdp_eps = (
+        None
+        if q == 1
+        else accounting.dpsgd_rdp_epsilon(noise_multiplier=nm, sample_rate=q, steps=t, delta=d)
+    )
     views = {
         view: dpsgd_privacy(
             noise_multiplier=nm,
@@ -433,3 +457,89 @@ def parse(
         views[REPLACE_ONE],
         rdp_epsilon=rdp_eps if adj == ADD_REMOVE else None,
     )
+
+
+# --- guarantees given as a curve: zCDP, an RDP curve, a privacy profile -------------------------
+
+
+def _profile_privacy(adjacency, epsilons, deltas, delta: float, how: str, name: str) -> Privacy:
+    """A guarantee known through pairs (ε_i, δ_i), each valid: ε at the card's δ is the smallest
+    ε_i with δ_i <= δ; the advantage the smallest over the pairs of (e^ε − 1 + 2δ)/(e^ε + 1)."""
+    e = np.asarray(epsilons, dtype=float)
+    d = np.clip(np.asarray(deltas, dtype=float), 0.0, _BELOW_ONE)
+    eps = accounting.profile_epsilon(epsilons=e, deltas=d, delta=delta)
+    if math.isinf(eps):
+        raise BadInput(
+            name,
+            f"no pair of the {KINDS.get(name, name)} reaches δ <= {delta:.3g}; give a larger "
+            f"--delta (its smallest δ is {float(d.min()):.3g})",
+        )
+    adv = float(np.min(tradeoff.advantage_approx(epsilon=e, delta=d)))
+    return Privacy(
+        adjacency=adjacency,
+        epsilon=eps,
+        delta=delta,
+        pure=False,
+        advantage=adv,
+        accounting=how,
+        profile_source=lambda: (e, d),
+    )
+
+
+def _curve_guarantee(way, given, delta, adj, adj_default, what) -> Guarantee:
+    d = DEFAULT_DELTA if delta is None else _delta(delta, required_positive=KINDS[way])
+    stated: dict = {}
+    if way == "profile":
+        pairs = read_pairs("profile", given["profile"], what="ε and δ(ε)")
+        e = np.array([p[0] for p in pairs])
+        dl = np.array([p[1] for p in pairs])
+        bad = np.nonzero((e < 0) | (dl < 0) | (dl > 1))[0]
+        if bad.size:
+            i = int(bad[0])
+            raise BadInput(
+                "profile", f"pair {i + 1}: ε must be >= 0 and δ in [0, 1], got {pairs[i]}"
+            )
+        order = np.argsort(e)
+        e, dl = e[order], dl[order]
+        if np.any(np.diff(dl) > 1e-15):
+            i = int(np.nonzero(np.diff(dl) > 1e-15)[0][0])
+            raise BadInput(
+                "profile",
+                f"δ must not grow with ε (a privacy profile is non-increasing): δ({e[i]:g}) = "
+                f"{dl[i]:g} < δ({e[i + 1]:g}) = {dl[i + 1]:g}",
+            )
+        stated = {"profile": Path(str(given["profile"])).name}
+        how = f"{len(pairs)} (ε, δ) pairs from the file, {what}"
+    else:
+        if way == "zcdp":
+            r = number("rho", given["rho"], lo=0)
+            _not_huge("rho", r, MAX_RHO)
+            orders, values = accounting.zcdp_rdp(rho=r)
+            stated = {"rho": r}
+            how = f"ρα at every order α (Bun & Steinke 2016), {what}"
+        else:
+            pairs = read_pairs("rdp", given["rdp"], what="order α and RDP ε_α")
+            orders = np.array([p[0] for p in pairs])
+            values = np.array([p[1] for p in pairs])
+            if np.any(orders <= 1) or np.any(values < 0):
+                raise BadInput("rdp", "orders must be > 1 and RDP values >= 0")
+            stated = {"rdp": Path(str(given["rdp"])).name}
+            how = f"{len(pairs)} RDP orders from the file, {what}"
+        top = accounting.rdp_epsilon(orders=orders, rdp=values, delta=1e-12)
+        if not top <= accounting.MAX_RDP_EPSILON:
+            raise BadInput(way if way == "rdp" else "rho", f"ε at δ = 1e-12 is {top:.3g}: above "
+                           f"{accounting.MAX_RDP_EPSILON:g}, no meaningful protection")  # fmt: skip
+        e = profile_grid(top)
+        dl = np.asarray(accounting.rdp_delta(orders=orders, rdp=values, epsilon=e), dtype=float)
+        how += "; (ε, δ) by Canonne, Kamath & Steinke's conversion at each order"
+        eps_exact = accounting.rdp_epsilon(orders=orders, rdp=values, delta=d)
+        e, dl = np.r_[e, eps_exact], np.r_[dl, d]  # the card's own pair, exact
+    stated |= {"delta": d} if delta is not None else {}
+    as_stated = _profile_privacy(adj, e, dl, d, how, way)
+    if adj == REPLACE_ONE:
+        ro = as_stated
+    else:
+        e2, d2 = accounting.group_of_two(epsilons=e, deltas=dl)
+        ro = _profile_privacy(REPLACE_ONE, e2, d2, d, "group privacy from add/remove: "
+                              "(2ε, (1 + e^ε)δ) for each pair", way)  # fmt: skip
+    return Guarantee(way, stated, adj, adj_default, as_stated, ro)

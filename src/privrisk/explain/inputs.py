@@ -41,3 +41,42 @@ def integer(name: str, value, *, lo: int) -> int:
     if x != int(x):
         raise BadInput(name, f"must be a whole number, got {value!r}")
     return int(x)
+
+
+def read_pairs(argument: str, path, *, what: str) -> tuple[tuple[float, float], ...]:
+    """Two numeric columns (comma, tab, space or semicolon separated) from a text file: an
+    optional header line, blank lines and ``#`` comments ignored. BadInput naming ``argument``
+    and the line for anything else."""
+    from pathlib import Path
+
+    p = Path(str(path))
+    if not p.is_file():
+        raise BadInput(argument, f"no such file: {p}")
+    try:
+        text = p.read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        raise BadInput(argument, f"cannot read {p}: {err}") from None
+    out: list[tuple[float, float]] = []
+    header_seen = False
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        fields = line.replace(",", " ").replace(";", " ").split()
+        if len(fields) != 2:
+            raise BadInput(
+                argument, f"{p}: line {lineno}: expected two columns ({what}), got {len(fields)}"
+            )
+        try:
+            x, y = float(fields[0]), float(fields[1])
+        except ValueError:
+            if out or header_seen:
+                raise BadInput(argument, f"{p}: line {lineno}: not two numbers: {line!r}") from None
+            header_seen = True  # column names
+            continue
+        if math.isnan(x) or math.isnan(y):
+            raise BadInput(argument, f"{p}: line {lineno}: NaN is not a number here")
+        out.append((x, y))
+    if not out:
+        raise BadInput(argument, f"{p}: no rows of {what}")
+    return tuple(out)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import math
 
+from privrisk import accounting
+
 from .attacker import Attacker
 from .card import Row
-from .guarantee import REPLACE_ONE, Guarantee, adjacency_of, dpsgd_privacy, parse, pld_interval
+from .guarantee import REPLACE_ONE, Guarantee, adjacency_of, parse, privacy_of_account
 from .inputs import BadInput
 from .rows import ROWS, VIEW, num, prob
 
@@ -29,16 +31,24 @@ PARAMETER = {
     "gdp": ("mu", +1),
     "gaussian": ("sigma", -1),
     "dpsgd": ("noise_multiplier", -1),
+    "zcdp": ("rho", +1),
 }
 _WORDS = {
     "epsilon": "largest ε",
     "mu": "largest μ",
     "sigma": "smallest σ",
     "noise_multiplier": "smallest noise multiplier",
+    "rho": "largest ρ",
 }
 
 
-_SYMBOLS = {"epsilon": "ε", "mu": "μ", "sigma": "σ", "noise_multiplier": "noise multiplier"}
+_SYMBOLS = {
+    "epsilon": "ε",
+    "mu": "μ",
+    "sigma": "σ",
+    "noise_multiplier": "noise multiplier",
+    "rho": "ρ",
+}
 
 
 def parse_max_risk(value) -> tuple[str, float]:
@@ -69,14 +79,13 @@ def parse_max_risk(value) -> tuple[str, float]:
     return key, t
 
 
-def _risk(
-    g_args: dict, kind: str, a: Attacker, key: str, x: float, grid: dict | None = None
-) -> float:
+def _risk(g_args: dict, kind: str, a: Attacker, key: str, x: float, grid: dict) -> float:
     """The row's value when the searched parameter is x (privacy loss grows with x).
 
-    DP-SGD: ``grid["epsilon"]`` is the ε of the previous step of the search, which sets this
-    step's PLD discretisation (:func:`~.guarantee.pld_interval`) without a fresh RDP accounting;
-    any grid gives an upper bound, and the steps of a bisection are close to each other."""
+    DP-SGD: every step of the search, and the check of its answer, use one PLD discretisation
+    ``grid["interval"]`` (the adaptive one at the user's own setting), so the risk the answer
+    reports is the very value the search compared with the target. A noise multiplier too small
+    to account (:class:`~privrisk.accounting.AccountingLimit`) counts as above any target."""
     name, sign = PARAMETER[kind]
     args = dict(g_args)
     if sign > 0:
@@ -89,20 +98,25 @@ def _risk(
         view = adjacency if VIEW[key] == "stated" else REPLACE_ONE
         if math.isinf(args[name]):
             return _extreme(key, a, 0.0)
-        interval = None if grid is None else pld_interval(grid["epsilon"])
-        privacy = dpsgd_privacy(
-            noise_multiplier=args["noise_multiplier"],
-            sample_rate=float(args["sample_rate"]),
-            steps=int(args["steps"]),
-            delta=float(args["delta"]),
-            adjacency=view,
-            interval=interval,
-        )
-        if grid is not None:
-            grid["epsilon"] = privacy.epsilon
+        try:
+            acct = accounting.dpsgd_pld(
+                noise_multiplier=args["noise_multiplier"],
+                sample_rate=float(args["sample_rate"]),
+                steps=int(args["steps"]),
+                delta=float(args["delta"]),
+                adjacency=view,
+                interval=grid.get("interval"),
+            )
+        except accounting.AccountingLimit:
+            return math.inf
+        grid.setdefault("interval", acct.interval or None)
+        privacy = privacy_of_account(acct)
         g = Guarantee(kind, {}, adjacency, False, privacy, privacy)
     else:
-        g = parse(**args)
+        try:
+            g = parse(**args)
+        except BadInput:  # beyond the card's range (ε > 1000, μ > 100): the risk of no privacy
+            return _extreme(key, a, math.inf)
     v = ROWS[key](g, a).value
     return math.nan if v is None else float(v)
 
@@ -113,6 +127,12 @@ def _extreme(key: str, a: Attacker, epsilon: float) -> float:
 
 
 def answer(g_args: dict, g: Guarantee, a: Attacker, key: str, target: float) -> Row:
+    if g.kind not in PARAMETER:
+        raise BadInput(
+            "max_risk",
+            f"the reverse question needs a guarantee with one knob (ε, μ, σ, ρ, noise "
+            f"multiplier); a {g.kind} file has none",
+        )
     row = ROWS[key](g, a)
     if row.value is None:
         raise BadInput("max_risk", f"{key} does not apply to this guarantee: {row.note}")
@@ -122,10 +142,11 @@ def answer(g_args: dict, g: Guarantee, a: Attacker, key: str, target: float) -> 
     x_user = stated if sign > 0 else (0.0 if math.isinf(stated) else 1.0 / stated)
     rel_tol = 1e-3 if g.kind == "dpsgd" else 1e-6
 
-    view = g.as_stated if VIEW[key] == "stated" else g.replace_one
-    grid = {"epsilon": view.epsilon}
+    grid: dict = {}
+    if g.kind == "dpsgd":
+        _risk(g_args, g.kind, a, key, x_user, grid)  # fixes the grid at the user's setting
 
-    def risk(x, grid=grid):
+    def risk(x):
         return _risk(g_args, g.kind, a, key, x, grid)
 
     at_zero = _extreme(key, a, 0.0)
@@ -179,7 +200,7 @@ def answer(g_args: dict, g: Guarantee, a: Attacker, key: str, target: float) -> 
         else:
             hi = mid
     best = _param(lo, sign)
-    at = risk(lo, None)  # on the grid its own RDP ε sets
+    at = risk(lo)  # on the grid the search used: at <= target
     user = _param(x_user, sign)
     return Row(
         value=best,

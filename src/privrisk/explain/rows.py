@@ -38,6 +38,10 @@ def prob(x: float | None) -> str:
         return "1"
     if x == 0:
         return "0"
+    if math.isnan(x):
+        return "nan"
+    if 1 - x < 5e-7:  # would round to 1 at six decimals: say how far below 1 it is
+        return f"1 − {1 - x:.1e}"
     if 0.999 < x < 1:
         return f"{x:.6f}".rstrip("0")
     if x < 0.001:
@@ -166,8 +170,8 @@ def advantage_fdp(g: Guarantee, a: Attacker) -> Row:
         source, fn = "μ-GDP: 2Φ(μ/2) − 1 (Dong, Roth & Su 2019)", "advantage_gdp"
     elif s.has_profile and s.mu is None:
         source, fn = (
-            "PLD: δ(0) (Dong, Roth & Su 2019)",
-            "dp-accounting PLD get_delta_for_epsilon(0)",
+            "privacy profile: δ(0) (Dong, Roth & Su 2019)",
+            "privrisk.accounting (δ(0) of the profile)",
         )
     else:
         source, fn = (
@@ -193,8 +197,48 @@ def advantage_fdp(g: Guarantee, a: Attacker) -> Row:
         adjacency=s.adjacency,
         baseline=0.0,
         note=note,
-        function=fn if fn.startswith("dp-") else f"privrisk.bounds.tradeoff.{fn}",
+        function=fn if fn.startswith("privrisk") else f"privrisk.bounds.tradeoff.{fn}",
     )
+
+
+#: the false-positive rates of the TPR-at-low-FPR rows (the auditing literature's numbers)
+FPRS = (0.001, 0.01, 0.1)
+
+
+def tpr_key(fpr: float) -> str:
+    return f"membership.tpr_at_fpr_{fpr:g}"
+
+
+def tpr_at_fpr(fpr: float) -> Callable[[Guarantee, Attacker], Row]:
+    def row(g: Guarantee, a: Attacker) -> Row:
+        s = g.as_stated
+        v = s.success_from_baseline(fpr)  # TPR <= 1 − f(FPR)
+        return Row(
+            key=tpr_key(fpr),
+            group="membership",
+            label=f"membership test's true-positive rate at false-positive rate {fpr:.1%}",
+            value=v,
+            text=f"{prob(v)} (a coin that flags {fpr:.1%}: {prob(fpr)})",
+            source="f-DP trade-off curve: TPR <= 1 − f(FPR) (Dong, Roth & Su 2019)",
+            attacker=(
+                f"The strongest membership test that wrongly flags at most {fpr:.1%} of "
+                f"non-members ({_member_meaning(s)}): the fraction of members it can catch."
+            ),
+            adjacency=s.adjacency,
+            baseline=fpr,
+            function="privrisk.bounds.tradeoff." + _baseline_fn(s),
+        )
+
+    row.__name__ = f"tpr_at_fpr_{fpr:g}"
+    return row
+
+
+def _baseline_fn(s: Privacy) -> str:
+    if s.mu is not None:
+        return "success_from_baseline_gdp"
+    if s.has_profile:
+        return "success_from_baseline_profile"
+    return "success_from_baseline_approx"
 
 
 def mace_advantage(g: Guarantee, a: Attacker) -> Row:
@@ -202,12 +246,13 @@ def mace_advantage(g: Guarantee, a: Attacker) -> Row:
     common = dict(
         key="membership.mace",
         group="membership",
-        label="membership advantage of any query of the model (Mace's Adv_p)",
+        label="membership advantage of any query of the model (Mace's Adv_p = 2·accuracy − 1)",
         source="Xu et al. 2022 (Mace), Theorem 1(4)",
         attacker=(
             "An attacker who scores the target with any query of the released model (a GAN "
-            f"discriminator's output, a loss) at base rate {a.base_rate:g}: how much better than "
-            "the base rate it can tell members from non-members (TPR − FPR at 1/2)."
+            f"discriminator's output, a loss) when a fraction {a.base_rate:g} of candidates are "
+            "members: twice its accuracy minus one, of which always answering the majority class "
+            f"without the release already scores {prob(abs(2 * a.base_rate - 1))}."
         ),
         adjacency=s.adjacency,
         baseline=abs(2 * a.base_rate - 1),
@@ -221,7 +266,14 @@ def mace_advantage(g: Guarantee, a: Attacker) -> Row:
             **common,
         )
     v = float(mace.dp_bound(epsilon=s.epsilon, p=a.base_rate))
-    return Row(value=v, text=prob(v), **common)
+    base = abs(2 * a.base_rate - 1)
+    if base == 0:
+        return Row(value=v, text=prob(v), **common)
+    return Row(
+        value=v,
+        text=f"{prob(v)} (the majority guess alone: {prob(base)}; +{prob(max(v - base, 0.0))})",
+        **common,
+    )
 
 
 # --- attribute inference (replace-one) --------------------------------------------------------
@@ -276,7 +328,10 @@ def _precise_at(epsilon: float, M: float, centre: float) -> tuple[float, float]:
                 epsilon=epsilon / M, M=M, x0=centre, radius=1.0
             )
         )
-    return prior, post
+    if not math.isfinite(post):
+        # e^{ε·d} overflows (ε ≳ 700): the simplified bound at the same prior is valid (≈ 1 here)
+        post = float(attribute.posterior_simplified(epsilon=epsilon / M, p=prior, R=M))
+    return prior, min(post, 1.0)
 
 
 def precise_centres(M: float) -> np.ndarray:
@@ -354,7 +409,7 @@ def beta(g: Guarantee, a: Attacker) -> Row:
 def advantage(g: Guarantee, a: Attacker) -> Row:
     r = g.replace_one
     vals, e, d, own = over_profile(
-        r, lambda e, d: reconstruction.advantage_bound(epsilon=e, p=a.prior, delta=d)
+        r, lambda e, d: reconstruction.advantage_one_run(epsilon=e, p=a.prior, delta=d)
     )
     v = float(vals[0])
     return Row(
@@ -364,12 +419,12 @@ def advantage(g: Guarantee, a: Attacker) -> Row:
         label="reconstruction advantage (posterior − prior) / (1 − prior)",
         value=v,
         text=prob(v),
-        source="Swanberg et al. 2025, Corollary 3.4",
+        source="Swanberg et al. 2025, §5.3 advantage of Theorem 3.5 (n = 1), as β",
         attacker="The same attacker: how much of the way from its prior to certainty the "
-        "release can take it.",
+        "release can take it (the β row's posterior, (β − prior)/(1 − prior)).",
         adjacency=r.adjacency,
         baseline=0.0,
-        function="privrisk.bounds.reconstruction.advantage_bound",
+        function="privrisk.bounds.reconstruction.advantage_one_run",
     )
 
 
@@ -379,15 +434,19 @@ def epsilon_protect(g: Guarantee, a: Attacker) -> Row:
         key="reconstruction.epsilon_protect",
         group="reconstruction",
         label=f"ε_protect: the largest ε with advantage ≤ {PROTECT_THRESHOLD:g}",
-        source="Swanberg et al. 2025, ε_protect",
+        source="Swanberg et al. 2025, ε_protect (§5.3), with Theorem 3.5's advantage",
         attacker="The same attacker; below ε_protect the release moves it at most 5 % of the "
         "way from its prior to certainty.",
         adjacency=r.adjacency,
-        function="privrisk.bounds.reconstruction.epsilon_protect",
+        function="privrisk.bounds.reconstruction.epsilon_protect_one_run",
     )
     if a.prior >= 1:
         return Row(value=None, text="n/a", note="the prior is 1: nothing to protect", **common)
-    v = float(reconstruction.epsilon_protect(p=a.prior, delta=r.delta, threshold=PROTECT_THRESHOLD))
+    v = float(
+        reconstruction.epsilon_protect_one_run(
+            p=a.prior, delta=r.delta, threshold=PROTECT_THRESHOLD
+        )
+    )
     side = "within it" if r.epsilon <= v else "above it"
     return Row(
         value=v,
@@ -435,6 +494,8 @@ def equally_likely_values(a: Attacker) -> int | None:
     if a.values is not None:
         return a.values
     if len(set(a.priors)) > 1:
+        return None
+    if a.prior < 1e-12:  # K beyond 10¹²: not a number of values anyone enumerates
         return None
     k = round(1 / a.prior)
     return k if abs(k * a.prior - 1) < 1e-9 else None
@@ -541,6 +602,7 @@ ROWS: dict[str, Callable[[Guarantee, Attacker], Row]] = {
     "membership.advantage_eps_delta": advantage_eps_delta,
     "membership.advantage_fdp": advantage_fdp,
     "membership.mace": mace_advantage,
+    **{tpr_key(f): tpr_at_fpr(f) for f in FPRS},
     "attribute.simplified": attribute_simplified,
     "attribute.precise": attribute_precise,
     "reconstruction.beta": beta,

@@ -22,7 +22,8 @@ import torch
 
 from .. import accounting
 
-SENSITIVITY = {"replace_one": 2.0, "add_remove": 1.0}  # per-step L2 sensitivity / C
+# per-step L2 sensitivity / C; ``adjacency`` arguments take an Adjacency or its config spelling
+SENSITIVITY = {accounting.Adjacency.REPLACE_ONE: 2.0, accounting.Adjacency.ADD_REMOVE: 1.0}
 
 
 def full_batch_noise_multiplier(
@@ -34,8 +35,7 @@ def full_batch_noise_multiplier(
     Raises:
         ValueError: unknown adjacency or steps < 1.
     """
-    if adjacency not in SENSITIVITY:
-        raise ValueError(f"adjacency must be one of {sorted(SENSITIVITY)}, got {adjacency!r}")
+    adjacency = accounting.Adjacency.parse(adjacency)
     if steps < 1:
         raise ValueError(f"steps must be >= 1, got {steps}")
     mu = accounting.gdp_mu(epsilon=float(epsilon), delta=delta)
@@ -46,6 +46,7 @@ def full_batch_noise_multiplier(
 
 def full_batch_mu(noise_multiplier: float, steps: int, adjacency: str = "replace_one") -> float:
     """μ of T full-batch steps with noise multiplier σ (∞ when σ = 0)."""
+    adjacency = accounting.Adjacency.parse(adjacency)
     if noise_multiplier == 0:
         return math.inf
     return SENSITIVITY[adjacency] * math.sqrt(steps) / noise_multiplier
