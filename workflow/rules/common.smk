@@ -1,6 +1,7 @@
 # Shared helpers. Logic lives in the privrisk package (src/privrisk/workflow.py), tested there;
 # this file only validates the config and registers each paper's targets.
 
+import os
 import sys
 from pathlib import Path
 
@@ -51,8 +52,9 @@ def paper_params(key, fig):
 
 def code(func):
     """Library source files a rule's function depends on, as `input: code=code(func)`,
-    so that editing that code (and only that code) reruns the rule."""
-    return wf.code_inputs(func)
+    so that editing that code (and only that code) reruns the rule. Relative to the working
+    directory, as Snakemake records inputs: a copied or moved checkout reruns nothing."""
+    return [os.path.relpath(p) for p in wf.code_inputs(func)]
 
 
 def caption(key, fig):
