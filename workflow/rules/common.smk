@@ -10,11 +10,15 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from privrisk import config as _privrisk_config  # noqa: E402
 from privrisk import workflow as wf  # noqa: E402
 
-# Stop before any job starts if a key is unknown, mistyped or out of range.
+# Stop before any job starts if a key is unknown, mistyped or out of range: one block naming each
+# key and exit status 2, not a WorkflowError with a frame that reads like a crash in this file.
+# `--config allow_large=true` and `=True` both mean true (privrisk.config.normalize_booleans).
 try:
+    _privrisk_config.normalize_booleans(config)
     _privrisk_config.validate(config)
 except _privrisk_config.ConfigError as err:
-    raise WorkflowError(str(err)) from None
+    print(f"Config error, nothing was run:\n{err}", file=sys.stderr)
+    raise SystemExit(2)
 
 SCALE = config.get("scale", "quick")
 

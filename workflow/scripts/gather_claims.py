@@ -9,6 +9,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1] / "src"))  # noqa: F821
 
 from privrisk.claims import gather, to_markdown
+from privrisk.core import checksums
 from privrisk.joblog import job_log
 
 sm = snakemake  # noqa: F821
@@ -25,4 +26,6 @@ with job_log(sm.log[0]):
             f"<!doctype html><meta charset='utf-8'><title>Claims ledger</title>"
             f"<h1>Claims ledger</h1><p>{len(df)} claims ({counts}).</p>{table}\n"
         )
+    # their digests, so that `privrisk complete` reports a ledger edited by hand
+    checksums.write_sidecars([o for o in (csv, getattr(out, "md", None)) if o])
     print(f"{len(df)} claims -> {csv}")
