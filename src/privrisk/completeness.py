@@ -171,10 +171,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--configfile", nargs="+", default=[], metavar="FILE", help="as snakemake's")
     ap.add_argument("--config", nargs="+", default=[], metavar="KEY=VALUE", help="as snakemake's")
     ap.add_argument("-d", "--directory", default=".", help="the run's working directory")
+    ap.add_argument("-s", "--snakefile", help="as snakemake's (default: its own search)")
     args = ap.parse_args(argv)
     smk = [*args.targets]
-    if args.configfile:
-        smk += ["--configfile", *args.configfile]
+    if args.snakefile:
+        smk += ["--snakefile", str(Path(args.snakefile).resolve())]
+    if args.configfile:  # Snakemake runs in --directory: paths as the caller meant them
+        smk += ["--configfile", *(str(Path(f).resolve()) for f in args.configfile)]
     if args.config:
         smk += ["--config", *args.config]
     try:

@@ -23,11 +23,18 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # code that runs is the code whose commit goes into provenance.
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1] / "src"))  # noqa: F821
 
-from privrisk.core import device
-from privrisk.figure import resolve, run_figure
-from privrisk.joblog import job_log
+from privrisk.core import jobs
 
+# Killed with its Snakemake, never an orphan that writes outputs after the run is gone; and one
+# line a minute in the terminal while it runs (privrisk.core.jobs).
+jobs.die_with_parent()
 sm = snakemake  # noqa: F821
+jobs.heartbeat(sm.rule, sm.log[0])
+
+from privrisk.core import device  # noqa: E402
+from privrisk.figure import resolve, run_figure  # noqa: E402
+from privrisk.joblog import job_log  # noqa: E402
+
 with job_log(sm.log[0]):
     inputs = {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")}
     if sm.params.kind == "step":
