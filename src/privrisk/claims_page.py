@@ -44,7 +44,7 @@ th,td{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;vertical-alig
 th{cursor:pointer;background:#f5f5f5;position:sticky;top:2.6em;white-space:nowrap}
 th.asc::after{content:" \\25B2"}th.desc::after{content:" \\25BC"}
 td.claim{min-width:18em;max-width:34em}td.note{min-width:16em;max-width:40em}
-td.num{white-space:nowrap;font-variant-numeric:tabular-nums}
+td.num{white-space:nowrap;font-variant-numeric:tabular-nums}td.evidence{min-width:12em;max-width:24em}
 details summary{cursor:pointer}
 #shown{color:#555;margin-left:1em}
 """
@@ -99,8 +99,8 @@ def _cell(col: str, value: str, row: Mapping[str, str], results: Path) -> str:
     if col in ("note", "claim") and len(value) > FOLD:
         cut = value[:FOLD].rsplit(" ", 1)[0]
         return f'<td class="{col}"><details><summary>{escape(cut)} …</summary>{text}</details></td>'
-    if col in ("paper_value", "ours", "tolerance"):
-        return f'<td class="num">{text}</td>'
+    if col in ("paper_value", "ours", "tolerance"):  # a number on one line; evidence text wraps
+        return f'<td class="{"num" if len(value) <= 24 else "evidence"}">{text}</td>'
     return f'<td class="{col}">{text}</td>' if col in ("claim", "note") else f"<td>{text}</td>"
 
 
