@@ -155,7 +155,11 @@ def check(
     rows = summary(workdir, snakemake_args)
     problems += pending(rows)
     final = [r["output_file"] for r in rows if r.get("plan") == NO_UPDATE]
-    problems += edited(workdir, final)
+    # Snakemake plans nothing for a job whose requested target exists while another of its
+    # outputs is gone (`snakemake results/x.csv` with x.png deleted): every output must be there
+    gone = [f for f in final if not (workdir / f).exists()]
+    problems += [Problem("missing", f, "an output of a job Snakemake would not rerun") for f in gone]
+    problems += edited(workdir, [f for f in final if f not in gone])
     return len(rows), problems
 
 
