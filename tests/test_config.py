@@ -374,3 +374,17 @@ def test_dry_run_refuses_before_any_job(tmp_path, case):
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0 and needle in out
     assert "Job stats" not in out and "rule " not in out and not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize(
+    ("dataset", "paper", "size", "limit"),
+    [("cifar10", "xu2022", 10**7, "200000"), ("dermamnist", "xu2022", 10**6, "100000")],
+)
+def test_a_stand_in_larger_than_the_machine_holds_is_refused(dataset, paper, size, limit):
+    """Issue 32: a CIFAR-10 standin_size of 10^7 passed and the job then asked for 38 GiB."""
+    cfg = config.load(REPO / "config/config.yaml")
+    cfg[paper]["data"][dataset]["standin_size"] = size
+    cfg["allow_large"] = True  # a memory bound, not a slip of digits: no override
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(cfg)
+    assert f"{paper}.data.{dataset}.standin_size" in str(err.value) and limit in str(err.value)

@@ -158,7 +158,9 @@ def check(
     # Snakemake plans nothing for a job whose requested target exists while another of its
     # outputs is gone (`snakemake results/x.csv` with x.png deleted): every output must be there
     gone = [f for f in final if not (workdir / f).exists()]
-    problems += [Problem("missing", f, "an output of a job Snakemake would not rerun") for f in gone]
+    problems += [
+        Problem("missing", f, "an output of a job Snakemake would not rerun") for f in gone
+    ]
     problems += edited(workdir, [f for f in final if f not in gone])
     return len(rows), problems
 
