@@ -63,3 +63,43 @@ def test_progress_lines_name_the_job_time_and_last_log_line(tmp_path, monkeypatc
     time.sleep(0.1)
     said = out.getvalue().splitlines()
     assert len(said) >= 2 and all("xu2022_train: running for 0 min" in s for s in said), said
+
+
+def _read_draws(path):
+    import pandas as pd
+
+    return pd.read_csv(path)["draw"]
+
+
+def test_a_malformed_intermediate_csv_is_named_not_a_key_error(tmp_path):
+    good, bad = tmp_path / "attack.csv", tmp_path / "tuning.csv"
+    good.write_text("draw,y\n0,1\n")
+    bad.write_text("y\n1\n")  # the column the step reads is gone
+    inputs = {"attack": str(good), "tuning": str(bad)}
+    with pytest.raises(jobs.MalformedInput) as err:
+        with jobs.inputs_named_when_malformed(inputs):
+            _read_draws(bad)
+    said = str(err.value)
+    assert f"{bad} has no column 'draw' (its columns: y)" in said and str(good) not in said
+    bad.write_bytes(b"\x00\xff garbage \x00\n\x01")
+    with pytest.raises(jobs.MalformedInput, match=r"tuning\.csv is not a readable CSV"):
+        with jobs.inputs_named_when_malformed(inputs):
+            _read_draws(bad)
+    record = tmp_path / "record.json"
+    record.write_text('{"auc": 0.5')  # truncated
+    with pytest.raises(jobs.MalformedInput, match=r"record\.json is not readable JSON"):
+        with jobs.inputs_named_when_malformed({"record": str(record)}):
+            import json
+
+            json.loads(record.read_text())
+
+
+def test_an_error_no_input_explains_passes_unchanged(tmp_path):
+    good = tmp_path / "attack.csv"
+    good.write_text("draw,y\n0,1\n")
+    with pytest.raises(KeyError, match="epsilon"):
+        with jobs.inputs_named_when_malformed({"attack": str(good)}):
+            {}["epsilon"]
+    with pytest.raises(ValueError, match="a bug"):
+        with jobs.inputs_named_when_malformed({"attack": str(good)}):
+            raise ValueError("a bug")

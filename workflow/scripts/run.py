@@ -35,8 +35,9 @@ from privrisk.core import device  # noqa: E402
 from privrisk.figure import resolve, run_figure  # noqa: E402
 from privrisk.joblog import job_log  # noqa: E402
 
-with job_log(sm.log[0]):
-    inputs = {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")}
+inputs = {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")}
+# a malformed intermediate file is named, not reported as `KeyError: 'draw'` from deep inside
+with job_log(sm.log[0]), jobs.inputs_named_when_malformed(inputs):
     if sm.params.kind == "step":
         torch_threads = sm.params.cfg["torch_threads"]  # privrisk.workflow.params puts it there
         device.set_torch_threads(torch_threads)

@@ -21,6 +21,8 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 PR_SET_PDEATHSIG = 1
@@ -76,3 +78,79 @@ def heartbeat(name: str, log: str | Path, every_s: float = EVERY_S) -> threading
 
     threading.Thread(target=beat, name="privrisk-heartbeat", daemon=True).start()
     return stop
+
+
+# --- malformed intermediate files ---------------------------------------------------------------
+
+
+class MalformedInput(ValueError):
+    """An input file of a job (an intermediate artifact) is not what its rule wrote; names it."""
+
+
+def _csv_problem(path: str, column: str | None) -> str | None:
+    import pandas as pd
+
+    try:
+        header = list(pd.read_csv(path, nrows=5).columns)
+    except (OSError, ValueError, UnicodeDecodeError) as err:  # pandas' parse errors are ValueErrors
+        return f"{path} is not a readable CSV ({type(err).__name__}: {err})"
+    if column is not None and column not in header:
+        return f"{path} has no column {column!r} (its columns: {', '.join(map(str, header))})"
+    return None
+
+
+def _json_problem(path: str) -> str | None:
+    import json
+
+    try:
+        json.loads(Path(path).read_text())
+    except (OSError, ValueError) as err:
+        return f"{path} is not readable JSON ({err})"
+    return None
+
+
+def _from_pandas(err: BaseException) -> bool:
+    tb = err.__traceback__
+    while tb is not None:
+        if f"{os.sep}pandas{os.sep}" in tb.tb_frame.f_code.co_filename:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+@contextmanager
+def inputs_named_when_malformed(inputs: dict[str, str]) -> Iterator[None]:
+    """Turn what a malformed intermediate file raises deep inside a step or figure (``KeyError:
+    'draw'``, a pandas parse error, a JSON decode error) into one :class:`MalformedInput` naming
+    the file and what is wrong with it. Errors no input explains pass unchanged."""
+    import json
+
+    try:
+        yield
+    except (KeyError, ValueError, UnicodeDecodeError) as err:
+        if isinstance(err, MalformedInput):
+            raise
+        # only what reading a file raises: pandas (a missing column, a parse error) or json; a
+        # KeyError of a dict in the code is a bug to show as it is, whatever columns the inputs have
+        if not (isinstance(err, json.JSONDecodeError | UnicodeDecodeError) or _from_pandas(err)):
+            raise
+        column = err.args[0] if isinstance(err, KeyError) and err.args else None
+        if column is not None and not isinstance(column, str):
+            raise
+        problems = []
+        for path in inputs.values():
+            if path.endswith(".csv"):
+                problems.append(_csv_problem(path, column))
+            elif path.endswith(".json") and (
+                column is None or isinstance(err, json.JSONDecodeError)
+            ):
+                problems.append(_json_problem(path))
+        found = [p for p in problems if p]
+        if not found:
+            raise
+        raise MalformedInput(
+            "malformed input: "
+            + "; ".join(found)
+            + ". It was edited or truncated after its rule wrote it: delete it and run the same "
+            "command again (Snakemake makes it anew)."
+        ) from err
