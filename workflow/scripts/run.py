@@ -25,11 +25,13 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1] / "src")) 
 
 from privrisk.core import jobs
 
-# Killed with its Snakemake, never an orphan that writes outputs after the run is gone; and one
-# line a minute in the terminal while it runs (privrisk.core.jobs).
-jobs.die_with_parent()
 sm = snakemake  # noqa: F821
-jobs.heartbeat(sm.rule, sm.log[0])
+# Killed with its Snakemake, never an orphan that writes outputs after the run is gone; and one
+# line a minute in the terminal while it runs (privrisk.core.jobs). Only in a job process of its
+# own (Snakemake runs this file as a script), not when a test runs it inside its own process.
+if __name__ == "__main__":
+    jobs.die_with_parent()
+    jobs.heartbeat(f"{sm.params.paper} {sm.params.name}", sm.log[0])
 
 from privrisk.core import device  # noqa: E402
 from privrisk.figure import resolve, run_figure  # noqa: E402
