@@ -57,7 +57,7 @@ def paper_params(key, fig):
 def code(func):
     """Library source files a rule's function depends on, as `input: code=code(func)`,
     so that editing that code (and only that code) reruns the rule. Relative to the working
-    directory, as Snakemake records inputs: a copied or moved checkout reruns nothing."""
+    directory, as Snakemake records inputs: a moved checkout reruns nothing."""
     return [os.path.relpath(p) for p in wf.code_inputs(func)]
 
 
