@@ -39,3 +39,17 @@ for _key in PAPER_TARGETS:
             _key
         input:
             paper_targets(_key),
+
+
+# The run's last lines: where the outputs are, the ledger's counts and what changed since the last
+# run, what to do next (privrisk.run_summary). Not on a dry run.
+onsuccess:
+    from privrisk import run_summary
+
+    print(run_summary.text(ok=True))
+
+
+onerror:
+    from privrisk import run_summary
+
+    print(run_summary.text(ok=False))

@@ -75,9 +75,35 @@ def test_pipeline_refuses_typo_before_any_job(tmp_path):
     proc = run_pipeline(
         tmp_path, "thudi2022", configfiles=(str(tmp_path / "bad.yaml"),), check=False
     )
-    assert proc.returncode != 0
-    assert "thudi2022.fig2.epsilon_maxx" in proc.stdout + proc.stderr
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 2
+    assert "Config error, nothing was run:" in out and "thudi2022.fig2.epsilon_maxx" in out
+    # one block naming the key, not a WorkflowError with a frame that reads like a crash
+    assert "WorkflowError" not in out and 'File "' not in out and "Traceback" not in out, out
     assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize("spelling", ["true", "True", "TRUE", "false", "False"])
+def test_a_boolean_key_accepts_true_and_false_in_any_case(spelling):
+    """What `--config allow_large=true` hands over (Snakemake passes a lower-case word on as a
+    string): the one rule is true/false in any case, at boolean keys only."""
+    cfg = config.load(REPO / "config/config.yaml")
+    cfg["allow_large"] = spelling
+    cfg["scale"] = "true"  # a string key keeps its string
+    assert config.normalize_booleans(cfg) == ["allow_large"]
+    assert cfg["allow_large"] is (spelling.lower() == "true") and cfg["scale"] == "true"
+    cfg["allow_large"] = "yes"  # not a spelling of the rule: validation names the key
+    config.normalize_booleans(cfg)
+    with pytest.raises(config.ConfigError, match="allow_large"):
+        config.validate(cfg)
+
+
+def test_nested_boolean_keys_are_normalized_too():
+    cfg = config.load(REPO / "config/config.yaml")
+    enron = cfg["swanberg2025"]["data"]["enron"]
+    enron["gpt2"] = "False"
+    assert config.normalize_booleans(cfg) == ["swanberg2025.data.enron.gpt2"]
+    assert enron["gpt2"] is False
 
 
 def test_config_readme_is_current():
@@ -348,3 +374,17 @@ def test_dry_run_refuses_before_any_job(tmp_path, case):
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0 and needle in out
     assert "Job stats" not in out and "rule " not in out and not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize(
+    ("dataset", "paper", "size", "limit"),
+    [("cifar10", "xu2022", 10**7, "200000"), ("dermamnist", "xu2022", 10**6, "100000")],
+)
+def test_a_stand_in_larger_than_the_machine_holds_is_refused(dataset, paper, size, limit):
+    """Issue 32: a CIFAR-10 standin_size of 10^7 passed and the job then asked for 38 GiB."""
+    cfg = config.load(REPO / "config/config.yaml")
+    cfg[paper]["data"][dataset]["standin_size"] = size
+    cfg["allow_large"] = True  # a memory bound, not a slip of digits: no override
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(cfg)
+    assert f"{paper}.data.{dataset}.standin_size" in str(err.value) and limit in str(err.value)

@@ -178,14 +178,38 @@ def test_hand_placed_archive_is_used_without_network(repo):
     assert cifar10.load_cifar10({"source": "real", "path": str(path)})[0].shape == (18, 32, 32, 3)
 
 
-def test_hand_placed_prepared_files_need_no_rule(repo):
+def test_hand_placed_prepared_files_are_used_without_network(repo):
     folder = repo / "data" / "raw" / "mnist"
     folder.mkdir(parents=True)
     for name, data in BUILDERS["mnist"]().items():
         (folder / name).write_bytes(data)  # the loader reads the .gz files as they are
-    code, out = _smk(repo, "-n", "xu2022", blocks={"mnist": {"source": "real"}})
+    block = {"source": "real", "urls": {"train-images-idx3-ubyte.gz": f"{_dead_url()}/x.gz"}}
+    code, out = _smk(repo, "-n", "xu2022", blocks={"mnist": block})
     assert code == 0 and "xu2022_train_mnist_wgangp" in _planned(out), out
-    assert "prepare_mnist" not in _planned(out)
+    code, out = _smk(repo, "prepare_mnist", blocks={"mnist": block})  # offline: nothing to fetch
+    assert code == 0, out
+    assert json.loads((repo / "data" / "prepared" / "mnist.json").read_text())["downloads"] == {}
+
+
+@pytest.mark.parametrize("force", [["--forcerun", "prepare_acs"], ["--forceall"]])
+def test_forced_prepare_offline_keeps_the_hand_placed_file(repo, force):
+    """Issue 32's data loss: a real file placed by hand where the docs say, then a forced prepare
+    rule offline. Snakemake deletes a job's outputs before it runs; the data file is not one."""
+    csv = repo / "data" / "raw" / "acs" / "2018" / "1-Year" / "psam_p06.csv"
+    csv.parent.mkdir(parents=True)
+    csv.write_bytes(b"placed by hand\n")
+    block = {"source": "real", "urls": {"csv_pca.zip": f"{_dead_url()}/csv_pca.zip"}}
+    for _ in range(2):  # the second run finds the marker and deletes it first
+        code, out = _smk(repo, "prepare_acs", *force, blocks={"acs": block})
+        assert code == 0, out
+        assert csv.read_bytes() == b"placed by hand\n"
+    marker = json.loads((repo / "data" / "prepared" / "acs.json").read_text())
+    assert marker["files"] == [
+        {
+            "path": "data/raw/acs/2018/1-Year/psam_p06.csv",
+            "origin": "in place before this preparation",
+        }
+    ]
 
 
 def test_auto_downloads_only_with_download_true(repo, tmp_path_factory):

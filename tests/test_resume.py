@@ -8,7 +8,8 @@ directory. Three interruptions, each followed by the recovery the README gives:
 - Ctrl-C: SIGINT to Snakemake's process group while a job runs, then the same command again
   (the default profile's ``rerun-incomplete`` redoes the interrupted jobs);
 - one job killed with SIGKILL, then the same command again;
-- Snakemake itself killed with SIGKILL: the next run is refused (the directory stays locked),
+- Snakemake itself killed with SIGKILL: its running job dies with it (no orphan keeps writing),
+  the next run is refused (the directory stays locked, and ``privrisk complete`` says so),
   ``snakemake --unlock``, then the same command again.
 
 No race: each interruption comes while a job is *caught*: stopped (SIGSTOP) inside its body, its
@@ -45,6 +46,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -305,19 +307,34 @@ def test_one_job_killed_then_rerun(root, reference, tmp_path):
 
 
 def test_snakemake_killed_then_unlock_and_rerun(root, reference, tmp_path):
+    """SIGKILL to Snakemake alone: its running job dies with it (prctl PR_SET_PDEATHSIG in the
+    job runner, privrisk.core.jobs), even stopped, so no orphan writes outputs after the run is
+    gone; `privrisk complete` names the lock the dead run left; unlock and rerun redo the job."""
     work = tmp_path / "snakemake_killed"
     with started(root, work) as proc:
         caught = catch_a_job(proc, work)
         jobs = job_processes(proc.pid)
-        os.kill(proc.pid, signal.SIGKILL)  # Snakemake only: its running jobs are orphaned
+        os.kill(proc.pid, signal.SIGKILL)  # Snakemake only, not its process group
         proc.wait(TIMEOUT)
-        caught.resume()
-        psutil.wait_procs(jobs, timeout=TIMEOUT)  # let the orphans end before anything reruns
+        gone, alive = psutil.wait_procs(jobs, timeout=30)  # the caught job is still stopped
+        assert not alive, f"orphaned jobs survive their Snakemake: {alive}"
+    assert not any(o.exists() for o in caught.outputs)
+    complete = subprocess.run(
+        [sys.executable, "-m", "privrisk", "complete", *SLICE, "-s", str(root / "Snakefile")]
+        + ["-d", str(work), "--configfile", *[str(root / c) for c in TINY]],
+        cwd=root,
+        env=_env(root),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert complete.returncode == 1 and "lock       .snakemake/locks/" in complete.stdout, (
+        complete.stdout + complete.stderr
+    )
     refused = run(root, work, check=False)
     said = refused.stdout + refused.stderr
     assert refused.returncode != 0 and ("LockException" in said or "cannot be locked" in said), said
     run(root, work, "--unlock")
-    # the orphan may have finished and written its outputs, but nobody recorded that: it reruns
     assert_scheduled_again(root, work, caught)
     run(root, work)
     assert csv_hashes(work) == reference

@@ -287,9 +287,7 @@ def to_markdown(df: pd.DataFrame) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        prog="python -m privrisk.claims", description=__doc__.splitlines()[0]
-    )
+    ap = argparse.ArgumentParser(prog="privrisk claims", description=__doc__.splitlines()[0])
     ap.add_argument("ledger", nargs="?", default="results/claims.csv")
     ap.add_argument("--paper", help="show only this paper key")
     ap.add_argument("--status", choices=STATUSES, help="show only this status")

@@ -160,14 +160,76 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
         raise ConfigError("invalid config:\n  " + "\n  ".join(messages))
 
 
+def read_file(path: str | Path) -> dict[str, Any]:
+    """One config file as a mapping; a missing, unreadable or malformed file is a ConfigError
+    naming it (and the line of a YAML syntax error), never a traceback."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"config file {path}: cannot be read ({err})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        where = getattr(err, "problem_mark", None)
+        at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
+        what = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise ConfigError(f"config file {path}: not valid YAML{at}: {what}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise ConfigError(
+            f"config file {path}: must be a mapping of keys (key: value), not {type(data).__name__}"
+        )
+    return dict(data)
+
+
 def load(*paths: str | Path, check: bool = True) -> dict[str, Any]:
-    """Load and merge config files in order (later ones override), then validate."""
+    """Load and merge config files in order (later ones override, key by key), then validate."""
     cfg: dict[str, Any] = {}
     for p in paths:
-        cfg = deep_update(cfg, yaml.safe_load(Path(p).read_text()) or {})
+        cfg = deep_update(cfg, read_file(p))
     if check:
         validate(cfg)
     return cfg
+
+
+#: what ``--config KEY=VALUE`` may spell a boolean as (Snakemake hands ``true`` over as a string)
+BOOLEAN_WORDS = {"true": True, "false": False}
+
+
+def normalize_booleans(config: dict[str, Any], schema: dict[str, Any] | None = None) -> list[str]:
+    """Turn the strings ``true`` / ``false`` (any case) at boolean keys into booleans, in place.
+
+    The one rule for booleans on the command line: ``--config allow_large=true`` and
+    ``allow_large=True`` both mean true (Snakemake parses ``True`` itself and passes ``true`` on as
+    a string). Any other string at a boolean key stays, and validation names the key. Returns the
+    dotted keys converted.
+    """
+    schema = load_schema() if schema is None else schema
+    done: list[str] = []
+
+    def walk(node: Any, sch: dict[str, Any], path: str) -> None:
+        if not isinstance(node, dict):
+            return
+        sch = _resolve(schema, sch)
+        props = sch.get("properties", {})
+        for key, value in node.items():
+            if key not in props:
+                continue
+            sub = _resolve(schema, props[key])
+            where = f"{path}.{key}" if path else key
+            if sub.get("type") == "boolean" and isinstance(value, str):
+                if value.strip().lower() in BOOLEAN_WORDS:
+                    node[key] = BOOLEAN_WORDS[value.strip().lower()]
+                    done.append(where)
+            else:
+                walk(value, sub, where)
+
+    walk(config, schema, "")
+    return done
 
 
 # --- docs/config.md, generated from the schemas ------------------------------------------------
@@ -294,5 +356,5 @@ if __name__ == "__main__":
         load(*(sys.argv[1:] or ["config/config.yaml"]))
     except ConfigError as err:
         print(err, file=sys.stderr)
-        raise SystemExit(1) from None
+        raise SystemExit(2) from None
     print("config valid")

@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 
 from . import plotting, provenance
 from .claims import Claim, write_claims
+from .core import checksums
 
 REQUIRED_COLUMNS = ("series", "x", "y")
 
@@ -118,6 +119,7 @@ def write_outputs(
         wall_time_s=wall_time_s,
         extra=result.extra,
     )
+    record[checksums.PROVENANCE_KEY] = checksums.digests({f.name: t for t, f in written})
     stage(".json").write_text(json.dumps(record, indent=2, default=_json_default) + "\n")
     for t, final in written:
         t.replace(final)

@@ -144,7 +144,7 @@ def test_a_new_dataset_needs_only_its_description_and_a_registry_line(tmp_path, 
     path = tmp_path / "raw" / "fake" / "table.csv"
     block = {"source": "auto", "path": str(path), "download": True, "columns": 2, "rows": 9}
     assert sources.resolve("fake", block) == "standin"
-    assert sources.rule_inputs("fake", block) == [str(path)]
+    assert sources.rule_inputs("fake", block) == ["data/prepared/fake.json"]
     (spec,) = prepare.rule_specs({"p": {"data": {"fake": block}}})
     assert spec.block == {"path": str(path), "columns": 2} and spec.outputs == (str(path),)
     files = {"fake.zip": _zip("a,b\n1,2\n")}

@@ -116,3 +116,22 @@ def test_corruption_boxes_only_chosen_members():
     assert mask.sum() == 5 and set(np.flatnonzero(mask)) <= set(members)
     assert (out[mask][:, 6:10, 6:10] == 1).all() and out[mask].sum() == 5 * 16 * 3
     assert (out[~mask] == 0).all() and (x == 0).all()
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip_bytes", "compressed_flip"])
+def test_a_truncated_or_corrupted_npz_is_refused_naming_the_file(tmp_path, damage):
+    write_npz(tmp_path)
+    path = tmp_path / dermamnist.FILE
+    data = bytearray(path.read_bytes())
+    if damage == "truncate":
+        data = data[: len(data) // 2]
+    elif damage == "flip_bytes":
+        data[200:260] = bytes(60)  # inside the first member's data
+    else:
+        np.savez_compressed(path, **{k: v for k, v in np.load(path).items()})
+        data = bytearray(path.read_bytes())
+        data[300:340] = b"\xff" * 40
+    path.write_bytes(bytes(data))
+    with pytest.raises(dermamnist.DataFormatError) as err:
+        dermamnist.read_npz(path)
+    assert str(path) in str(err.value), err.value

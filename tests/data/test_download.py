@@ -4,6 +4,7 @@ dataset's preparation from archives in its real layout, all against a local HTTP
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import socket
 
@@ -247,18 +248,20 @@ def test_prepare_enron_unpacks_the_maildir(tmp_path):
 def test_obtains_and_rule_inputs(tmp_path):
     block = {"source": "auto", "path": str(tmp_path / "mnist")}
     assert sources.rule_inputs("mnist", block) == []  # auto without download: bundled fallback
-    want = [str(tmp_path / "mnist" / f) for f in mnist.FILES.values()]
+    # the data files are never a rule's input when the pipeline obtains them: only the marker of
+    # the prepare rule is (Snakemake could delete a rule's output, the user's data never)
+    want = ["data/prepared/mnist.json"]
     assert sources.rule_inputs("mnist", {**block, "download": True}) == want
     assert (
         sources.rule_inputs("mnist", {**block, "source": "real"}) == want
     )  # no DataUnavailable: prepared
     enron_block = {"source": "real", "path": str(tmp_path / "maildir")}
     assert sources.rule_inputs("enron", enron_block) == [
-        str(tmp_path / "maildir"),
+        "data/prepared/enron.json",
         str(enron.GPT2_MARKER),
     ]
     assert sources.rule_inputs("enron", {**enron_block, "gpt2": False}) == [
-        str(tmp_path / "maildir")
+        "data/prepared/enron.json"
     ]
 
 
@@ -295,3 +298,19 @@ def test_rule_specs_one_rule_per_dataset_with_only_the_preparation_keys():
     cfg["p2"]["data"]["mnist"]["path"] = "elsewhere"
     with pytest.raises(ValueError, match="different paths in two papers"):
         prepare.rule_specs(cfg)
+
+
+def test_prepare_keeps_files_in_place_and_downloads_nothing(tmp_path):
+    """A hand-placed file survives a forced preparation offline: nothing is fetched or rewritten,
+    and the marker records that the file was there before."""
+    csv = tmp_path / "acs" / "psam_p06.csv"
+    csv.parent.mkdir()
+    csv.write_text("placed,by,hand\n")
+    before = csv.stat().st_mtime_ns
+    marker = tmp_path / "prepared" / "acs.json"
+    block = {"path": str(csv), "urls": {"csv_pca.zip": "http://127.0.0.1:9/csv_pca.zip"}}
+    assert prepare.prepare("acs", block, what="swanberg2025.data.acs", marker=marker) == [csv]
+    assert csv.read_text() == "placed,by,hand\n" and csv.stat().st_mtime_ns == before
+    record = json.loads(marker.read_text())
+    assert record["files"] == [{"path": str(csv), "origin": "in place before this preparation"}]
+    assert record["downloads"] == {} and not (tmp_path / "acs" / "csv_pca.zip").exists()

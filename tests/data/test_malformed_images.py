@@ -188,3 +188,29 @@ def test_pipeline_job_fails_naming_the_malformed_file(tmp_path):
     assert proc.returncode != 0 and not (tmp_path / target).exists()
     log = (tmp_path / "results/logs/xu2022/train_mnist_wgangp.log").read_text()
     assert f"DataFormatError: {raw / mnist.FILES['train_images']}: images of shape (32, 32)" in log
+
+
+class _Planted:
+    """What someone who can write the data folder could plant: a pickle that runs a function."""
+
+    def __init__(self, target):
+        self.target = target
+
+    def __reduce__(self):
+        import os
+
+        return (os.mkdir, (str(self.target),))
+
+
+def test_a_cifar_pickle_that_would_run_code_is_refused_without_running_it(tmp_path):
+    planted = tmp_path / "data_batch_1"
+    planted.write_bytes(pickle.dumps({b"data": _Planted(tmp_path / "pwned"), b"labels": [1]}))
+    with pytest.raises(DataFormatError, match=r"data_batch_1.*names posix\.mkdir.*refused"):
+        cifar10.read_batch(planted)
+    assert not (tmp_path / "pwned").exists()
+    # what numpy 1 and 2 write for an array, at every protocol, still reads
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        batch = {b"data": np.full((2, 3072), 7, np.uint8), b"labels": [1, 2]}
+        planted.write_bytes(pickle.dumps(batch, protocol=protocol))
+        x, y = cifar10.read_batch(planted)
+        assert x.shape == (2, 32, 32, 3) and y.tolist() == [1, 2]

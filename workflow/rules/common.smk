@@ -1,6 +1,7 @@
 # Shared helpers. Logic lives in the privrisk package (src/privrisk/workflow.py), tested there;
 # this file only validates the config and registers each paper's targets.
 
+import os
 import sys
 from pathlib import Path
 
@@ -9,11 +10,15 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from privrisk import config as _privrisk_config  # noqa: E402
 from privrisk import workflow as wf  # noqa: E402
 
-# Stop before any job starts if a key is unknown, mistyped or out of range.
+# Stop before any job starts if a key is unknown, mistyped or out of range: one block naming each
+# key and exit status 2, not a WorkflowError with a frame that reads like a crash in this file.
+# `--config allow_large=true` and `=True` both mean true (privrisk.config.normalize_booleans).
 try:
+    _privrisk_config.normalize_booleans(config)
     _privrisk_config.validate(config)
 except _privrisk_config.ConfigError as err:
-    raise WorkflowError(str(err)) from None
+    print(f"Config error, nothing was run:\n{err}", file=sys.stderr)
+    raise SystemExit(2)
 
 SCALE = config.get("scale", "quick")
 
@@ -51,8 +56,9 @@ def paper_params(key, fig):
 
 def code(func):
     """Library source files a rule's function depends on, as `input: code=code(func)`,
-    so that editing that code (and only that code) reruns the rule."""
-    return wf.code_inputs(func)
+    so that editing that code (and only that code) reruns the rule. Relative to the working
+    directory, as Snakemake records inputs: a moved checkout reruns nothing."""
+    return [os.path.relpath(p) for p in wf.code_inputs(func)]
 
 
 def caption(key, fig):

@@ -17,7 +17,7 @@ for _paper in wf.paper_keys():
                 _reg.rule_name(_decl)
             input:
                 **_reg.inputs(_decl),
-                code=wf.code_inputs(_decl.func),
+                code=code(_decl.func),
                 data=wf.data_inputs(config, _paper, _decl),
             output:
                 **(

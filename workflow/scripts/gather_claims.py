@@ -1,5 +1,5 @@
 """Concatenate claims files; with `md` / `html` outputs also write the ledger as Markdown and as
-the HTML table the Snakemake report shows."""
+the page the Snakemake report shows (privrisk.claims_page)."""
 
 import sys
 from pathlib import Path
@@ -8,7 +8,9 @@ from pathlib import Path
 # code that runs is the code whose commit goes into provenance.
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1] / "src"))  # noqa: F821
 
+from privrisk import claims_page
 from privrisk.claims import gather, to_markdown
+from privrisk.core import checksums
 from privrisk.joblog import job_log
 
 sm = snakemake  # noqa: F821
@@ -18,11 +20,8 @@ with job_log(sm.log[0]):
     df = gather(list(sm.input), csv)
     if hasattr(out, "md"):
         Path(out.md).write_text(to_markdown(df))
-    if hasattr(out, "html"):
-        counts = ", ".join(f"{k}: {v}" for k, v in sorted(df["status"].value_counts().items()))
-        table = df.to_html(index=False, border=0, na_rep="")
-        Path(out.html).write_text(
-            f"<!doctype html><meta charset='utf-8'><title>Claims ledger</title>"
-            f"<h1>Claims ledger</h1><p>{len(df)} claims ({counts}).</p>{table}\n"
-        )
+    if hasattr(out, "html"):  # colours, legend, sorting, filters, links to the figures
+        claims_page.write(df, out.html)
+    # their digests, so that `privrisk complete` reports a ledger edited by hand
+    checksums.write_sidecars([o for o in (csv, getattr(out, "md", None)) if o])
     print(f"{len(df)} claims -> {csv}")

@@ -23,13 +23,23 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # code that runs is the code whose commit goes into provenance.
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1] / "src"))  # noqa: F821
 
-from privrisk.core import device
-from privrisk.figure import resolve, run_figure
-from privrisk.joblog import job_log
+from privrisk.core import jobs
 
 sm = snakemake  # noqa: F821
-with job_log(sm.log[0]):
-    inputs = {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")}
+# Killed with its Snakemake, never an orphan that writes outputs after the run is gone; and one
+# line a minute in the terminal while it runs (privrisk.core.jobs). Only in a job process of its
+# own (Snakemake runs this file as a script), not when a test runs it inside its own process.
+if __name__ == "__main__":
+    jobs.die_with_parent()
+    jobs.heartbeat(f"{sm.params.paper} {sm.params.name}", sm.log[0])
+
+from privrisk.core import device  # noqa: E402
+from privrisk.figure import resolve, run_figure  # noqa: E402
+from privrisk.joblog import job_log  # noqa: E402
+
+inputs = {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")}
+# a malformed intermediate file is named, not reported as `KeyError: 'draw'` from deep inside
+with job_log(sm.log[0]), jobs.inputs_named_when_malformed(inputs):
     if sm.params.kind == "step":
         torch_threads = sm.params.cfg["torch_threads"]  # privrisk.workflow.params puts it there
         device.set_torch_threads(torch_threads)

@@ -41,8 +41,36 @@ def real_files(block) -> list[Path]:
     return [Path(block["path"]) / b for b in BATCHES]
 
 
+#: the only globals a CIFAR-10 batch's pickle may name: numpy's array reconstruction (numpy 1 and 2
+#: module names) and the codec Python 2 pickles of bytes use. Nothing that runs code.
+SAFE_GLOBALS = frozenset(
+    {
+        (f"numpy.{core}.{mod}", name)
+        for core in ("core", "_core")
+        for mod, name in (("multiarray", "_reconstruct"), ("numeric", "_frombuffer"))
+    }
+    | {("numpy", "ndarray"), ("numpy", "dtype"), ("_codecs", "encode")}
+)
+
+
+class _ArraysOnly(pickle.Unpickler):
+    """An unpickler that refuses every global but :data:`SAFE_GLOBALS`: a file in the data folder
+    that names ``os.system`` (or any other callable) is refused before anything runs."""
+
+    def find_class(self, module: str, name: str):
+        if (module, name) not in SAFE_GLOBALS:
+            raise pickle.UnpicklingError(
+                f"it names {module}.{name}, and a CIFAR-10 batch holds only arrays and lists "
+                "(refused without running it)"
+            )
+        return super().find_class(module, name)
+
+
 def read_batch(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     """One pickle batch → (uint8 images (N, 32, 32, 3), labels).
+
+    The batch is unpickled with every global refused but numpy's array reconstruction
+    (:data:`SAFE_GLOBALS`), so a planted file cannot run code in the pipeline.
 
     Raises:
         DataFormatError: the file (named) is not a pickled dict with ``data`` (N × 3072
@@ -51,7 +79,7 @@ def read_batch(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     path = Path(path)
     try:
         with open(path, "rb") as f:
-            d = pickle.load(f, encoding="bytes")
+            d = _ArraysOnly(f, encoding="bytes").load()
     except FileNotFoundError:
         raise
     # A truncated or foreign file raises any of these from inside pickle (not only UnpicklingError).

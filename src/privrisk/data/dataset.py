@@ -36,6 +36,19 @@ FALLBACK_KINDS = ("bundled-real", "standin")
 ARCHIVE_DIRS = ("path", "parent")
 #: the data-block keys every preparation reads (the file locations and their overrides)
 PREPARE_KEYS = ("path", "urls", "checksums")
+#: where each ``prepare_<dataset>`` rule records that the real files are in place
+PREPARED_DIR = Path("data/prepared")
+
+
+def prepared_marker(name: str) -> Path:
+    """The one output of the ``prepare_<name>`` rule, and the input of whatever reads the data.
+
+    The real files themselves are never a rule's output: Snakemake deletes a job's outputs before
+    it runs (``--forcerun``, ``--forceall``, an incomplete job), and a file a user placed by hand
+    must survive a forced rerun that then fails offline. Only this marker is deleted and rewritten.
+    """
+    return PREPARED_DIR / f"{name}.json"
+
 
 #: ``convert(archives, block, outputs, *, what)``: the verified downloads (file name -> path), the
 #: data block and ``real_files(block)``; writes exactly ``outputs`` (each through

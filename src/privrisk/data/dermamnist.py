@@ -17,6 +17,8 @@ GAN or classifier can over-fit — but it is not HAM10000; absolute advantages d
 
 from __future__ import annotations
 
+import zipfile
+import zlib
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -50,15 +52,21 @@ def read_npz(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     path = Path(path)
     try:
         z = np.load(path, allow_pickle=False)
-    except (ValueError, OSError) as e:
-        raise DataFormatError(f"{path}: not a readable npz file ({e})") from e
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
+        raise DataFormatError(f"{path}: not a readable npz file ({e})") from None
     xs, ys = [], []
     with z:
         for part in PARTS:
             for key in (f"{part}_images", f"{part}_labels"):
                 if key not in z.files:
                     raise DataFormatError(f"{path}: no array {key!r} (has {sorted(z.files)})")
-            x, y = z[f"{part}_images"], z[f"{part}_labels"]
+            try:  # the arrays are read lazily: a truncated or corrupted member fails only here
+                x, y = z[f"{part}_images"], z[f"{part}_labels"]
+            except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as e:
+                raise DataFormatError(
+                    f"{path}: {part} arrays unreadable, the file is truncated or corrupted "
+                    f"({type(e).__name__}: {e}); download it again"
+                ) from None
             if x.dtype != np.uint8 or x.ndim != 4 or x.shape[1:] != (_SIZE, _SIZE, 3):
                 raise DataFormatError(
                     f"{path}: {part}_images is {x.dtype} {x.shape}, expected uint8 (n, 64, 64, 3)"

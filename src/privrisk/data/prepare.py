@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from . import sources
-from .dataset import Dataset, Remote
+from .dataset import Dataset, Remote, prepared_marker  # noqa: F401  (for data.smk)
 from .download import fetch
 from .gpt2 import prepare_gpt2
 
@@ -70,23 +70,67 @@ def remotes(name: str, block: Mapping[str, Any]) -> list[Remote]:
 
 
 def prepare(
-    name: str, block: Mapping[str, Any], outputs: list[Path] | None = None, *, what: str = ""
+    name: str,
+    block: Mapping[str, Any],
+    outputs: list[Path] | None = None,
+    *,
+    what: str = "",
+    marker: str | Path | None = None,
 ) -> list[Path]:
     """Download (once, verified) and convert dataset ``name``; returns the prepared files.
 
-    ``outputs`` defaults to the loader's ``real_files(block)``. Raises DownloadError /
-    ChecksumMismatch (from :func:`privrisk.data.download.fetch`) or ValueError on a malformed archive.
+    ``outputs`` defaults to the loader's ``real_files(block)``. Files already there (placed by
+    hand, or an earlier preparation) are left exactly as they are, and when every one is there
+    nothing is downloaded, so a forced rerun offline keeps the user's data. ``marker`` (the
+    ``prepare_<name>`` rule's output, :func:`~privrisk.data.dataset.prepared_marker`) is written
+    last, recording each file and whether it was there before or made from verified downloads.
+
+    Raises DownloadError / ChecksumMismatch (from :func:`privrisk.data.download.fetch`) or
+    ValueError on a malformed archive.
     """
     desc = _downloadable(name)
     outputs = [Path(p) for p in (outputs or sources.real_files(name, block))]
     what = what or name
-    folder = archive_dir(name, block)
-    archives = {r.name: fetch(r, folder, what=what) for r in remotes(name, block)}
-    desc.convert(archives, block, outputs, what=what)
+    placed = [p for p in outputs if p.exists()]
+    archives: dict[str, Path] = {}
+    if len(placed) == len(outputs):
+        log.info("%s: %s already in place; nothing downloaded or changed", what, _names(placed))
+    else:
+        folder = archive_dir(name, block)
+        table = remotes(name, block)
+        archives = {r.name: fetch(r, folder, what=what) for r in table}
+        desc.convert(archives, block, outputs, what=what)
     missing = [str(p) for p in outputs if not p.exists()]
     if missing:
         raise ValueError(f"{what}: preparation did not produce {missing}")
+    if marker is not None:
+        _write_marker(Path(marker), name, what, outputs, placed, archives, block)
     return outputs
+
+
+def _names(paths: list[Path]) -> str:
+    return ", ".join(map(str, paths))
+
+
+def _write_marker(marker, name, what, outputs, placed, archives, block) -> None:
+    sums = {r.name: r.checksum for r in remotes(name, block)}
+    record = {
+        "dataset": name,
+        "block": what,
+        "files": [
+            {
+                "path": str(p),
+                "origin": "in place before this preparation" if p in placed else "converted",
+            }
+            for p in outputs
+        ],
+        # a published checksum verified the download, or (None) the first download's was recorded
+        "downloads": {n: {"path": str(a), "checksum": sums.get(n)} for n, a in archives.items()},
+    }
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    tmp = marker.with_name(marker.name + ".part")
+    tmp.write_text(json.dumps(record, indent=2) + "\n")
+    tmp.replace(marker)
 
 
 @dataclass(frozen=True)

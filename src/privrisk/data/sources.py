@@ -22,7 +22,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from .dataset import Dataset
+from .dataset import Dataset, prepared_marker
 
 #: dataset name -> ``"module:attribute"`` of its :class:`Dataset`: the registry, one line per
 #: dataset. Strings, imported on first use (:func:`dataset`), because each loader imports this
@@ -133,11 +133,12 @@ def obtains(name: str, block: Mapping[str, Any]) -> bool:
 def rule_inputs(name: str, block: Mapping[str, Any]) -> list[str]:
     """The real files as rule inputs when they will be read, else nothing.
 
-    When the pipeline obtains the data (:func:`obtains`), they are inputs even if missing: the
-    ``prepare_<name>`` rule makes them (or fails saying how to place them by hand); so are the
-    dataset's ``extra_inputs`` (Enron's GPT-2 marker)."""
+    When the pipeline obtains the data (:func:`obtains`), the input is the ``prepare_<name>``
+    rule's marker (:func:`~privrisk.data.dataset.prepared_marker`), never the data files, so that
+    no Snakemake option can delete them; the rule makes whatever is missing (or fails saying how
+    to place it by hand). The dataset's ``extra_inputs`` (Enron's GPT-2 marker) come with it."""
     if obtains(name, block):
         extra = [str(p) for p in dataset(name).extra_inputs(block)]
-        return [str(p) for p in real_files(name, block)] + extra
+        return [str(prepared_marker(name))] + extra
     # _resolve: deciding rule inputs is no load, so nothing is logged or recorded
     return [str(p) for p in real_files(name, block)] if _resolve(name, block)[0] == "real" else []

@@ -16,17 +16,21 @@ CLUSTER="${CLUSTER_RECIPE:-$REPO/../shared/cluster}"
 skip() { echo "SKIPPED slurm slice: $*"; exit 0; }
 [ -x "$CLUSTER/start_local_slurm.sh" ] || skip "no cluster recipe at $CLUSTER"
 [ "$(id -u)" = 0 ] || skip "installing and starting Slurm needs root"
-if ! SLURM_WITH_DBD=0 "$CLUSTER/start_local_slurm.sh" > /tmp/privrisk_slurm_start.log 2>&1; then
-  tail -20 /tmp/privrisk_slurm_start.log
+# temporary files through mktemp (a fresh name, mode 600), never a fixed name under /tmp that
+# another user could plant as a link for root to write through
+start_log=$(mktemp "${TMPDIR:-/tmp}/privrisk_slurm_start.XXXXXX")
+trap 'rm -f "$start_log"' EXIT
+if ! SLURM_WITH_DBD=0 "$CLUSTER/start_local_slurm.sh" > "$start_log" 2>&1; then
+  tail -20 "$start_log"
   skip "Slurm could not be installed or started here (log above)"
 fi
-trap '"$CLUSTER/stop_local_slurm.sh" > /dev/null 2>&1 || true' EXIT
+trap '"$CLUSTER/stop_local_slurm.sh" > /dev/null 2>&1 || true; rm -f "$start_log"' EXIT
 sinfo
 pip install -q -c constraints.txt "snakemake-executor-plugin-slurm>=2.8"
 
 targets=(thudi2022 results/swanberg2025/fig3.csv)
 config=(--configfile config/config.yaml config/tiny.yaml)
-work=$(mktemp -d /tmp/privrisk_slurm.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/privrisk_slurm.XXXXXX")
 mkdir -p "$work/slurm" "$work/local"
 
 t0=$(date +%s)

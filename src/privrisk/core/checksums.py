@@ -1,0 +1,69 @@
+"""SHA-256 digests of the files a job writes, recorded when they are written and checked later.
+
+Snakemake decides what is out of date by modification times, recorded inputs, params and code; a
+figure's CSV edited by hand (or overwritten with garbage) is newer than its inputs and looks
+current. So every writer records the digests of what it wrote: a figure in its provenance record
+(``outputs_sha256``: file name in the record's folder -> ``sha256:<hex>``), a gathered ledger in a
+``<name>.sha256`` sidecar in ``sha256sum`` format. :mod:`privrisk.completeness` checks both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+#: the provenance record's key holding its figure's digests
+PROVENANCE_KEY = "outputs_sha256"
+CHUNK = 1 << 20
+
+
+def sha256(path: str | Path) -> str:
+    """``"sha256:<hex>"`` of the file's bytes."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(CHUNK):
+            h.update(chunk)
+    return f"sha256:{h.hexdigest()}"
+
+
+def digests(files: Mapping[str, str | Path]) -> dict[str, str]:
+    """``{recorded name: sha256 of the file at path}``; the name is what a later check looks for
+    (a staged file's final name), the path what holds the bytes now."""
+    return {name: sha256(path) for name, path in sorted(files.items())}
+
+
+def changed(recorded: Mapping[str, str], folder: str | Path) -> list[tuple[Path, str]]:
+    """``(file, why)`` for each recorded file under ``folder`` that is missing or whose bytes differ."""
+    out = []
+    for name, digest in sorted(recorded.items()):
+        path = Path(folder) / name
+        if not path.is_file():
+            out.append((path, "missing"))
+        elif sha256(path) != digest:
+            out.append((path, "its bytes differ from the SHA-256 recorded when it was written"))
+    return out
+
+
+def sidecar(path: str | Path) -> Path:
+    """Where the digest of a file without a provenance record is kept: ``<path>.sha256``."""
+    return Path(f"{path}.sha256")
+
+
+def write_sidecars(paths: Iterable[str | Path]) -> None:
+    """A ``<file>.sha256`` beside each file (``sha256sum -c`` reads it)."""
+    for p in map(Path, paths):
+        digest = sha256(p).removeprefix("sha256:")
+        tmp = Path(f"{sidecar(p)}.part")
+        tmp.write_text(f"{digest}  {p.name}\n")
+        tmp.replace(sidecar(p))
+
+
+def read_sidecar(path: str | Path) -> dict[str, str]:
+    """The digests a ``.sha256`` sidecar records, as :func:`changed` takes them."""
+    out = {}
+    for line in Path(path).read_text().splitlines():
+        digest, _, name = line.partition("  ")
+        if digest and name:
+            out[name] = f"sha256:{digest}"
+    return out

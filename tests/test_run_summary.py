@@ -1,0 +1,51 @@
+"""The lines a finished run ends with: outputs, the ledger's counts, rows changed since the last
+run, next commands; a failed run says so."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from privrisk import run_summary
+
+
+def _ledger(rows):
+    return pd.DataFrame(rows, columns=["paper", "figure", "claim_id", "status", "ours"])
+
+
+def test_counts_and_changes_since_the_last_run(tmp_path):
+    (tmp_path / "results" / "thudi2022").mkdir(parents=True)
+    first = _ledger(
+        [
+            ("thudi2022", "fig1", "a", "reproduced", "0.5"),
+            ("thudi2022", "fig1", "b", "reproduced", "0.7"),
+            ("thudi2022", "fig2", "c", "differs", "3"),
+        ]
+    )
+    first.to_csv(tmp_path / run_summary.LEDGER, index=False)
+    said = run_summary.text(True, tmp_path)
+    assert "results/thudi2022/" in said and "results/xu2022/" not in said
+    assert "(3 claims): 2 reproduced, 1 differs" in said and "no earlier run" in said
+    assert "privrisk complete" in said and "snakemake --report" in said
+    second = _ledger(
+        [
+            ("thudi2022", "fig1", "a", "reproduced", "0.5"),
+            ("thudi2022", "fig1", "b", "differs", "0.9"),
+            ("thudi2022", "fig3", "d", "qualitative-ok", ""),
+        ]
+    )
+    second.to_csv(tmp_path / run_summary.LEDGER, index=False)
+    said = run_summary.text(True, tmp_path)
+    assert "since the last run: 3 row(s) changed" in said
+    assert "changed  thudi2022/fig1/b: reproduced -> differs (ours 0.7 -> 0.9)" in said
+    assert "new      thudi2022/fig3/d: qualitative-ok" in said
+    assert "gone     thudi2022/fig2/c" in said and "thudi2022/fig1/a" not in said
+    assert "no row changed" in run_summary.text(True, tmp_path)
+
+
+def test_a_failed_run_says_so_and_keeps_the_previous_ledger(tmp_path):
+    said = run_summary.text(False, tmp_path)
+    assert "Run FAILED" in said and "(none yet under results/)" in said
+    (tmp_path / "results").mkdir()
+    _ledger([("p", "f", "a", "reproduced", "1")]).to_csv(tmp_path / run_summary.LEDGER, index=False)
+    run_summary.text(False, tmp_path)
+    assert not (tmp_path / run_summary.PREVIOUS).exists()
