@@ -1,4 +1,4 @@
-"""The ``privrisk`` command: the claims ledger, the run's completeness, data sources, the config.
+"""The ``privrisk`` command: risk cards, audits, the claims ledger, the run's completeness, the config.
 
 Each sub-command's module is imported only when it runs: ``explain`` must start in well under a
 second and never load pandas, jsonschema or torch, and ``privrisk --help`` lists the commands from
@@ -23,7 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "privrisk.completeness:main",
     ),
     "status": (
-        "the README's status table from results/ (--write, --check)",
+        "the status page (docs/status.md) from results/ (--write, --check)",
         "privrisk.status:main",
     ),
     "data": (
