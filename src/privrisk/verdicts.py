@@ -331,7 +331,7 @@ class Plan:
         return out + (f" ({self.why})" if self.why else "")
 
 
-def _combine(plans: Sequence[Plan]) -> Plan | None:
+def combine(plans: Sequence[Plan]) -> Plan | None:
     """The plan of a statement made of parts: the cheapest part that would decide it fails, else
     the dearest part (every part must hold)."""
     plans = [p for p in plans if p is not None]
@@ -442,7 +442,7 @@ def all_of(verdicts: Mapping[str, Verdict] | Sequence[Verdict]) -> Verdict:
     note = "; ".join(
         (f"{k}: " if isinstance(k, str) else "") + f"{v.status} ({v.note})" for k, v in items
     )
-    plan = _combine([v.plan for _, v in items if v.holds is None]) if overall is None else None
+    plan = combine([v.plan for _, v in items if v.holds is None]) if overall is None else None
     return Verdict(overall, note, plan)
 
 
@@ -525,7 +525,7 @@ def _judge(
             if lean is None
             else replace(runs_to_decide(e, gap(e.value), z=zr if lean else zk), leaning=bool(lean))
         )
-    plan = _combine(plans)
+    plan = combine(plans)
     where = f" at {', '.join(undecided)}" if undecided != [""] else ""
     extra = f"; {'; '.join(withheld)}" if withheld else ""
     to_decide = (
@@ -745,7 +745,7 @@ def monotone(
         parts = [overall_v.plan] if overall_v.holds is None else []
         if step_v.holds is None and step_v.plan is not None and step_v.plan.leaning is False:
             parts.append(step_v.plan)
-        plan = _combine(parts) or step_v.plan
+        plan = combine(parts) or step_v.plan
     return Verdict(
         holds,
         f"{what} {word} with x (steps reverse by at most {_fmt(margin)}): overall: {overall_v.note}; "
