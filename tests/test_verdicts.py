@@ -141,6 +141,8 @@ def test_all_of_and_gated():
     assert ok.gated("", "") is ok
     assert ok.kwargs() == {"holds": True, "note": "a", "to_decide": ""}
     assert und.status == "uninformative"
+    # a hand-made uninformative verdict has no estimate to plan from, and says so
+    assert und.to_decide == "never by more data (no estimate to plan from)"
 
 
 Verdict = V.Verdict

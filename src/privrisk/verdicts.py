@@ -401,7 +401,11 @@ class Verdict:
     def to_decide(self) -> str:
         """The runs / draws / samples that would decide an uninformative verdict ('' if decided or
         analytic)."""
-        return self.plan.text() if self.holds is None and self.plan is not None else ""
+        if self.holds is not None:
+            return ""
+        if self.plan is None:  # made by hand without an estimate (e.g. "no finite ε in this run")
+            return "never by more data (no estimate to plan from)"
+        return self.plan.text()
 
     def kwargs(self) -> dict:
         """Keyword arguments ``holds``, ``note`` and ``to_decide`` for
