@@ -68,6 +68,36 @@ def test_qualitative_and_uninformative():
         L.qualitative(figure="f", claim_id="t", claim="c", holds=None, ours="?")
 
 
+def test_to_decide_column_from_a_verdict():
+    from privrisk import verdicts as V
+
+    e = V.Estimate(0.1, se=0.1, n=100, unit="draws", empirical=True)
+    row = L.judged(
+        figure="f", claim_id="u", claim="c", verdict=V.greater(e), ours="0.1", data="real"
+    )
+    assert row.status == "uninformative" and row.to_decide.endswith(" draws")
+    assert f"to decide: {row.to_decide}" in row.note
+    n = int(row.to_decide.split()[0])
+    assert n == V.greater(e).plan.n > 100
+    decided = L.judged(
+        figure="f", claim_id="v", claim="c", verdict=V.greater(V.Estimate.exact(1.0)), ours="1"
+    )
+    assert decided.to_decide == ""
+    frame = claims.to_frame([row, decided])
+    assert list(frame.columns)[-1] == "to_decide" and frame.to_decide[0] == row.to_decide
+    assert claims.check(frame.astype(str)) == []
+    assert "to_decide" in claims.to_markdown(frame.astype(str)) and row.to_decide in (
+        claims.to_markdown(frame.astype(str))
+    )
+    # an uninformative experimental row must say what would decide it
+    with pytest.raises(ValueError, match="needs to_decide"):
+        L.qualitative(
+            figure="f", claim_id="w", claim="c", holds=None, ours="?", note="n", data="real"
+        )
+    with pytest.raises(ValueError, match="only uninformative"):
+        claims.Claim("p", "f", "x", "c", "stated", "y", "", "qualitative-ok", to_decide="3 runs")
+
+
 def test_claim_validation():
     with pytest.raises(ValueError, match="status"):
         claims.Claim("p", "f", "x", "c", 1, 1, 0, "fine")
@@ -91,6 +121,7 @@ def _row(**kw):
         status="reproduced",
         data="analytic",
         note="",
+        to_decide="",
     )
     return base | kw
 
@@ -109,6 +140,27 @@ def _row(**kw):
         (_row(status="great"), "unknown status"),
         (_row(data="web"), "unknown data"),
         (_row(ours="n/a"), "numeric"),
+        (
+            _row(
+                status="uninformative",
+                paper_value="stated",
+                ours="?",
+                tolerance="",
+                data="real",
+                note="undecided",
+            ),
+            "needs to_decide",
+        ),
+        (
+            _row(
+                status="qualitative-ok",
+                paper_value="stated",
+                ours="yes",
+                tolerance="",
+                to_decide="40 runs",
+            ),
+            "only uninformative rows",
+        ),
     ],
 )
 def test_check_finds_inconsistent_rows(row, needle):

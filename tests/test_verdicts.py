@@ -51,8 +51,9 @@ def test_estimate_construction_and_intervals():
 @pytest.mark.parametrize(
     ("diff", "margin", "expected"),
     [
-        (Estimate(0.3, se=0.1), 0.0, True),  # interval [0.1, 0.5] above 0
-        (Estimate(-0.3, se=0.1), 0.0, False),  # wholly below
+        (Estimate(0.35, se=0.1), 0.0, True),  # robust interval [0.05, 0.65] above 0
+        (Estimate(0.25, se=0.1), 0.0, None),  # above 0 at ±2 s.e., not at the robust ±3
+        (Estimate(-0.35, se=0.1), 0.0, False),  # wholly below
         (Estimate(0.1, se=0.1), 0.0, None),  # straddles 0
         (Estimate(0.02, se=0.005), 0.05, False),  # precisely small: not "much larger"
         (Estimate.exact(0.0), 0.0, False),  # an exact tie is not "greater"
@@ -67,7 +68,7 @@ def test_greater(diff, margin, expected):
 @pytest.mark.parametrize(
     ("diff", "margin", "expected"),
     [
-        (Estimate(-0.5, se=0.2), 1.0, True),  # worse by 0.5 ± 0.4: within the margin of 1
+        (Estimate(-0.5, se=0.15), 1.0, True),  # worse by 0.5 ± 0.45 (robust): within 1
         (Estimate(-3.0, se=0.5), 1.0, False),  # worse by 3 ± 1: beyond the margin
         (Estimate(-1.0, se=0.5), 1.0, None),
         (Estimate.exact(0.0), 0.0, True),  # exact tie: at least
@@ -118,8 +119,9 @@ def test_below_several_bounds_by_key():
 
 
 def test_multiplicity_correction_decides_fails_at_the_bonferroni_level():
-    # one of ten points 2.1 s.e. below zero: fails at ±2 s.e. alone, but not after the correction
-    pts = {f"w={i}": Estimate(0.5, se=0.1) for i in range(9)} | {"w=9": Estimate(-0.21, se=0.1)}
+    # one of ten points 3.1 s.e. below zero: fails at the robust ±3 s.e. alone, but not after
+    # the correction
+    pts = {f"w={i}": Estimate(0.5, se=0.1) for i in range(9)} | {"w=9": Estimate(-0.31, se=0.1)}
     alone = V.at_least(pts["w=9"])
     assert alone.holds is False
     together = V.at_least(pts)
@@ -137,7 +139,10 @@ def test_all_of_and_gated():
     g = ok.gated("model shows no leakage (AUC 0.51 < 0.7)")
     assert g.holds is None and "AUC 0.51" in g.note and "a" in g.note
     assert ok.gated("", "") is ok
-    assert ok.kwargs() == {"holds": True, "note": "a"} and und.status == "uninformative"
+    assert ok.kwargs() == {"holds": True, "note": "a", "to_decide": ""}
+    assert und.status == "uninformative"
+    # a hand-made uninformative verdict has no estimate to plan from, and says so
+    assert und.to_decide == "never by more data (no estimate to plan from)"
 
 
 Verdict = V.Verdict
@@ -189,7 +194,7 @@ def test_greater_says_ok_on_a_null_effect_at_most_alpha_over_2():
     rng = np.random.default_rng(1)
     n = 20_000
     oks = sum(V.greater(e).holds is True for e in _sim_estimates(rng, 0.0, 1.0, n))
-    limit = stats.binom.ppf(0.999, n, V.alpha_of(V.Z) / 2) / n
+    limit = stats.binom.ppf(0.999, n, V.alpha_of(V.ROBUST * V.Z) / 2) / n
     assert oks / n <= limit
 
 
@@ -202,7 +207,7 @@ def test_at_least_fails_a_true_statement_at_most_alpha_over_2_with_ten_points():
     for _ in range(n):
         pts = _sim_estimates(rng, 0.0, 1.0, 10)
         fails += V.at_least(pts).holds is False
-    limit = stats.binom.ppf(0.999, n, V.alpha_of(V.Z) / 2) / n
+    limit = stats.binom.ppf(0.999, n, V.alpha_of(V.ROBUST * V.Z) / 2) / n
     assert fails / n <= limit
     # without the correction the family would fail far more often
     rng = np.random.default_rng(2)
@@ -217,7 +222,7 @@ def test_equivalent_false_ok_rate_at_the_margin_is_at_most_alpha_over_2():
     rng = np.random.default_rng(3)
     n = 20_000
     oks = sum(V.equivalent(e, margin=3.0).holds is True for e in _sim_estimates(rng, 3.0, 1.0, n))
-    limit = stats.binom.ppf(0.999, n, V.alpha_of(V.Z) / 2) / n
+    limit = stats.binom.ppf(0.999, n, V.alpha_of(V.ROBUST * V.Z) / 2) / n
     assert oks / n <= limit
 
 
@@ -250,10 +255,12 @@ def test_across_runs_uses_student_t_and_floors_the_spread():
 @pytest.mark.parametrize(
     ("runs", "expected"),
     [
-        ([0.20, 0.25, 0.30], True),  # hybrid − D in three runs, all well above 0
-        ([-0.20, -0.25, -0.30], False),
-        ([0.05, -0.05, 0.10], None),
-        ([0.05, 0.15, 0.10], None),  # mean 3.5 s.e. above 0: beyond ±2 of a normal, not of t(2 df)
+        ([0.20, 0.25, 0.30] * 3, True),  # hybrid − D in nine runs, all well above 0
+        ([-0.20, -0.25, -0.30] * 3, False),
+        ([0.05, -0.05, 0.10] * 3, None),
+        # mean 3.5 s.e. above 0: beyond ±2 of a normal, not of t(2 df) at the robust level
+        ([0.05, 0.15, 0.10], None),
+        ([0.20, 0.25, 0.30], None),  # 6 s.e. above 0 but three runs: t(2 df) at ±3 s.e. is ±19
     ],
 )
 def test_greater_across_runs(runs, expected):
@@ -267,7 +274,7 @@ def test_across_runs_false_ok_rate_on_a_null_effect_is_at_most_alpha_over_2():
     n = 20_000
     x = rng.normal(0.0, 1.0, size=(n, 3))
     oks = sum(V.greater(Estimate.across_runs(r)).holds is True for r in x)
-    limit = stats.binom.ppf(0.999, n, V.alpha_of(V.Z) / 2) / n
+    limit = stats.binom.ppf(0.999, n, V.alpha_of(V.ROBUST * V.Z) / 2) / n
     assert oks / n <= limit
     naive = sum(
         V.greater(Estimate(r.mean(), se=r.std(ddof=1) / math.sqrt(3))).holds is True
@@ -283,8 +290,100 @@ def test_monotone_over_runs_pairs_by_run():
     def pair(r):
         return lambda j, i: Estimate.paired_runs(r[:, j], r[:, i])
 
+    runs = np.concatenate([runs, runs + 0.01, runs - 0.01])  # nine runs
     v = V.monotone(None, x, pair=pair(runs))
-    assert v.holds is True and "2 df" in v.note
+    assert v.holds is True and "8 df" in v.note
     assert V.monotone(None, x, pair=pair(runs[:, ::-1])).holds is False
     with pytest.raises(ValueError, match="at least 2"):
         V.monotone(None, x[:1], pair=pair(runs))
+
+
+# --- robust decisions and runs to decide ---------------------------------------------------------
+
+
+def test_zero_variance_is_never_exact_evidence():
+    # every draw made the same guess: the paired difference is 0 ± 0, but it is a sample
+    same = Estimate.paired([3, 3, 3, 3], [3, 3, 3, 3])
+    assert same.se == 0 and same.zero_variance and not same.analytic
+    for rule in (V.greater, V.at_least, lambda e: V.equivalent(e, margin=1.0), V.below):
+        v = rule(same) if rule is not V.below else V.below(same, 1.0)
+        assert v.holds is None, v.note
+        assert "zero variance" in v.note and v.to_decide.startswith("never")
+    # a constant non-zero gap too: more draws of the same experiment cannot change it
+    gap = Estimate.from_draws([1.0] * 30)
+    assert V.greater(gap).holds is None
+    # an analytic 0 is exact
+    assert V.at_least(Estimate.exact(0.0)).holds is True
+    assert V.greater(Estimate.exact(0.0)).holds is False
+    assert V.greater(Estimate.exact(0.0)).to_decide == ""
+
+
+def test_replicates_must_agree_with_the_pooled_decision():
+    # nine runs far above 0 and one below: the pooled mean clears ±3 s.e. but 9 of 10 agree (ok)
+    runs = [0.5, 0.52, 0.48, 0.51, 0.49, 0.5, 0.53, 0.47, 0.5, -0.05]
+    assert V.greater(Estimate.across_runs(runs)).holds is True
+    # two runs below: 8 of 10 reach it on their own, fewer than AGREE = 90 %
+    runs2 = runs[:-2] + [-0.05, -0.04]
+    e = Estimate.across_runs(runs2)
+    lo, _ = e.interval(V.ROBUST * V.Z)
+    assert lo > 0  # the pooled interval alone would decide
+    v = V.greater(e)
+    assert v.holds is None and "only 8 of 10 runs" in v.note
+    assert v.plan is not None and "disagree" in v.to_decide
+    # replicates follow shifts and negations
+    assert e.negated().replicates == tuple(-r for r in runs2)
+    assert e.shift(1).replicates[0] == pytest.approx(runs2[0] + 1)
+
+
+def test_planner_matches_a_closed_form_for_a_normal_estimate():
+    # value 0.1, s.e. 0.1 from 100 samples (σ = 1): n = ((3 + 0.8416) σ / 0.1)² = 1476
+    e = Estimate(0.1, se=0.1, n=100, unit="samples", empirical=True)
+    v = V.greater(e)
+    assert v.holds is None
+    zp = stats.norm.isf(0.2)
+    assert v.plan.n == math.ceil(((3 + zp) / 0.1) ** 2)
+    assert v.to_decide == f"{v.plan.n} samples" and "to decide: 1476 samples" in v.note
+    # without n, the plan is a multiple of the current sample
+    rel = V.greater(Estimate(0.1, se=0.1))
+    assert rel.plan.relative and rel.plan.n == pytest.approx(((3 + zp) * 0.1 / 0.1) ** 2)
+    # a point leaning to fails is planned at the Bonferroni level; the cheapest failing part wins
+    pts = {"a": Estimate(-0.1, se=0.1, n=100), "b": Estimate(0.1, se=0.1, n=100)}
+    plan = V.at_least(pts).plan
+    zk = V.bonferroni_z(3.0, 2)
+    assert plan.leaning is False and plan.n == math.ceil(((zk + zp) / 0.1) ** 2)
+
+
+@pytest.mark.parametrize(("effect", "n0"), [(0.5, 10), (0.3, 20)])
+def test_planned_draws_decide_in_about_the_intended_fraction(effect, n0):
+    """Plan from one pilot of n0 draws whose mean and spread are exactly the truth; rerun the
+    experiment with the planned n many times: the rule decides ok in about POWER of them."""
+    pilot = Estimate(effect, se=1.0 / math.sqrt(n0), df=n0 - 1, n=n0, unit="draws", empirical=True)
+    plan = V.greater(pilot).plan
+    assert plan is not None and plan.unit == "draws" and plan.n > n0
+    n = int(plan.n)
+    rng = np.random.default_rng(5)
+    reps = 1500
+    x = rng.normal(effect, 1.0, size=(reps, n))
+    ok = np.mean([V.greater(Estimate.from_draws(r)).holds is True for r in x])
+    assert ok == pytest.approx(V.POWER, abs=0.04)
+    # one draw fewer than planned decides less often than planned (the plan is the smallest n)
+    assert (
+        stats.nct.sf(stats.t.isf(V.alpha_of(3.0) / 2, n - 2), n - 2, effect * math.sqrt(n - 1))
+        < V.POWER
+    )
+
+
+def test_planner_for_runs_and_gates_and_monotone():
+    e = Estimate.across_runs([0.05, 0.01, 0.03, -0.01, 0.04])
+    v = V.greater(e)
+    assert v.holds is None and v.plan.unit == "runs" and v.plan.n > 5
+    g = v.gated("the model does not leak")
+    assert g.plan.n == v.plan.n and "gate must pass" in g.to_decide
+    decided = V.greater(Estimate.exact(1.0)).gated("no control")
+    assert decided.holds is None and decided.to_decide.startswith("never")
+    x = [1, 2, 4]
+    flat = [Estimate(v, se=0.05, n=30, unit="draws", empirical=True) for v in (0.1, 0.12, 0.14)]
+    m = V.monotone(flat, x)
+    assert m.holds is None and m.plan is not None and m.plan.unit == "draws"
+    both = V.all_of([V.greater(Estimate.exact(1.0)), m])
+    assert both.holds is None and both.plan == m.plan

@@ -1,6 +1,9 @@
 """The claims ledger: one row per number or statement a paper quotes (design.md §3).
 
-Columns: paper, figure, claim_id, claim, paper_value, ours, tolerance, status, data, note.
+Columns: paper, figure, claim_id, claim, paper_value, ours, tolerance, status, data, note,
+to_decide. ``to_decide`` is set on every ``uninformative`` row from data (and only on
+uninformative rows): the runs / draws / samples that would decide the statement at the observed
+effect (:mod:`privrisk.verdicts`, the planner), or why no amount of the same experiment would.
 A paper's figure code makes rows through a :class:`Ledger`::
 
     ledger = Ledger("thudi2022")
@@ -35,6 +38,7 @@ COLUMNS = [
     "status",
     "data",
     "note",
+    "to_decide",
 ]
 STATUSES = (
     "reproduced",
@@ -68,6 +72,8 @@ class Claim:
     status: str
     data: str = "analytic"
     note: str = ""
+    #: uninformative rows only: what would decide it (runs, draws, samples)
+    to_decide: str = ""
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -80,6 +86,20 @@ class Claim:
             raise ValueError(
                 f"claim {self.claim_id}: a number from stand-in data cannot be 'reproduced'"
             )
+        problem = _to_decide_problem(self.status, self.data, self.to_decide)
+        if problem:
+            raise ValueError(f"claim {self.claim_id}: {problem}")
+
+
+def _to_decide_problem(status: str, data: str, to_decide: str) -> str:
+    """'' when ``to_decide`` fits the row: required on an uninformative row from data (an
+    experiment), optional on an analytic one (a statement no computation decides), empty on a
+    decided row."""
+    if status == "uninformative" and data != "analytic" and not to_decide.strip():
+        return "an uninformative experimental row needs to_decide (what would decide it)"
+    if status != "uninformative" and to_decide.strip():
+        return f"status {status} but to_decide {to_decide!r} (only uninformative rows have one)"
+    return ""
 
 
 def _round(x):
@@ -161,9 +181,12 @@ class Ledger:
         ours: str,
         note: str = "",
         data: str | None = None,
+        to_decide: str = "",
     ) -> Claim:
         """A statement tested on our curve: ``holds=None`` means the experiment cannot decide
-        (``uninformative``; the note must give estimate, null and half-width)."""
+        (``uninformative``; the note must give estimate, null and half-width, and ``to_decide``
+        what would decide it when the row comes from data); ``to_decide`` is dropped on a
+        decided row."""
         if holds is None:
             if not note:
                 raise ValueError(
@@ -171,11 +194,22 @@ class Ledger:
                 )
             status = "uninformative"
         else:
+            to_decide = ""
             status = "qualitative-ok" if holds else "qualitative-fails"
             if not holds and not note:
                 note = "the statement does not hold in our run"
         return Claim(
-            self.paper, figure, claim_id, claim, "stated", ours, "", status, data or self.data, note
+            self.paper,
+            figure,
+            claim_id,
+            claim,
+            "stated",
+            ours,
+            "",
+            status,
+            data or self.data,
+            note,
+            to_decide,
         )
 
     def judged(
@@ -190,7 +224,8 @@ class Ledger:
         data: str | None = None,
     ) -> Claim:
         """A statement decided by a rule of :mod:`privrisk.verdicts`: the verdict's numbers go to
-        the note (with ``note`` after them), its ``holds`` to the status."""
+        the note (with ``note`` after them), its ``holds`` to the status, its plan to
+        ``to_decide``."""
         return self.qualitative(
             figure=figure,
             claim_id=claim_id,
@@ -199,6 +234,7 @@ class Ledger:
             ours=ours,
             note=_join(verdict.note, note),
             data=data,
+            to_decide=verdict.to_decide,
         )
 
 
@@ -242,7 +278,8 @@ def check(df: pd.DataFrame) -> list[str]:
     Every status must agree with the row's own numbers: ``reproduced`` exactly when
     |ours − paper_value| <= tolerance, ``differs`` exactly when not; statuses other than
     ``reproduced`` and ``qualitative-ok`` carry a note; nothing from stand-in data is
-    ``reproduced``; claim ids are unique per paper.
+    ``reproduced``; claim ids are unique per paper; every uninformative row from data has a
+    ``to_decide`` and no decided row has one.
     """
     problems = []
     for _, r in df.iterrows():
@@ -256,6 +293,9 @@ def check(df: pd.DataFrame) -> list[str]:
             problems.append(f"{where}: status {r.status} without a note")
         if r.status == "reproduced" and r.data == "standin":
             problems.append(f"{where}: reproduced from stand-in data")
+        problem = _to_decide_problem(r.status, r.data, r.to_decide)
+        if problem:
+            problems.append(f"{where}: {problem}")
         if r.status in ("reproduced", "differs"):
             try:
                 ok = within(float(r.ours), float(r.paper_value), float(r.tolerance))
@@ -276,7 +316,17 @@ def check(df: pd.DataFrame) -> list[str]:
 
 
 def to_markdown(df: pd.DataFrame) -> str:
-    cols = ["paper", "figure", "claim_id", "paper_value", "ours", "status", "data", "note"]
+    cols = [
+        "paper",
+        "figure",
+        "claim_id",
+        "paper_value",
+        "ours",
+        "status",
+        "data",
+        "note",
+        "to_decide",
+    ]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for _, row in df.iterrows():
         cells = [str(row[c]).replace("|", "\\|").replace("\n", " ") for c in cols]
@@ -322,9 +372,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "display.max_rows", None, "display.max_colwidth", 60, "display.width", 200
     ):
         print(
-            df[["paper", "figure", "claim_id", "paper_value", "ours", "status", "data"]].to_string(
-                index=False
-            )
+            df[
+                [
+                    "paper",
+                    "figure",
+                    "claim_id",
+                    "paper_value",
+                    "ours",
+                    "status",
+                    "data",
+                    "to_decide",
+                ]
+            ].to_string(index=False)
         )
         print()
         print(df["status"].value_counts().to_string())

@@ -1,4 +1,4 @@
-"""The README's status table, generated from a run's results so that its numbers cannot drift.
+"""The status page (docs/status.md), generated from a run's results so that its numbers cannot drift.
 
 ``privrisk status`` reads ``results/claims.csv`` (every claim's status and numbers), the figure
 provenance records ``results/<key>/<fig>.json`` (every output and its data source) and the
@@ -9,8 +9,22 @@ status). Numbers are rounded one fixed way (:func:`fmt`); nothing that changes f
 the same config (wall times, paths, dates, commits, the CPU) is shown.
 
 ``--write`` puts the block between ``<!-- status:begin -->`` and ``<!-- status:end -->`` in
-README.md; ``--check`` exits 1 with a diff when the README's block differs from the results
-(CI runs it after the pipeline).
+the status file (:data:`STATUS_FILE`); ``--check`` exits 1, naming each row, when the file's
+block disagrees with the results (CI runs it after the pipeline).
+
+**The check holds on any machine** (design.md §4, "Verdicts"): every claim row carries its
+``data`` (``analytic`` or where the experiment's data came from) and ``±``, the uncertainty the row
+states (2 × the standard error behind a numeric experimental value). The check compares
+
+* the structure (papers, outputs, claim rows, trained models) and every count and status exactly;
+* analytic numbers exactly (after the one rounding, :func:`fmt`);
+* an experimental number within the uncertainty both rows state (|a − b| ≤ ±a + ±b: the two
+  intervals overlap); one without a stated uncertainty exactly;
+* the text of an experimental qualitative row (its evidence) with its numbers masked: the status
+  carries the decision, which the verdict rules make robust (:mod:`privrisk.verdicts`);
+* trained models by name and data; their AUCs (experimental, no stated uncertainty) are shown,
+  not compared; the header's thread count is not compared (a run with another
+  ``torch_threads`` must give the same table).
 """
 
 from __future__ import annotations
@@ -28,8 +42,8 @@ from typing import Any
 from . import claims
 from .core.discovery import paper_keys
 
-#: the page holding the status block (the docs site's status page)
-TARGET = "docs/status.md"
+#: the page holding the status block (the docs site's status page); one constant, one edit to move it
+STATUS_FILE = "docs/status.md"
 BEGIN = "<!-- status:begin -->"
 END = "<!-- status:end -->"
 COMMAND = "privrisk status --write"
@@ -128,6 +142,19 @@ def _counts(statuses: Iterable[str]) -> str:
 
 # --- the block -----------------------------------------------------------------------------------
 
+CLAIM_HEADER = ["figure", "claim", "paper", "ours", "±", "status", "data"]
+MODEL_HEADER = ["trained model", "data", "member vs hold-out AUC"]
+_SE = re.compile(r"2 × s\.e\. ([-+0-9.eE]+|inf)")
+
+
+def uncertainty(row: Any) -> str:
+    """The ± a claim row states: 2 × the s.e. of a numeric experimental value (the ledger's note
+    ``tolerance t + 2 × s.e. s``), '' for an analytic or qualitative row."""
+    if row.data == "analytic":
+        return ""
+    m = _SE.search(str(row.note))
+    return fmt(2.0 * float(m.group(1))) if m else ""
+
 
 def render(results: str | Path = "results") -> str:
     """The status block (without the markers) made from ``results``."""
@@ -180,18 +207,30 @@ def render(results: str | Path = "results") -> str:
             )
         trained = models(results, paper)
         if trained:
-            out += ["", _row(["trained model", "data", "member vs hold-out AUC"]), "|---|---|---|"]
+            out += ["", _row(MODEL_HEADER), "|---|---|---|"]
             for name, rec in trained:
                 out.append(_row([name, rec.get("data_source", ""), _aucs(rec["auc"])]))
-        out += ["", _row(["figure", "claim", "paper", "ours", "status"]), "|---|---|---|---|---|"]
+        out += ["", _row(CLAIM_HEADER), "|---|---|---|---|---|---|---|"]
         for r in rows.itertuples(index=False):
             status = f"**{r.status}**" if r.status in ("differs", "qualitative-fails") else r.status
-            out.append(_row([r.figure, f"`{r.claim_id}`", fmt(r.paper_value), fmt(r.ours), status]))
+            out.append(
+                _row(
+                    [
+                        r.figure,
+                        f"`{r.claim_id}`",
+                        fmt(r.paper_value),
+                        fmt(r.ours),
+                        uncertainty(r),
+                        status,
+                        r.data,
+                    ]
+                )
+            )
         out += ["", "</details>"]
     return "\n".join(out) + "\n"
 
 
-# --- the README ----------------------------------------------------------------------------------
+# --- the status page ---------------------------------------------------------------------------
 
 
 def _split(readme: Path) -> tuple[str, str, str]:
@@ -234,16 +273,110 @@ def diff(readme: str | Path, block: str) -> list[str]:
     )
 
 
+_NUMBER = re.compile(r"[-+−]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|∞")
+_THREADS = re.compile(r" with `torch_threads: [^`]*`")
+
+
+def _cells(line: str) -> list[str] | None:
+    if not line.startswith("| "):
+        return None
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+
+
+def _number(text: str) -> float | None:
+    t = text.replace("−", "-").replace("∞", "inf")
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def _mask(text: str) -> str:
+    return _NUMBER.sub("#", text)
+
+
+def _claim_mismatch(old: list[str], new: list[str]) -> str:
+    """Why two claim rows (``CLAIM_HEADER`` cells) disagree beyond what the row allows, or ''."""
+    h = {k: i for i, k in enumerate(CLAIM_HEADER)}
+    for key in ("figure", "claim", "paper", "status", "data"):
+        if old[h[key]] != new[h[key]]:
+            return f"{key} {old[h[key]]!r} in the table, {new[h[key]]!r} from the results"
+    a, b = old[h["ours"]], new[h["ours"]]
+    if a == b:
+        return ""
+    if old[h["data"]] == "analytic":
+        return f"analytic value {a!r} in the table, {b!r} from the results (compared exactly)"
+    x, y = _number(a), _number(b)
+    if x is not None and y is not None:
+        pa, pb = _number(old[h["±"]]) or 0.0, _number(new[h["±"]]) or 0.0
+        if abs(x - y) <= pa + pb:
+            return ""
+        return (
+            f"experimental value {a} ± {pa:g} in the table, {b} ± {pb:g} from the results "
+            "(the intervals do not overlap)"
+        )
+    if _mask(a) == _mask(b):
+        return ""
+    return f"evidence {a!r} in the table, {b!r} from the results (numbers masked)"
+
+
+def compare(committed: str, block: str) -> list[str]:
+    """Where the committed status block disagrees with ``block`` (made from the results) beyond
+    what the module docstring allows: one line per row, naming it (empty: they agree)."""
+    old = committed.strip("\n").splitlines()
+    new = block.strip("\n").splitlines()
+    if len(old) != len(new):
+        d = difflib.unified_diff(old, new, "table", "results", lineterm="", n=0)
+        changed = [x for x in d if x[:1] in "+-" and not x.startswith(("+++", "---"))]
+        return [f"the table has {len(old)} lines, the results {len(new)}:", *changed]
+    problems, header, paper = [], None, ""
+    for i, (a, b) in enumerate(zip(old, new, strict=True)):
+        m = re.search(r"<b>([^<]+)</b>", b)
+        if m:
+            paper = m.group(1)
+        ca, cb = _cells(a), _cells(b)
+        if cb is not None and cb in (CLAIM_HEADER, MODEL_HEADER):
+            header = cb
+        if a == b:
+            continue
+        if a.startswith("Made at scale") and _THREADS.sub("", a) == _THREADS.sub("", b):
+            continue
+        if ca is not None and cb is not None and len(ca) == len(cb) == len(header or []):
+            if header == CLAIM_HEADER:
+                why = _claim_mismatch(ca, cb)
+                if not why:
+                    continue
+                problems.append(f"{paper}/{cb[1].strip('`')}: {why}")
+                continue
+            if header == MODEL_HEADER and ca[:2] == cb[:2] and _mask(ca[2]) == _mask(cb[2]):
+                continue
+        problems.append(f"line {i + 1}{f' ({paper})' if paper else ''}: {a!r} != {b!r}")
+    return problems
+
+
+def check(path: str | Path, block: str) -> list[str]:
+    """:func:`compare` of the block in ``path`` with ``block``."""
+    _, body, _ = _split(Path(path))
+    return compare(body, block)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="privrisk status", description=__doc__.splitlines()[0])
     ap.add_argument("--results", default="results", help="the run's results folder")
-    ap.add_argument("--readme", default=TARGET, help="the page holding the status block")
+    ap.add_argument(
+        "--page",
+        "--readme",
+        dest="readme",
+        default=STATUS_FILE,
+        help="the page holding the status block (%(default)s)",
+    )
     mode = ap.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="write the block into the README")
+    mode.add_argument("--write", action="store_true", help="write the block into the status page")
     mode.add_argument(
         "--check",
         action="store_true",
-        help="exit 1 with a diff when the README's block differs from the results",
+        help="exit 1, naming each row, when the file's block disagrees with the results "
+        "(statuses and analytic numbers exactly, experimental numbers within their uncertainty)",
     )
     args = ap.parse_args(argv)
     try:
@@ -252,15 +385,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             changed = write(args.readme, block)
             print(f"{args.readme}: status table {'updated' if changed else 'already current'}")
         elif args.check:
-            lines = diff(args.readme, block)
-            if lines:
-                sys.stdout.writelines(lines)
+            problems = check(args.readme, block)
+            if problems:
+                print("\n".join(problems))
                 print(
-                    f"\n{args.readme}: the status table differs from {args.results}/ "
-                    f"(regenerate it from a clean run: `{COMMAND}`)"
+                    f"\n{args.readme}: the status table disagrees with {args.results}/ in "
+                    f"{len(problems)} row(s) (regenerate it from a clean run: `{COMMAND}`)"
                 )
                 return 1
-            print(f"{args.readme}: status table agrees with {args.results}/")
+            print(
+                f"{args.readme}: status table agrees with {args.results}/ (statuses and analytic "
+                "numbers exactly, experimental numbers within their stated uncertainty)"
+            )
         else:
             print(block, end="")
     except (StatusError, ValueError) as err:

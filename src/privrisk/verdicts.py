@@ -27,21 +27,55 @@ Conventions (one for all papers):
 * **Symmetric margins**: a rule with a margin uses the same margin on the ok and the fails side:
   "A ≥ B − m" holds when the interval of A − B lies above −m and fails when it lies below −m.
 
+**Robust decisions** (a decided status must survive another seed, thread count and CPU):
+
+* Analytic numbers (``se = 0`` from a closed form, :meth:`Estimate.exact`) are decided exactly.
+* An *experimental* estimate (any with a positive s.e. or an interval) decides only when its
+  interval at the **robust level** ``ROBUST · z`` (±3 s.e. at the default z = 2, two-sided
+  α ≈ 0.0027; Student's t at that level when it has ``df``) clears the threshold or margin. The
+  note still shows the interval at the reported ±z. The reason: at ±z a decision on a t statistic
+  just past z flips under a reseeded or re-kernelled rerun about half the time; at ±1.5 z the
+  rerun's estimate must move by a whole reported half-width before the decision can change, and
+  an ok ↔ fails flip needs a move of more than twice that.
+* Where the estimate carries its **replicates** (the per-run values of a model trained several
+  times, :meth:`Estimate.across_runs`), at least ``AGREE`` (90 %) of the replicates, each judged
+  on its own as a number, must reach the same decision as the pooled interval: a pooled mean
+  carried by one outlying run is not robust.
+* **Zero variance is never exact evidence**: an empirical estimate (draws, runs) whose sample
+  variance is 0 (every draw made the same guess) decides nothing (uninformative), unlike an
+  analytic number with ``se = 0``. Estimates made from data carry ``empirical=True``.
+
+**Runs to decide** (a power planner): every uninformative verdict on an experimental estimate
+carries a :class:`Plan`, the number of runs / draws / samples (the estimate's ``unit``) at which,
+if the observed effect and per-unit spread are the truth, the same rule decides at the robust level
+with probability ``POWER`` (80 %): a noncentral t (or normal) power calculation on the gap between
+the estimate and the decision boundary it leans towards (:func:`runs_to_decide`). It is in the note
+(``to decide: …``) and in :attr:`Verdict.to_decide` (the ledger's ``to_decide`` column).
+
 Every rule has a test where it says ok, one where it fails and one where it cannot decide
-(``tests/test_verdicts.py``), and simulation tests that its error rates stay within α.
+(``tests/test_verdicts.py``), and simulation tests that its error rates stay within α and that
+the planned n decides in about the intended fraction of repeated experiments.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import stats
 
-#: default half-width of an interval in standard errors
+#: default half-width of an interval in standard errors (the reported level)
 Z = 2.0
+#: an experimental estimate decides at ROBUST · z (module docstring, "Robust decisions")
+ROBUST = 1.5
+#: the fraction of replicates that must reach the pooled decision on their own
+AGREE = 0.9
+#: the probability of deciding that the runs-to-decide planner aims for
+POWER = 0.8
+#: the planner reports "more than" this many units rather than searching further
+PLAN_MAX = 10**9
 
 
 def alpha_of(z: float) -> float:
@@ -73,9 +107,20 @@ class Estimate:
     hi: float | None = None
     #: degrees of freedom of ``se`` (None: known or large-sample; the interval is then ±z·se)
     df: float | None = None
+    #: made from data (draws, runs): with ``se = 0`` it is a zero-variance sample, not exact
+    empirical: bool = False
+    #: how many units (``unit``: draws, runs, samples) the uncertainty rests on (for the planner)
+    n: int | None = None
+    unit: str = "samples"
+    #: per-run values (robust rule: most replicates must reach the pooled decision on their own)
+    replicates: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", float(self.value))
+        if self.replicates is not None:
+            object.__setattr__(self, "replicates", tuple(float(r) for r in self.replicates))
+        if self.n is not None and not self.n >= 1:
+            raise ValueError(f"n {self.n!r} must be >= 1")
         if self.se is None and (self.lo is None or self.hi is None):
             raise ValueError("an Estimate needs se or both lo and hi")
         if self.df is not None and (self.se is None or not self.df > 0):
@@ -99,6 +144,21 @@ class Estimate:
         """An analytic number (no sampling error)."""
         return cls(value, se=0.0)
 
+    @property
+    def analytic(self) -> bool:
+        """An exact number: s.e. 0 and not a zero-variance sample."""
+        return self.se == 0 and not self.empirical
+
+    @property
+    def zero_variance(self) -> bool:
+        """A sample whose spread is 0: it decides nothing (module docstring)."""
+        return self.se == 0 and self.empirical
+
+    def _like(self, value: float, **kw) -> Estimate:
+        """A derived estimate keeping the provenance (empirical, n, unit)."""
+        base = {"empirical": self.empirical, "n": self.n, "unit": self.unit}
+        return Estimate(value, **(base | kw))
+
     @classmethod
     def from_draws(cls, draws: Sequence[float] | np.ndarray) -> Estimate:
         """Mean of independent draws with its standard error (sd / √n) and n − 1 degrees of
@@ -108,9 +168,12 @@ class Estimate:
         x = np.asarray(draws, float).ravel()
         if x.size == 0:
             raise ValueError("no draws")
+        prov = {"empirical": True, "n": int(x.size), "unit": "draws"}
         if x.size == 1:
-            return cls(float(x[0]), se=math.inf)
-        return cls(float(x.mean()), se=float(x.std(ddof=1) / math.sqrt(x.size)), df=x.size - 1)
+            return cls(float(x[0]), se=math.inf, **prov)
+        return cls(
+            float(x.mean()), se=float(x.std(ddof=1) / math.sqrt(x.size)), df=x.size - 1, **prov
+        )
 
     @classmethod
     def across_runs(
@@ -132,10 +195,11 @@ class Estimate:
         if w is not None and w.shape != x.shape:
             raise ValueError(f"{x.size} runs but {w.size} within-run standard errors")
         floor = float(np.sqrt(np.mean(w**2))) if w is not None else 0.0
+        prov = {"empirical": True, "n": int(x.size), "unit": "runs", "replicates": tuple(x)}
         if x.size == 1:
-            return cls(float(x[0]), se=floor if w is not None else math.inf)
+            return cls(float(x[0]), se=floor if w is not None else math.inf, **prov)
         sd = max(float(x.std(ddof=1)), floor)
-        return cls(float(x.mean()), se=sd / math.sqrt(x.size), df=x.size - 1)
+        return cls(float(x.mean()), se=sd / math.sqrt(x.size), df=x.size - 1, **prov)
 
     @classmethod
     def paired_runs(
@@ -181,6 +245,13 @@ class Estimate:
     def minus(self, other: Estimate) -> Estimate:
         """The unpaired difference of two independent estimates (s.e. added in quadrature; explicit
         intervals add their half-widths, which is conservative)."""
+        empirical = self.empirical or other.empirical
+        ns = [e.n for e in (self, other) if e.n is not None]
+        prov = {
+            "empirical": empirical,
+            "n": min(ns) if ns else None,
+            "unit": self.unit if self.n is not None else other.unit,
+        }
         if self.se is not None and other.se is not None:
             # the fewer degrees of freedom (conservative; Welch–Satterthwaite would give more)
             dfs = [d for d in (self.df, other.df) if d is not None]
@@ -188,53 +259,181 @@ class Estimate:
                 self.value - other.value,
                 se=math.hypot(self.se, other.se),
                 df=min(dfs) if dfs else None,
+                **prov,
             )
         lo1, hi1 = self.interval()
         lo2, hi2 = other.interval()
-        return Estimate(self.value - other.value, lo=lo1 - hi2, hi=hi1 - lo2)
+        return Estimate(self.value - other.value, lo=lo1 - hi2, hi=hi1 - lo2, **prov)
+
+    def _reps(self, f: Callable[[float], float]) -> tuple[float, ...] | None:
+        return None if self.replicates is None else tuple(f(r) for r in self.replicates)
 
     def shift(self, c: float) -> Estimate:
         """The estimate of value + c (c exact)."""
+        reps = self._reps(lambda r: r + c)
         if self.se is not None:
-            return Estimate(self.value + c, se=self.se, df=self.df)
-        return Estimate(self.value + c, lo=self.lo + c, hi=self.hi + c)
+            return self._like(self.value + c, se=self.se, df=self.df, replicates=reps)
+        return self._like(self.value + c, lo=self.lo + c, hi=self.hi + c, replicates=reps)
 
     def negated(self) -> Estimate:
         """The estimate of −value."""
+        reps = self._reps(lambda r: -r)
         if self.se is not None:
-            return Estimate(-self.value, se=self.se, df=self.df)
-        return Estimate(-self.value, lo=-self.hi, hi=-self.lo)
+            return self._like(-self.value, se=self.se, df=self.df, replicates=reps)
+        return self._like(-self.value, lo=-self.hi, hi=-self.lo, replicates=reps)
+
+    def scaled(self, c: float) -> Estimate:
+        """The estimate of c · value (c exact)."""
+        reps = self._reps(lambda r: c * r)
+        if self.se is not None:
+            return self._like(c * self.value, se=abs(c) * self.se, df=self.df, replicates=reps)
+        lo, hi = sorted((c * self.lo, c * self.hi))
+        return self._like(c * self.value, lo=lo, hi=hi, replicates=reps)
+
+    def half_se(self) -> float:
+        """The standard error, or the interval's half-width in base-z standard errors."""
+        if self.se is not None:
+            return self.se
+        return (self.hi - self.lo) / (2.0 * Z)
 
     def text(self, z: float = Z) -> str:
-        if self.se == 0:
+        if self.analytic:
             return _fmt(self.value)
+        if self.zero_variance:
+            return f"{_fmt(self.value)} (zero variance over {self.n or '?'} {self.unit})"
         lo, hi = self.interval(z)
         t = f" (t, {self.df:g} df)" if self.df is not None else ""
         return f"{_fmt(self.value)} [{_fmt(lo)}, {_fmt(hi)}]{t}"
 
 
 @dataclass(frozen=True)
+class Plan:
+    """How much more of the same experiment would decide an undecided verdict: ``n`` units
+    (``unit``: runs, draws, samples; ``relative``: ``n`` is a multiple of the current sample), or
+    ``math.inf`` with ``why`` when no amount would (zero variance, no observed effect, a gate).
+    ``leaning`` is the decision it would reach (True ok, False fails)."""
+
+    n: float
+    unit: str = "samples"
+    leaning: bool | None = None
+    why: str = ""
+    relative: bool = False
+
+    def text(self) -> str:
+        if math.isinf(self.n):
+            return f"never by more {self.unit or 'data'}" + (f" ({self.why})" if self.why else "")
+        if self.relative:
+            out = f"{self.n:.3g}× the current {self.unit}"
+        elif self.n > PLAN_MAX:
+            out = f"> {PLAN_MAX:.0e} {self.unit}"
+        else:
+            out = f"{int(self.n)} {self.unit}"
+        return out + (f" ({self.why})" if self.why else "")
+
+
+def combine(plans: Sequence[Plan]) -> Plan | None:
+    """The plan of a statement made of parts: the cheapest part that would decide it fails, else
+    the dearest part (every part must hold)."""
+    plans = [p for p in plans if p is not None]
+    if not plans:
+        return None
+    failing = [p for p in plans if p.leaning is False]
+    if failing:
+        return min(failing, key=lambda p: p.n)
+    return max(plans, key=lambda p: p.n)
+
+
+def runs_to_decide(e: Estimate, gap: float, *, z: float, power: float = POWER) -> Plan:
+    """The number of units (``e.unit``) at which an estimate whose true value sits ``gap`` from
+    the decision boundary, with ``e``'s per-unit spread (s.e. · √n), has an interval at ±z
+    (Student's t with n − 1 df when ``e`` has df) that clears the boundary with probability
+    ``power``: a noncentral-t (or normal) power calculation. ``z`` is the level the rule decides
+    at (the robust level, Bonferroni where it applies)."""
+    gap = abs(float(gap))
+    unit = e.unit
+    if e.zero_variance:
+        return Plan(math.inf, unit, why="zero variance: every one gives the same result")
+    se = e.half_se()
+    if gap == 0 or not math.isfinite(gap):
+        return Plan(math.inf, unit, why="no effect observed")
+    if not math.isfinite(se):
+        return Plan(math.inf, unit, why="one unit: its spread is unknown")
+    if se == 0:
+        raise ValueError("an analytic estimate needs no plan")
+    zp = float(stats.norm.isf(1.0 - power))
+    if e.n is None:
+        # how much smaller the s.e. must be, as a multiple of the current sample size
+        return Plan(((z + zp) * se / gap) ** 2, unit, relative=True)
+    sigma = se * math.sqrt(e.n)
+    if e.df is None:
+        return Plan(max(math.ceil(((z + zp) * sigma / gap) ** 2), 1), unit)
+    alpha = alpha_of(z)
+
+    def reached(n: int) -> bool:
+        q = stats.t.isf(alpha / 2.0, n - 1)
+        return bool(stats.nct.sf(q, n - 1, gap * math.sqrt(n) / sigma) >= power)
+
+    lo, hi = 1, 2
+    while not reached(hi):
+        lo, hi = hi, hi * 2
+        if hi > PLAN_MAX:
+            return Plan(PLAN_MAX + 1, unit)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if reached(mid) else (mid, hi)
+    return Plan(hi, unit)
+
+
+@dataclass(frozen=True)
 class Verdict:
-    """ok (``holds`` True), fails (False) or uninformative (None), with the numbers as ``note``."""
+    """ok (``holds`` True), fails (False) or uninformative (None), with the numbers as ``note``
+    and, when uninformative, the :class:`Plan` that would decide it."""
 
     holds: bool | None
     note: str
+    plan: Plan | None = None
 
     @property
     def status(self) -> str:
         return {True: "ok", False: "fails", None: "uninformative"}[self.holds]
 
-    def kwargs(self) -> dict:
-        """Keyword arguments ``holds`` and ``note`` for :meth:`privrisk.claims.Ledger.qualitative`."""
-        return {"holds": self.holds, "note": self.note}
+    @property
+    def to_decide(self) -> str:
+        """The runs / draws / samples that would decide an uninformative verdict ('' if decided or
+        analytic)."""
+        if self.holds is not None:
+            return ""
+        if self.plan is None:  # made by hand without an estimate (e.g. "no finite ε in this run")
+            return "never by more data (no estimate to plan from)"
+        return self.plan.text()
 
-    def gated(self, *reasons: str) -> Verdict:
+    def kwargs(self) -> dict:
+        """Keyword arguments ``holds``, ``note`` and ``to_decide`` for
+        :meth:`privrisk.claims.Ledger.qualitative`."""
+        return {"holds": self.holds, "note": self.note, "to_decide": self.to_decide}
+
+    def gated(self, *reasons: str, unit: str = "runs") -> Verdict:
         """Uninformative when any reason is given (a precondition failed: the model does not leak,
-        the control shows nothing), keeping the numbers; unchanged when all reasons are empty."""
+        the control shows nothing), keeping the numbers; unchanged when all reasons are empty. An
+        undecided verdict keeps its plan (the gate must pass too); a decided one cannot be decided
+        by more of the same: its plan says so."""
         why = [r for r in reasons if r]
         if not why:
             return self
-        return Verdict(None, "uninformative: " + "; ".join(why) + f" [{self.note}]")
+        gate = "; ".join(why)
+        if self.holds is None and self.plan is not None:
+            p = self.plan
+            plan = Plan(
+                p.n, p.unit, p.leaning, _join_why(p.why, "and the gate must pass"), p.relative
+            )
+        else:
+            unit = self.plan.unit if self.plan is not None else unit
+            plan = Plan(math.inf, unit, why=f"gated: {gate}")
+        return Verdict(None, "uninformative: " + gate + f" [{self.note}]", plan)
+
+
+def _join_why(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
 
 
 def all_of(verdicts: Mapping[str, Verdict] | Sequence[Verdict]) -> Verdict:
@@ -247,12 +446,14 @@ def all_of(verdicts: Mapping[str, Verdict] | Sequence[Verdict]) -> Verdict:
     note = "; ".join(
         (f"{k}: " if isinstance(k, str) else "") + f"{v.status} ({v.note})" for k, v in items
     )
-    return Verdict(overall, note)
+    plan = combine([v.plan for _, v in items if v.holds is None]) if overall is None else None
+    return Verdict(overall, note, plan)
 
 
 # --- one point ----------------------------------------------------------------------------------
 
 _Decide = Callable[[Estimate, float], bool | None]
+_Gap = Callable[[float], float]
 
 
 def _points(
@@ -265,34 +466,82 @@ def _points(
     return [(f"#{i}", e) for i, e in enumerate(estimates)]
 
 
-def _judge(estimates, decide: _Decide, *, z: float, statement: str, what: str) -> Verdict:
-    """Apply ``decide(estimate, z)`` at every point: holds if it holds everywhere at z, fails if
-    it fails somewhere at the Bonferroni z_k, else uninformative (module docstring)."""
+def _robust(e: Estimate, decide: _Decide, zz: float) -> tuple[bool | None, str]:
+    """One point decided robustly at ±zz (module docstring): zero variance decides nothing; an
+    analytic number is exact; replicates must mostly agree with the pooled decision. Returns the
+    decision and, when replicates withheld it, why."""
+    if e.zero_variance:
+        return None, ""
+    d = decide(e, zz)
+    reps = e.replicates
+    if d is None or e.analytic or reps is None or len(reps) < 2:
+        return d, ""
+    agree = sum(decide(Estimate.exact(r), zz) is d for r in reps)
+    need = math.ceil(AGREE * len(reps) - 1e-9)
+    if agree < need:
+        return None, f"only {agree} of {len(reps)} runs reach it on their own (need {need})"
+    return d, ""
+
+
+def _judge(
+    estimates, decide: _Decide, gap: _Gap, *, z: float, statement: str, what: str
+) -> Verdict:
+    """Apply ``decide(estimate, z)`` at every point at the robust level ``ROBUST · z``: holds if it
+    holds everywhere, fails if it fails somewhere at the Bonferroni level, else uninformative with
+    the plan that would decide it. ``gap(value)`` is the distance from a value to the decision
+    boundary it leans towards (module docstring)."""
     points = _points(estimates)
     if not points:
         raise ValueError(f"{statement}: no estimates to judge")
     k = len(points)
-    zk = bonferroni_z(z, k)
-    at_z = [decide(e, z) for _, e in points]
-    at_zk = [decide(e, zk) for _, e in points]
-    failed = [lab for (lab, _), d in zip(points, at_zk, strict=True) if d is False]
-    undecided = [lab for (lab, _), d in zip(points, at_z, strict=True) if d is not True]
+    zr = ROBUST * z
+    zk = bonferroni_z(zr, k)
+    at_z = [_robust(e, decide, zr) for _, e in points]
+    at_zk = [_robust(e, decide, zk) for _, e in points]
+    failed = [lab for (lab, _), (d, _) in zip(points, at_zk, strict=True) if d is False]
+    undecided = [lab for (lab, _), (d, _) in zip(points, at_z, strict=True) if d is not True]
 
     def show(lab: str, e: Estimate) -> str:
         return f"{lab}: {e.text(z)}" if lab else e.text(z)
 
     numbers = f"{what} " + "; ".join(show(lab, e) for lab, e in points)
+    experimental = any(not e.analytic for _, e in points)
     level = f"±{z:g} s.e." + (
-        f", fails judged at ±{zk:.3g} s.e. (Bonferroni over {k})" if k > 1 else ""
+        f", decided at ±{zr:g} s.e. (robust)" if experimental and zr != z else ""
     )
+    level += f", fails judged at ±{zk:.3g} s.e. (Bonferroni over {k})" if k > 1 else ""
     if failed:
         where = f" at {', '.join(failed)}" if failed != [""] else ""
         return Verdict(False, f"fails{where}: {statement} [{numbers}; {level}]")
     if not undecided:
         return Verdict(True, f"{statement} [{numbers}; {level}]")
+    plans, withheld = [], []
+    for (lab, e), (d, why) in zip(points, at_z, strict=True):
+        if d is True or e.analytic:
+            continue
+        if why:
+            withheld.append(f"{lab + ': ' if lab else ''}{why}")
+            plans.append(Plan(math.inf, e.unit, decide(e, zr), why="the runs disagree"))
+            continue
+        lean = decide(Estimate.exact(e.value), zr)
+        plans.append(
+            Plan(math.inf, e.unit, why="at the boundary")
+            if lean is None
+            else replace(runs_to_decide(e, gap(e.value), z=zr if lean else zk), leaning=bool(lean))
+        )
+    plan = combine(plans)
     where = f" at {', '.join(undecided)}" if undecided != [""] else ""
+    extra = f"; {'; '.join(withheld)}" if withheld else ""
+    to_decide = (
+        f"; to decide: {plan.text()} at the observed effect ({POWER:.0%} power at the robust level)"
+        if plan is not None
+        else ""
+    )
     return Verdict(
-        None, f"undecided{where}: {statement} within the uncertainty [{numbers}; {level}]"
+        None,
+        f"undecided{where}: {statement} within the uncertainty [{numbers}; {level}{extra}]"
+        + to_decide,
+        plan,
     )
 
 
@@ -311,7 +560,9 @@ def greater(
         lo, hi = e.interval(zz)
         return True if lo > margin else (False if hi <= margin else None)
 
-    return _judge(diff, decide, z=z, statement=f"{what} > {_fmt(margin)}", what=what)
+    return _judge(
+        diff, decide, lambda v: v - margin, z=z, statement=f"{what} > {_fmt(margin)}", what=what
+    )
 
 
 def at_least(
@@ -331,7 +582,9 @@ def at_least(
             return bool(e.value >= -margin)
         return True if lo > -margin else (False if hi < -margin else None)
 
-    return _judge(diff, decide, z=z, statement=f"{what} ≥ −{_fmt(margin)}", what=what)
+    return _judge(
+        diff, decide, lambda v: v + margin, z=z, statement=f"{what} ≥ −{_fmt(margin)}", what=what
+    )
 
 
 def equivalent(
@@ -354,7 +607,14 @@ def equivalent(
             return False
         return None
 
-    return _judge(diff, decide, z=z, statement=f"|{what}| ≤ {_fmt(margin)}", what=what)
+    return _judge(
+        diff,
+        decide,
+        lambda v: abs(margin - abs(v)),
+        z=z,
+        statement=f"|{what}| ≤ {_fmt(margin)}",
+        what=what,
+    )
 
 
 def below(
@@ -386,7 +646,12 @@ def below(
     bound_text = ", ".join(_fmt(b) for b in bounds) if len(set(bounds)) > 1 else _fmt(bounds[0])
     inner = shifted[""] if list(shifted) == [""] else shifted
     return _judge(
-        inner, decide, z=z, statement=f"{what} ≤ bound ({bound_text})", what=f"{what} − bound"
+        inner,
+        decide,
+        lambda v: v,
+        z=z,
+        statement=f"{what} ≤ bound ({bound_text})",
+        what=f"{what} − bound",
     )
 
 
@@ -466,7 +731,9 @@ def monotone(
     )
     if not strict:
         return Verdict(
-            step_v.holds, f"{what} never reverses by more than {_fmt(margin)}: {step_v.note}"
+            step_v.holds,
+            f"{what} never reverses by more than {_fmt(margin)}: {step_v.note}",
+            step_v.plan,
         )
     overall_v = greater(oriented(overall), z=z, what=f"overall change of {what}")
     if step_v.holds is False or overall_v.holds is False:
@@ -476,8 +743,16 @@ def monotone(
         holds = True
     else:
         holds = None
+    plan = None
+    if holds is None:
+        # the overall change decides the trend either way; a step decides it only by failing
+        parts = [overall_v.plan] if overall_v.holds is None else []
+        if step_v.holds is None and step_v.plan is not None and step_v.plan.leaning is False:
+            parts.append(step_v.plan)
+        plan = combine(parts) or step_v.plan
     return Verdict(
         holds,
         f"{what} {word} with x (steps reverse by at most {_fmt(margin)}): overall: {overall_v.note}; "
         f"steps: {step_v.note}",
+        plan,
     )

@@ -167,8 +167,17 @@ def test_ge_prior_says_fails_ok_and_uninformative():
     claim = cm.ge_prior("figX", summ, [0.0], "columns", "standin", margin=2)
     assert claim.status == "qualitative-fails" and "ceiling (exact posterior) − prior" in claim.note
     same = _rows(lambda prior, rng: prior)  # identical to the prior: gap exactly 0, se 0
-    ok = cm.ge_prior("figX", cm.summarise(same, 1e-5, [0.0]), [0.0], "columns", "standin", margin=2)
-    assert ok.status == "qualitative-ok"
+    tie = cm.ge_prior(
+        "figX", cm.summarise(same, 1e-5, [0.0]), [0.0], "columns", "standin", margin=2
+    )
+    # a zero-variance sample is no exact tie: it decides nothing, and no more draws would
+    assert tie.status == "uninformative" and "zero variance" in tie.note
+    assert tie.to_decide.startswith("never by more draws")
+    better = _rows(lambda prior, rng: prior or rng.random() < 0.3)  # keeps every hit, adds some
+    ok = cm.ge_prior(
+        "figX", cm.summarise(better, 1e-5, [0.0]), [0.0], "columns", "standin", margin=2
+    )
+    assert ok.status == "qualitative-ok" and ok.to_decide == ""
     # per-draw gaps −4, 0, −1: mean −1.7 ± 1.2, straddling the margin −2
     noisy = _rows(lambda prior, rng: prior, draws=3)
     for draw, lost in ((0, 4), (2, 1)):
@@ -177,7 +186,8 @@ def test_ge_prior_says_fails_ok_and_uninformative():
     vague = cm.ge_prior(
         "figX", cm.summarise(noisy, 1e-5, [0.0]), [0.0], "columns", "standin", margin=2
     )
-    assert vague.status == "uninformative"
+    assert vague.status == "uninformative" and vague.to_decide.endswith(" draws")
+    assert int(vague.to_decide.split()[0]) > 3
 
 
 def test_summary_pairs_the_methods_and_uses_standard_errors():
@@ -227,23 +237,37 @@ def test_sex_gain_of_nine_records_differs_from_what_any_attack_can_gain():
 
 
 def test_fig6_most_significant_few_columns_fails_without_a_gain_at_one_column():
-    frames = []
-    for k in range(1, 8):
-        f = _rows(lambda prior, rng: prior, x=k, seed=k)
-        frames.append(f)
-    rows = pd.concat(frames, ignore_index=True)
-    per = cm.per_draw(rows, 1e-5, [0.0])
-    summ = cm.summarise(rows, 1e-5, [0.0])
     params = {"margin": 5, "n_records": 50, "marginals_attack": {"delta": 1e-5}}
-    ids = {
-        c.claim_id: c
-        for c in cm.multi_claims(
-            "fig6b", summ, per, [0.0], dataset="fire", data="standin", params=params
-        )
-    }
+
+    def claims_of(attack_at):
+        frames = [_rows(attack_at(k), x=k, seed=k) for k in range(1, 8)]
+        rows = pd.concat(frames, ignore_index=True)
+        per = cm.per_draw(rows, 1e-5, [0.0])
+        summ = cm.summarise(rows, 1e-5, [0.0])
+        return {
+            c.claim_id: c
+            for c in cm.multi_claims(
+                "fig6b", summ, per, [0.0], dataset="fire", data="standin", params=params
+            )
+        }
+
+    # the attack makes the prior's guesses in every draw: zero variance decides nothing
+    ids = claims_of(lambda k: lambda prior, rng: prior)
+    assert ids["fig6b_beyond5_attack_equals_prior"].status == "uninformative"
+    assert ids["fig6b_most_significant_few_columns"].status == "uninformative"
+    assert "zero variance" in ids["fig6b_most_significant_few_columns"].note
+    assert ids["fire_bound_flat_1_to_3"].status == "standin"
+
+    # at d' = 1 it loses 30 % of the prior's hits; beyond, it differs from the prior by a few
+    # records either way: equal to the prior beyond 5, and not most significant at d' = 1
+    def attack_at(k):
+        if k == 1:
+            return lambda prior, rng: prior and rng.random() < 0.7
+        return lambda prior, rng: prior != (rng.random() < 0.02)
+
+    ids = claims_of(attack_at)
     assert ids["fig6b_beyond5_attack_equals_prior"].status == "qualitative-ok"
     assert ids["fig6b_most_significant_few_columns"].status == "qualitative-fails"
-    assert ids["fire_bound_flat_1_to_3"].status == "standin"
 
 
 def test_ambiguous_records():
@@ -325,14 +349,15 @@ def _summary(points):
 
 def test_ge_prior_corrects_for_multiplicity_over_the_points():
     """One of ten window sizes 2.1 s.e. below −margin: not a failure once Bonferroni over the ten
-    is applied (it was one in the former per-point rule); 3.5 s.e. below is."""
+    is applied (it was one in the former per-point rule); 8 s.e. below is (t with 9 df at the
+    robust Bonferroni level is ≈ 6.5 s.e.)."""
     pts = [(e, 0.0, 0.3) for e in range(9)]
     near = cm.ge_prior(
         "fig7a", _summary(pts + [(9, -2 - 2.1 * 0.3, 0.3)]), [0.0], "E", "standin", margin=2
     )
     assert near.status == "uninformative" and "Bonferroni over 10" in near.note
     far = cm.ge_prior(
-        "fig7a", _summary(pts + [(9, -2 - 3.5 * 0.3, 0.3)]), [0.0], "E", "standin", margin=2
+        "fig7a", _summary(pts + [(9, -2 - 8 * 0.3, 0.3)]), [0.0], "E", "standin", margin=2
     )
     assert far.status == "qualitative-fails"
 
@@ -340,6 +365,9 @@ def test_ge_prior_corrects_for_multiplicity_over_the_points():
 def test_fig4a_bound_statement_is_standin_on_standin_data_and_judged_on_real():
     frames = [_rows(lambda prior, rng: prior, x=c, seed=i) for i, c in enumerate(("AGEP", "SEX"))]
     rows = pd.concat(frames, ignore_index=True)
+    # the records' prior success varies from draw to draw (a constant bound would be a
+    # zero-variance sample, which decides nothing)
+    rows["p_star"] = 0.6 + 0.02 * (rows["draw"] % 3)
     per, summ = cm.per_draw(rows, 1e-5, [0.0]), cm.summarise(rows, 1e-5, [0.0])
     params = {
         "margin": 2,
@@ -358,3 +386,18 @@ def test_fig4a_bound_statement_is_standin_on_standin_data_and_judged_on_real():
         # p* = 0.6 for all 50 records: the 95 % bound is far below 80 for SEX, so it fails on real data
         assert ids["bound95_ge80_except_agep_schl"].status == status
         assert ids["sex_gain_possible"].status == "differs"
+
+
+def test_fig7_consistently_better_is_a_superiority_test():
+    """'consistently better than the prior' holds only when attack − prior > 0 at every E."""
+    better = [(e, 3.0, 0.3) for e in range(5)]
+    ok = cm.gt_prior("fig7a", _summary(better), [0.0], "E", "standin")
+    assert ok.claim_id == "fig7a_attack_gt_prior" and ok.status == "qualitative-ok"
+    # within the old non-inferiority margin but not better: undecided, with the draws to decide
+    level = [(e, 0.3, 0.3) for e in range(5)]
+    und = cm.gt_prior("fig7a", _summary(level), [0.0], "E", "standin")
+    assert und.status == "uninformative" and und.to_decide.endswith(" draws")
+    worse = [(e, 3.0, 0.3) for e in range(4)] + [(4, -5.0, 0.3)]
+    assert cm.gt_prior("fig7a", _summary(worse), [0.0], "E", "standin").status == (
+        "qualitative-fails"
+    )

@@ -226,7 +226,7 @@ def test_gain_rows_say_ok_fails_and_uninformative_on_paired_gains():
     """Non-inferiority within the margin (0.02) at every ε, Bonferroni over ε for a failure."""
     df = pd.DataFrame(
         [
-            _row("password", 0.5, 0.0, 0.0),  # never differs from the mode guess: exact tie holds
+            _row("password", 0.5, 0.001, 0.001),
             _row("password", 1.0, 0.01, 0.004),
             _row("uniform", 1.0, -0.08, 0.01),  # clearly below even at the Bonferroni level
             _row("uniform", 2.0, 0.03, 0.01),
@@ -238,6 +238,15 @@ def test_gain_rows_say_ok_fails_and_uninformative_on_paired_gains():
     assert status["fig3_gain_password"] == "qualitative-ok"
     assert status["fig3_gain_uniform"] == "qualitative-fails"
     assert status["fig3_gain_pii"] == "uninformative"
+    # a point where the attack never differs from the mode guess (0 ± 0 over 2000 models) is a
+    # zero-variance sample, not an exact tie: the row cannot be decided by more models
+    df.loc[0, ["gain", "gain_se"]] = 0.0
+    rows = {c.claim_id: c for c in cn.fig3_claims(df, FIG3, "standin")}
+    assert rows["fig3_gain_password"].status == "uninformative"
+    assert "zero variance" in rows["fig3_gain_password"].note
+    assert rows["fig3_gain_password"].to_decide.startswith("never by more models")
+    # an accuracy of 0 or 1 still has an uncertainty (Agresti–Coull), not a zero-variance one
+    assert cn.accuracy(_row("u", 1.0, 0, 0.01, accuracy=0.0)).se > 0
 
 
 def test_mostly_not_below_baseline_rule():

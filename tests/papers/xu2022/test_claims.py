@@ -27,10 +27,19 @@ def test_stat_from_bootstrap_draws_is_paired():
 
 @pytest.mark.parametrize(
     ("values", "expected"),
-    [([0.20, 0.25, 0.22], True), ([-0.20, -0.25, -0.22], False), ([0.10, -0.05, 0.02], None)],
+    [
+        ([0.20, 0.25, 0.22] * 3, True),
+        ([-0.20, -0.25, -0.22] * 3, False),
+        ([0.10, -0.05, 0.02] * 3, None),
+        # three runs far above 0 decide nothing robustly: t with 2 df at ±3 s.e. is ±19 s.e.
+        ([0.20, 0.25, 0.22], None),
+    ],
 )
 def test_decide_greater_across_runs(values, expected):
-    assert C.decide(V.greater, runs(values)).holds is expected
+    v = C.decide(V.greater, runs(values))
+    assert v.holds is expected
+    if expected is None:
+        assert v.plan is not None and v.plan.unit == "runs" and v.to_decide
 
 
 def test_contradicting_runs_and_gates_make_a_claim_uninformative():
@@ -38,9 +47,9 @@ def test_contradicting_runs_and_gates_make_a_claim_uninformative():
     split = runs([0.30, 0.32, -0.20], se=0.01)
     v = C.decide(V.greater, split)
     assert v.holds is None and "contradict" in v.note
-    assert C.decide(V.greater, runs([0.2, 0.25, 0.22]), gates=["no leak"]).holds is None
-    assert C.decide(V.equivalent, runs([0.01, 0.0, 0.02]), margin=0.05).holds is True
-    assert C.decide(V.equivalent, runs([0.12, 0.13, 0.11]), margin=0.05).holds is False
+    assert C.decide(V.greater, runs([0.2, 0.25, 0.22] * 3), gates=["no leak"]).holds is None
+    assert C.decide(V.equivalent, runs([0.01, 0.0, 0.02] * 3), margin=0.05).holds is True
+    assert C.decide(V.equivalent, runs([0.12, 0.13, 0.11] * 3), margin=0.05).holds is False
 
 
 def test_leak_gate():
@@ -51,7 +60,7 @@ def test_leak_gate():
 
 def test_increases_over_runs():
     x = [10, 100, 1000]
-    curve = np.array([[0.1, 0.2, 0.3], [0.12, 0.21, 0.33], [0.09, 0.19, 0.31]])  # runs × points
+    curve = np.array([[0.1, 0.2, 0.3], [0.12, 0.21, 0.33], [0.09, 0.19, 0.31]] * 3)  # runs × points
 
     def diffs(c):
         return lambda j, i: runs(c[:, j] - c[:, i], se=0.005)
@@ -59,7 +68,49 @@ def test_increases_over_runs():
     stats = [runs(curve[:, j]) for j in range(3)]
     assert C.increases(stats, x, diffs(curve), margin=0.05, what="adv").holds is True
     assert C.increases(stats, x, diffs(curve[:, ::-1]), margin=0.05, what="adv").holds is False
-    flat = curve * 0 + np.array([[0.2], [0.25], [0.15]])
+    flat = curve * 0 + np.array([[0.2], [0.25], [0.15]] * 3)
     assert C.increases(stats, x, diffs(flat), margin=0.05, what="adv").holds is None
     gated = C.increases(stats, x, diffs(curve), margin=0.05, what="adv", gates=["no signal"])
     assert gated.holds is None and "no signal" in gated.note
+
+
+def test_an_estimated_optimum_below_a_heuristic_reads_uninformative():
+    above = C.beats_heuristic(runs([0.05, 0.06, 0.055] * 3, se=0.002), what="opt − heur")
+    assert above.holds is True
+    below = C.beats_heuristic(runs([-0.08, -0.07, -0.09] * 3, se=0.002), what="opt − heur")
+    assert below.holds is None and "shortfall of the estimator" in below.note
+    assert below.to_decide.startswith("never by more runs")
+    unclear = C.beats_heuristic(runs([0.05, -0.05, 0.02] * 3), what="opt − heur")
+    assert unclear.holds is None and unclear.plan.n > 9
+
+
+def test_paper_estimates_are_compared_paired_by_run():
+    w = Stat.plain([0.55, 0.60, 0.52, 0.58, 0.57, 0.54, 0.56, 0.59, 0.53])
+    u = Stat.plain(w.values - 0.05 + np.linspace(-0.005, 0.005, 9))  # the same model gives both
+    assert C.paper_estimates_greater(w, u, what="W_N − U_N").holds is True
+    # identical estimates in every run: zero variance decides nothing
+    same = C.paper_estimates_greater(w, w, what="W_N − U_N")
+    assert same.holds is None and "zero variance" in same.note
+
+
+def test_auc_trend_is_a_one_sided_test_of_the_slope():
+    rng = np.random.default_rng(1)
+    sizes = [10, 100, 1000]
+    base = np.array([0.50, 0.51, 0.525])
+
+    def run(shift, noise=0.003):
+        shared = rng.normal(0, 0.01, 200)  # the bootstrap moves every size together: paired
+        return [(b + shift, b + shift + shared + rng.normal(0, noise, 200)) for b in base]
+
+    rising = [run(rng.normal(0, 0.002)) for _ in range(10)]
+    v = C.auc_trend(rising, sizes)
+    assert v.holds is True and "slope" in v.note
+    falling = [[(v_, d) for v_, d in reversed(r)] for r in rising]
+    assert C.auc_trend(falling, sizes).holds is False
+    flat = [
+        [(0.5 + s, 0.5 + s + rng.normal(0, 0.01, 200)) for s in rng.normal(0, 0.01, 3)]
+        for _ in range(3)
+    ]
+    assert C.auc_trend(flat, sizes).holds is None
+    with pytest.raises(ValueError, match="sizes"):
+        C.auc_trend([rising[0][:2]], sizes)

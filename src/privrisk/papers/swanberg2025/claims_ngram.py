@@ -33,14 +33,25 @@ def _at(df, prior, eps, col="accuracy"):
 
 
 def gain(row) -> Estimate:
-    """attack − max-prior guess on the same canaries (paired; exact 0 when they never differ)."""
-    return Estimate(float(row["gain"]), se=float(row["gain_se"]))
+    """attack − max-prior guess on the same canaries (paired over the ``n`` models of a point).
+    When they never differ the difference is 0 ± 0: a zero-variance sample, which decides
+    nothing (:mod:`privrisk.verdicts`), not an exact tie."""
+    n = int(row["n"])
+    se = float(row["gain_se"])
+    prov = {"empirical": True, "n": n, "unit": "models"}
+    if n < 2 or not math.isfinite(se):
+        return Estimate(float(row["gain"]), se=math.inf, **prov)
+    return Estimate(float(row["gain"]), se=se, df=n - 1, **prov)
 
 
 def accuracy(row) -> Estimate:
-    """Attack accuracy with its binomial standard error."""
+    """Attack accuracy with the Agresti–Coull standard error (k + 2 successes in n + 4 trials):
+    the plain binomial s.e. is 0 at an accuracy of 0 or 1, which n models do not establish."""
     a, n = float(row["accuracy"]), int(row["n"])
-    return Estimate(a, se=math.sqrt(max(a * (1 - a), 0.0) / n) if n > 1 else math.inf)
+    if n < 2:
+        return Estimate(a, se=math.inf, empirical=True, n=max(n, 1), unit="models")
+    p = (a * n + 2.0) / (n + 4.0)
+    return Estimate(a, se=math.sqrt(p * (1 - p) / (n + 4.0)), empirical=True, n=n, unit="models")
 
 
 def _standin(figure, claim_id, claim, verdict: Verdict, ours, why) -> Claim:
@@ -60,11 +71,8 @@ def mostly_not_below(df: pd.DataFrame, *, margin: float, share: float = 0.1) -> 
         for lab, (_, r) in zip(labels, df.iterrows(), strict=True)
         if V.at_least(gain(r), margin=margin, z=zk).holds is False
     ]
-    passes = [
-        lab
-        for lab, (_, r) in zip(labels, df.iterrows(), strict=True)
-        if V.at_least(gain(r), margin=margin).holds is True
-    ]
+    at_base = [V.at_least(gain(r), margin=margin) for _, r in df.iterrows()]
+    passes = [lab for lab, v in zip(labels, at_base, strict=True) if v.holds is True]
     allowed = max(1, int(share * k))
     holds = False if len(fails) > allowed else (True if len(passes) >= k - allowed else None)
     note = (
@@ -72,7 +80,10 @@ def mostly_not_below(df: pd.DataFrame, *, margin: float, share: float = 0.1) -> 
         f"{len(fails)} clearly below (Bonferroni ±{zk:.3g} s.e.){': ' + ', '.join(fails) if fails else ''}; "
         f"'mostly' read as all but {allowed} point(s)"
     )
-    return Verdict(holds, note)
+    plan = V.combine([v.plan for v in at_base if v.holds is None]) if holds is None else None
+    if plan is not None:
+        note += f"; to decide: {plan.text()} per point at the observed effects"
+    return Verdict(holds, note, plan)
 
 
 def fig3_claims(df: pd.DataFrame, params, pii_src: str) -> list[Claim]:
@@ -182,7 +193,7 @@ def fig3_claims(df: pd.DataFrame, params, pii_src: str) -> list[Claim]:
             rp = p10.iloc[0]
             # "barely": the PII gain is under half the uniform gain (independent runs: unpaired)
             gu, gp = gain(ru), gain(rp)
-            diff = Estimate(0.5 * gu.value - gp.value, se=math.hypot(0.5 * gu.se, gp.se))
+            diff = gu.scaled(0.5).minus(gp)
             verdict = V.greater(diff, what="½ uniform gain − PII gain")
             ours = f"PII gain {rp['gain']:+.3f} ± {rp['gain_se']:.3f} vs uniform gain {ru['gain']:+.3f}"
             claim = "At ε = 10 the attack barely beats the random baseline for PII"

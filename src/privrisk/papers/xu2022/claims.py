@@ -11,10 +11,25 @@ preconditions make it ``uninformative`` whatever the numbers:
   about the paper's statement;
 * the runs must not contradict each other: when one run's own verdict is ok and another's fails,
   the across-run verdict is withheld (:func:`decide`).
+
+Every decision is robust (:mod:`privrisk.verdicts`, "Robust decisions": the robust level, most
+runs reaching the pooled decision on their own) and an undecided one carries its runs-to-decide.
+Three statements have rules of their own:
+
+* "the optimal adversary beats a heuristic" (Fig. 1a) is judged like with like, the estimated
+  optimal adversary and the heuristic on the same (binned) query, and an estimate *below* the
+  heuristic reads uninformative, not fails: an estimated optimal adversary that loses to a
+  heuristic shows the estimator's shortfall, not that the optimum is lower (:func:`beats_heuristic`);
+* "the discrete estimate is larger than the KDE one" is about the paper's own two estimates
+  (W_N, U_N), paired by run (:func:`paper_estimates_greater`);
+* "the advantage increases with the synthetic-set size" (Fig. 7) is a one-sided trend test: each
+  run's least-squares slope of the held-out AUC on log n, its s.e. from the run's paired
+  bootstrap, greater than 0 across runs (:func:`auc_trend`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -145,6 +160,61 @@ def increases(
         else ""
     )
     return verdict.gated(*gates, conflict)
+
+
+def beats_heuristic(
+    diff: Stat | Mapping[str, Stat], *, gates: Sequence[str] = (), what: str
+) -> V.Verdict:
+    """ "The optimal adversary beats the heuristic", from the estimated optimal − heuristic on the
+    *same* query (both held out, paired by run and bootstrap): ok when it is above 0 robustly;
+    an estimate robustly *below* the heuristic is the estimator's shortfall (the heuristic is one
+    of the adversaries the optimum ranges over), so it reads uninformative, not fails."""
+    verdict = decide(V.greater, diff, gates=gates, what=what)
+    if verdict.holds is not False:
+        return verdict
+    return V.Verdict(
+        None,
+        "uninformative: the estimated optimal adversary falls below the heuristic on the same "
+        "query, a shortfall of the estimator (the optimum is at least every heuristic), not "
+        f"evidence against the statement [{verdict.note}]",
+        V.Plan(
+            math.inf,
+            "runs",
+            why="the estimator falls short of a heuristic: a better estimate "
+            "of the optimal adversary is needed, not more runs",
+        ),
+    )
+
+
+def paper_estimates_greater(a: Stat, b: Stat, *, gates: Sequence[str] = (), what: str) -> V.Verdict:
+    """The paper's own estimate A (e.g. W_N, discrete) larger than its estimate B (U_N, KDE), paired
+    by run (the same trained model gives both): :func:`decide` on the per-run differences."""
+    return decide(V.greater, Stat.plain(a.values - b.values), gates=gates, what=what)
+
+
+def auc_trend(
+    runs: Sequence[Sequence[tuple[float, np.ndarray]]],
+    x: Sequence[float],
+    *,
+    gates: Sequence[str] = (),
+    what: str = "slope of the held-out AUC on log10 n",
+) -> V.Verdict:
+    """A one-sided trend test: ``runs[r][j]`` is run r's (AUC, bootstrap draws) at x[j] (the
+    draws paired across j: the same points, folds and resamples). Each run's least-squares slope
+    on log10 x, with its s.e. from the slope of every bootstrap draw, and :func:`decide` "slope
+    > 0" across runs."""
+    lx = np.log10(np.asarray(x, float))
+    if len(lx) < 2:
+        raise ValueError("a trend needs at least 2 sizes")
+    w = (lx - lx.mean()) / np.sum((lx - lx.mean()) ** 2)  # OLS slope weights
+    slopes = []
+    for run in runs:
+        if len(run) != len(lx):
+            raise ValueError(f"{len(run)} points in a run for {len(lx)} sizes")
+        values = np.array([v for v, _ in run], float)
+        draws = np.stack([np.asarray(d, float) for _, d in run], axis=-1)  # draws × sizes
+        slopes.append((float(values @ w), draws @ w))
+    return decide(V.greater, Stat.of(slopes), gates=gates, what=what)
 
 
 def source_note(sources: Mapping[str, str]) -> str:
