@@ -176,3 +176,16 @@ def check_config(sec: Mapping[str, Any]) -> list[str]:
 
 def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+# The project's own audit of Figure 3's models (figures_audit; ledger rows ``derived``): reads the
+# step's npz, trains nothing; params from the fig3 section (confidence).
+FIGURES.append(
+    Figure(
+        name="audit_fig3",
+        func=f"{_PKG}.figures_audit:audit_fig3",
+        section="fig3",
+        inputs={"npz": Out("fig3_train", "npz")},
+        resources=_res(mem_mb=1500),
+    )
+)
