@@ -107,3 +107,60 @@ def test_models_are_read_per_condition():
     assert m.hit.tolist() == [1, 0, 1, 1, 0]
     assert m.blind.iloc[0] == pytest.approx(0.1)
     assert m.blind.iloc[1] == pytest.approx(z["prior_mats"][1].max())
+
+
+NGRAM = {"prefix": [3, 1, 4, 1, 5, 9, 2, 6], "embedding_dim": 8, "hidden": 32, "seed": 0}
+
+
+def fig3_like(path, noise):
+    """A Figure 3 npz for the membership step: two conditions (uniform prior) with one step of
+    clip 5, lr 3 and the given noise multipliers."""
+    eps = np.array([1.0, np.inf])
+    np.savez(
+        path,
+        epsilons=eps,
+        priors=np.array(["uniform"]),
+        prior_mats=np.full((1, 10), 0.1),
+        cond_eps=np.array([0, 1]),
+        cond_prior=np.array([0, 0]),
+        clip=np.array([5.0, 5.0]),
+        lr=np.array([3.0, 3.0]),
+        steps=np.array([1, 1]),
+        noise_multiplier=np.asarray(noise, float),
+        delta=DELTA,
+        adjacency="replace_one",
+        pii_source="analytic",
+    )
+    return str(path)
+
+
+def test_membership_step_trains_half_on_the_canary_and_the_figure_audits_it(tmp_path):
+    from privrisk.papers.swanberg2025 import steps_audit
+
+    src = fig3_like(tmp_path / "fig3.npz", [1e6, 0.0])  # ε = 1 cell: pure noise; ∞: no noise
+    out = tmp_path / "membership.npz"
+    steps_audit.membership_step({**NGRAM, "trials": 50}, {"npz": src}, {"npz": str(out)}, 1)
+    with np.load(out) as z:
+        cond, member, canary, on, score = (
+            z[k] for k in ("cond", "member", "canary", "trained_on", "score")
+        )
+    assert np.bincount(cond).tolist() == [100, 100] and member.sum() == 100
+    assert (on[member] == canary[member]).all() and (on[~member] != canary[~member]).all()
+    no_noise = cond == 1
+    # without noise a model that saw the canary gives it more mass than one that saw another digit
+    assert score[no_noise & member].min() > score[no_noise & ~member].max()
+    # a scale-free check of the noise: with σ = 10^6 the scores carry no membership signal
+    res = FA.audit_fig3(
+        {"confidence": 0.95},
+        {
+            "npz": write_npz(
+                tmp_path / "r.npz", {(1.0, "uniform"): 20, (math.inf, "uniform"): 200}
+            ),
+            "membership": str(out),
+        },
+    )
+    mem = pd.DataFrame(res.extra["membership_audits"]).set_index("epsilon")
+    assert mem.loc[1.0, "epsilon_hat"] == 0 and mem.loc[np.inf, "epsilon_hat"] > 1
+    ledger = by_id(res)
+    assert "ε̂ ≤ ε holds" in ledger.loc["audit_fig3_uniform_eps1_membership", "note"]
+    assert (res.data.series == "uniform membership audit epsilon_hat").sum() == 2
