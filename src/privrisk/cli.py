@@ -5,6 +5,7 @@ privrisk data [CONFIG ...]        which source each dataset block resolves to, a
 privrisk config [CONFIG ...]      validate config files (or --readme: print the reference)
 privrisk status [--write|--check] the README's status table from results/ (privrisk.status)
 privrisk explain --epsilon 3 --prior 0.1   what does my ε mean? (privrisk explain --help)
+privrisk explain --mu 1 --audit FILE       the card with an audit's lower bounds under it
 privrisk audit FILE [--epsilon 1 ...]      lower bounds from attack results (privrisk audit --help)
 
 The subcommands' modules are imported when they run: ``explain`` must start in well under a
@@ -51,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     command, rest = argv[0], argv[1:]
     if command == "explain":
+        from .audit import command as audit_command
+
+        if audit_command.wants_audit(rest):  # the card beside an audit: audit sits above explain
+            return audit_command.explain_main(rest)
         from .explain import command as explain_command
 
         return explain_command.main(rest)
