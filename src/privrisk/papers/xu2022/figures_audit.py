@@ -201,12 +201,12 @@ def audit_dpcgan(params, inputs) -> FigureResult:
             color=plotting.color(0),
             label=f"model ({level:.0%} lower bound, largest run)",
         )
-        ticks = [t for t in ax.get_xticks() if 0 <= t <= top]
-        ax.set_xticks(ticks + [x_ctl], [f"{t:g}" for t in ticks] + ["∞\n(control)"])
+        eps_fin = summary["epsilon"][fin].tolist()
+        ax.set_xticks([*eps_fin, x_ctl], [f"{t:g}" for t in eps_fin] + ["∞\n(control)"])
+        ax.set_xlim(-0.05 * x_ctl, x_ctl * 1.08)
         y_top = max(float(np.max(per_y, initial=0.0)), top if col == "epsilon_hat" else 0.0)
         ax.set_ylim(-0.03 * (y_top * 1.1 + 0.1), y_top * 1.1 + 0.1)
-        ax.set(xlabel=f"accountant's ε (δ = {delta:g}, add/remove)", ylabel=f"audited {label}")
-        plotting.legend(ax, fontsize=6.5, loc="upper left")
+        ax.set(xlabel="accountant's ε", ylabel=f"audited {label}")
         e = summary["epsilon"].to_numpy()
         frames.append(
             pd.DataFrame(
@@ -235,8 +235,10 @@ def audit_dpcgan(params, inputs) -> FigureResult:
             {"series": "accountant epsilon", "x": summary["epsilon"], "y": summary["epsilon"]}
         )
     )
-    axes[0, 0].set_title("ε lower bound", fontsize=9)
-    axes[0, 1].set_title("μ-GDP lower bound", fontsize=9)
+    axes[0, 0].set_title(f"ε lower bound at δ = {delta:g} (add/remove)", fontsize=8.5)
+    axes[0, 1].set_title("μ-GDP lower bound", fontsize=8.5)
+    h, lab = axes[0, 0].get_legend_handles_labels()
+    fig.legend(h, lab, loc="outside upper center", ncol=3, fontsize=7)
     summary_rec = summary.drop(columns=["note"]).to_dict(orient="records")
     return FigureResult(
         data=pd.concat(frames, ignore_index=True),
