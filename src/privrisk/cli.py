@@ -35,8 +35,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "privrisk.cli:config_main",
     ),
     "explain": (
-        "what does my epsilon mean? a risk card for an epsilon (and a prior)",
-        "privrisk.explain.command:main",
+        "what does my epsilon mean? a risk card for an epsilon (and a prior); --audit FILE adds "
+        "an audit's lower bounds under it",
+        "privrisk.cli:explain_main",
     ),
     "audit": (
         "lower bounds on epsilon from attack results (scores, hits), and a verdict on a claim",
@@ -95,6 +96,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     return int(_function(COMMANDS[command][1])(rest) or 0)
+
+
+def explain_main(argv: Sequence[str]) -> int:
+    """``privrisk explain``; with ``--audit FILE`` the card beside an audit (audit sits above
+    explain in the layers, so the dispatch is here, not in explain)."""
+    from .audit import command as audit_command
+
+    if audit_command.wants_audit(argv):
+        return audit_command.explain_main(argv)
+    from .explain import command as explain_command
+
+    return explain_command.main(argv)
 
 
 # --- privrisk config / privrisk data -------------------------------------------------------------

@@ -248,7 +248,17 @@ def test_no_rule_of_any_paper_lists_a_file_of_the_explain_package():
         for d in (*reg.steps, *reg.figures)
     ]
     assert len(funcs) > 50
-    hits = {f: x for f in funcs for x in workflow.code_inputs(f) if "/privrisk/explain/" in x}
+    # except the pipeline's audit figures: the audit parses and accounts the claimed guarantee
+    # with explain's own code, so an edit of explain may change their verdicts (two cheap figures)
+    audits = {f for f in funcs if ".figures_audit:" in f}
+    assert len(audits) == 2
+    hits = {
+        f: x
+        for f in funcs
+        if f not in audits
+        for x in workflow.code_inputs(f)
+        if "/privrisk/explain/" in x
+    }
     assert not hits, hits
 
 

@@ -9,8 +9,9 @@
 'refuted'
 
 ``audit(...)`` returns an :class:`AuditReport` (frozen; ``to_json``/``from_json``). The command
-``privrisk audit FILE`` prints it (``--json``). This package sits beside ``explain`` and above it
-(``.importlinter``): it reuses ``explain``'s guarantee parser, and nothing below imports it.
+``privrisk audit FILE`` prints it (``--json``). This package sits above ``explain``
+(``.importlinter``): it reuses ``explain``'s guarantee parser, and ``explain`` never imports it;
+the papers' audit figures (the pipeline auditing its own DP models) sit above it.
 """
 
 from __future__ import annotations

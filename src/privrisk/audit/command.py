@@ -1,4 +1,7 @@
-"""``privrisk audit FILE``: the audit as text or JSON.
+"""``privrisk audit FILE``: the audit as text or JSON; and ``privrisk explain <guarantee> --audit
+FILE``: the risk card with the audit's lower bounds under its upper bounds (:func:`explain_main`,
+a thin dispatcher over ``explain``'s own parser, :func:`privrisk.audit.audit` and
+:func:`privrisk.audit.compare`; ``explain`` never imports the audit).
 
 Bad input gets one line on stderr naming the file, column or argument, exit status 2, and
 nothing is written: the report is made in full before anything is printed or saved.
@@ -96,6 +99,85 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"privrisk audit: error: --out: cannot write {args.out}: {err}", file=sys.stderr)
             return 2
     sys.stdout.write(as_json + "\n" if args.json else text(report))
+    return 0
+
+
+AUDIT_FLAG = "--audit"
+#: explain's options that are the claimed guarantee (the audit tests the same one)
+CLAIM = ("epsilon", "delta", "mu", "sigma", "sensitivity", "noise_multiplier", "sample_rate")
+CLAIM += ("steps", "adjacency")
+
+
+def wants_audit(argv: Sequence[str]) -> bool:
+    """True when an ``explain`` command line asks for an audit beside the card."""
+    return any(a == AUDIT_FLAG or a.startswith(AUDIT_FLAG + "=") for a in argv)
+
+
+def _split_audit(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """(the FILE of ``--audit FILE`` or ``--audit=FILE``, the other arguments); None when the
+    flag has no value."""
+    rest, file, i = [], None, 0
+    while i < len(argv):
+        a = argv[i]
+        if a.startswith(AUDIT_FLAG + "="):
+            file = a.split("=", 1)[1] or None
+        elif a == AUDIT_FLAG:
+            file = argv[i + 1] if i + 1 < len(argv) and not argv[i + 1].startswith("--") else None
+            i += 1 if file is None else 2
+            continue
+        else:
+            rest.append(a)
+        i += 1
+    return file, rest
+
+
+def explain_main(argv: Sequence[str]) -> int:
+    """``privrisk explain <guarantee> [attacker] --audit FILE [--json]``: the card (explain's own
+    parser and arguments), the audit of FILE against the same guarantee, and the comparison
+    under it (text) or all three as one JSON object (``card``, ``audit``, ``comparison``)."""
+    from privrisk.explain import BadInput, explain
+    from privrisk.explain import command as explain_command
+    from privrisk.explain.render import text as card_text
+    from privrisk.explain.render import to_json as card_json
+
+    from .build import audit
+    from .compare import compare
+    from .errors import AuditInputError
+
+    file, rest = _split_audit(argv)
+    if file is None:
+        print("privrisk explain: error: --audit: needs a FILE of attack results", file=sys.stderr)
+        return 2
+    args = explain_command.parser().parse_args(rest)
+    if args.html is not None:
+        print(
+            "privrisk explain: error: --html: not available with --audit yet (use --json)",
+            file=sys.stderr,
+        )
+        return 2
+    kwargs = {k: v for k, v in vars(args).items() if k not in ("json", "html") and v is not None}
+    try:
+        card = explain(**kwargs)
+    except BadInput as err:
+        print(f"privrisk explain: error: {err.flag}: {err.message}", file=sys.stderr)
+        return 2
+    try:
+        report = audit(file, **{k: v for k, v in kwargs.items() if k in CLAIM})
+    except AuditInputError as err:
+        print(f"privrisk explain: error: --audit: {err.where}: {err.message}", file=sys.stderr)
+        return 2
+    comparison = compare(card, report)
+    if args.json:
+        import json
+
+        both = {
+            "card": json.loads(card_json(card)),
+            "audit": json.loads(report.to_json()),
+            "comparison": comparison.to_dict(),
+        }
+        sys.stdout.write(json.dumps(both, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(card_text(card) + "\n" + comparison.text())
     return 0
 
 

@@ -33,6 +33,12 @@ def test_tiny_end_to_end(tmp_path, pipeline):
     d = pd.read_csv(res / "fig3.csv")
     assert set(d["prior"]) == {"uniform", "password", "pii"}
     assert (res / "intermediate" / "fig3_ngram_runs.npz").exists()
+    # the project's audit of Figure 3's models: reconstruction and membership rows per (ε, prior),
+    # derived, no ε̂ above its accountant's ε
+    audit = ledger[ledger.figure == "audit_fig3"]
+    assert set(audit.status) == {"derived"} and len(audit) == 2 * 3 * 3
+    eps, eps_hat = audit.paper_value.astype(float), audit.ours.astype(float)
+    assert (eps_hat[eps < np.inf] <= eps[eps < np.inf]).all()
     # Figures 4-7
     for f in ("fig4a", "fig4b", "fig5a", "fig5b", "fig6a", "fig6b", "fig7a", "fig7b"):
         prov = json.loads((res / f"{f}.json").read_text())

@@ -27,6 +27,11 @@ def test_tiny_pipeline_xu2022(pipeline, tmp_path):
     assert data["fig1a"] == {"standin"} and data["fig2a"] == {"bundled-real"}
     assert data["fig3"] == {"bundled-real", "standin"}
     assert data["fig5"] == {"bundled-real", "analytic"}
+    # the project's audit of every DP-cGAN: derived rows, no ε̂ above its accountant's ε
+    audit = ledger[ledger.figure == "audit_dpcgan"]
+    assert set(audit.status) == {"derived"} and len(audit) >= 2
+    eps, eps_hat = audit.paper_value.astype(float), audit.ours.astype(float)
+    assert (eps_hat[eps < float("inf")] <= eps[eps < float("inf")]).all()
     bounds = ledger[ledger.claim_id.str.startswith("bound_")]
     assert set(bounds.status) == {"reproduced"} and set(bounds.data) == {"analytic"}
     qs = Q.load(res / "intermediate/mnist_wgangp_queries.npz")

@@ -111,7 +111,9 @@ def test_figures_read_the_models_they_list(cfg):
         "fig4b",
         "fig7",
         "fig8",
+        "audit_dpcgan",
     ]
+    assert ins["audit_dpcgan"] == {f"eps_{t}": q(f"dpcgan_eps{t}") for t in ("1", "2", "10", "inf")}
     assert ins["fig1a"] == {"queries": q("cifar10_wgangp")}
     assert ins["fig2a"] == {"queries": q("mnist_privgan")}
     assert ins["fig3"] == {"mnist": q("mnist_wgangp"), "cifar10": q("cifar10_wgangp")}
@@ -169,6 +171,7 @@ def test_steps_do_not_import_plotting_or_figures(cfg):
         "__init__.py",
         "claims.py",
         "figures.py",
+        "figures_audit.py",
         "figures_dp.py",
         "figures_skin.py",
         "registry.py",

@@ -186,3 +186,27 @@ def check_config(sec: Mapping[str, Any]) -> list[str]:
 
 def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+# The project's own audit of Figure 3's models (figures_audit; ledger rows ``derived``): its
+# reconstruction audit reads the step's npz; its membership audit trains as many models again with
+# the canary as with a replacement, Figure 3's hyperparameters and σ (steps_audit; about a second).
+STEPS.append(
+    Step(
+        name="fig3_membership",
+        func=f"{_PKG}.steps_audit:membership_step",
+        section="ngram_train",
+        inputs={"npz": Out("fig3_train", "npz")},
+        outputs={"npz": "fig3_membership.npz"},
+        resources=_res(mem_mb=1500),
+    )
+)
+FIGURES.append(
+    Figure(
+        name="audit_fig3",
+        func=f"{_PKG}.figures_audit:audit_fig3",
+        section="fig3",
+        inputs={"npz": Out("fig3_train", "npz"), "membership": Out("fig3_membership", "npz")},
+        resources=_res(mem_mb=1500),
+    )
+)

@@ -262,3 +262,21 @@ def check_config(sec: Mapping[str, Any]) -> list[str]:
             f"(xu2022.models.dpcgan.epsilons: {', '.join(f'{e:g}' for e in grid(models_['epsilons']))})"
         )
     return out
+
+
+# The project's own audit of every DP-cGAN and the control (figures_audit; ledger rows
+# ``derived``): reads the models' query files, trains nothing; confidence from ``common``.
+def _with_audit(section: Mapping[str, Any]) -> list[Figure]:
+    reads = _by_eps(section["models"]["dpcgan"]["epsilons"], section)
+    audit = Figure(
+        name="audit_dpcgan",
+        func=f"{_MOD}.figures_audit:audit_dpcgan",
+        section="fig5",
+        inputs={k: Out(f"train_{model}", "queries") for k, model in reads.items()},
+        config={"delta": "models.dpcgan.delta"},
+        resources=_FIGURE,
+    )
+    return [*figure_decls(section), audit]
+
+
+FIGURES = _with_audit
