@@ -141,3 +141,20 @@ def test_figure_provenance_records_threads_and_cpu(tmp_path, torch_threads):
     assert provenance.make_record(
         paper="p", figure="f", caption="c", scale="tiny", parameters={}
     ).keys() >= {"torch_threads", "cpu"}
+
+
+def test_no_step_takes_or_sets_threads_itself():
+    """One door: the runner applies torch_threads; a step's signature is (params, inputs,
+    outputs) and its source never sets torch's thread count."""
+    import inspect
+
+    from privrisk import workflow
+    from privrisk.figure import resolve
+
+    cfg = config.load(REPO / "config/config.yaml")
+    funcs = {s.func for p in workflow.PAPERS for s in workflow.load_registry(p, cfg).steps}
+    assert funcs, "no steps declared"
+    for func in funcs:
+        fn = resolve(func)
+        assert list(inspect.signature(fn).parameters) == ["params", "inputs", "outputs"], func
+        assert "set_num_threads" not in inspect.getsource(inspect.getmodule(fn)), func
