@@ -63,6 +63,7 @@ def _flat(*modules):
     return torch.cat([p.detach().flatten() for m in modules for p in m.parameters()])
 
 
+@pytest.mark.slow  # 1,200 critic steps: about 10 s on an idle core
 def test_wgan_gp_learns_mean_shift():
     # a tiny WGAN-GP on a 2-d Gaussian moves its generator towards the data mean
     torch.manual_seed(0)
