@@ -52,16 +52,16 @@ def _wgan(m, shape, n):
     def run(k, seed):
         # k generator steps: one epoch over k · n_critic critic batches
         gan.train_wgan_gp(
-            x[: bs * m["n_critic"] * k],
-            g,
-            d,
+            x[None, : bs * m["n_critic"] * k],
+            [g],
+            [d],
+            seeds=[seed],
             epochs=1,
             batch_size=bs,
             n_critic=m["n_critic"],
             gp_weight=m["gp_weight"],
             lr=m["lr"],
             betas=tuple(m["betas"]),
-            seed=seed,
         )
 
     return run, m["epochs"] * math.ceil(n / bs) // m["n_critic"], flops
@@ -81,16 +81,16 @@ def _privgan(m, n):
     def run(k, seed):
         # one epoch over parts of r·bs points = one step of every pair
         gan.train_privgan(
-            x[: m["r"] * bs * k],
-            gens,
-            discs,
-            priv,
+            x[None, : m["r"] * bs * k],
+            [gens],
+            [discs],
+            [priv],
+            seeds=[seed],
             epochs=1,
             batch_size=bs,
             lr=m["lr"],
             betas=tuple(m["betas"]),
             privacy_weight=m["privacy_weight"],
-            seed=seed,
         )
 
     return run, (m["epochs"] + m["disc_epochs"]) * steps_per_epoch, flops
@@ -110,13 +110,12 @@ def _dpcgan(m, n, pixels):
         # noise calibration (seconds, once per model, which would swamp a few steps); the
         # Gaussian noise it would add costs nothing next to the per-sample gradients
         x, y = torch.rand(bs * 4, pixels), torch.randint(0, 2, (bs * 4,))
-        # fresh networks: opacus hooks a discriminator once
-        gg = gan.MLPGenerator(m["z_dim"], m["hidden"], pixels, n_classes=2, out_act="sigmoid")
         gan.train_dpcgan(
-            x,
-            y,
-            gg,
-            gan.MLPCritic(pixels, m["hidden"], n_classes=2),
+            x[None],
+            y[None],
+            [g],
+            [d],
+            seeds=[seed],
             epsilon=float("inf"),
             delta=m["delta"],
             epochs=k / 4,
@@ -125,7 +124,6 @@ def _dpcgan(m, n, pixels):
             lr_d=m["lr_d"],
             lr_g=m["lr_g"],
             d_optimizer=m.get("d_optimizer", "sgd"),
-            seed=seed,
         )
 
     return run, int(round(m["epochs"] * n / bs)), flops
@@ -146,20 +144,27 @@ def _skin_gan(m, size, n, kind):
         x = torch.rand(bs * k, 3, size, size) * 2 - 1
         if kind == "jsgan":
             gan.train_jsgan(
-                x, g, d, epochs=1, batch_size=bs, lr=m["lr"], betas=tuple(m["betas"]), seed=seed
+                x[None],
+                [g],
+                [d],
+                seeds=[seed],
+                epochs=1,
+                batch_size=bs,
+                lr=m["lr"],
+                betas=tuple(m["betas"]),
             )
         else:
             gan.train_wgan_gp(
-                x,
-                g,
-                d,
+                x[None],
+                [g],
+                [d],
+                seeds=[seed],
                 epochs=1,
                 batch_size=bs,
                 lr=m["lr"],
                 n_critic=m["n_critic"],
                 gp_weight=m["gp_weight"],
                 betas=tuple(m["betas"]),
-                seed=seed,
             )
 
     return run, m["epochs"] * math.ceil(n / bs), flops
@@ -172,7 +177,9 @@ def _skin_classifier(m, size, n):
 
     def run(k, seed):
         x, y = torch.rand(bs * k, 3, size, size) * 2 - 1, torch.randint(0, 2, (bs * k,))
-        skin.train_classifier(x, y, model, epochs=1, batch_size=bs, lr=m["lr"], seed=seed)
+        skin.train_classifier(
+            x[None], y[None], [model], seeds=[seed], epochs=1, batch_size=bs, lr=m["lr"]
+        )
 
     return run, m["epochs"] * math.ceil(n / bs), flops
 

@@ -1,5 +1,5 @@
 """Torch's thread count comes from config (``torch_threads``), not from the rule's threads: run.py
-applies it to every step and hands it over as the step's ``threads``; figure provenance records
+applies it once before every step (a step takes no thread argument); figure provenance records
 it with the CPU model; the record is one core function, and a figure job never imports torch
 for it."""
 
@@ -78,10 +78,10 @@ def test_figure_provenance_records_the_setting_without_importing_torch():
 # --- workflow/scripts/run.py with a stand-in for Snakemake's `snakemake` object ----------------
 
 
-def record_step(params, inputs, outputs, threads):
-    """A step that writes what it was given and what torch uses."""
+def record_step(params, inputs, outputs):
+    """A step that writes what torch uses."""
     Path(outputs["out"]).write_text(
-        json.dumps({"threads": threads, "torch": torch.get_num_threads(), **device.thread_record()})
+        json.dumps({"torch": torch.get_num_threads(), **device.thread_record()})
     )
 
 
@@ -117,7 +117,6 @@ def test_a_step_gets_the_configs_threads_not_the_rules(tmp_path, torch_threads):
         output={"out": str(out)},
     )
     assert json.loads(out.read_text()) == {
-        "threads": 3,
         "torch": 3,
         "torch_threads": 3,
         "cpu": device.cpu_model(),
@@ -142,3 +141,20 @@ def test_figure_provenance_records_threads_and_cpu(tmp_path, torch_threads):
     assert provenance.make_record(
         paper="p", figure="f", caption="c", scale="tiny", parameters={}
     ).keys() >= {"torch_threads", "cpu"}
+
+
+def test_no_step_takes_or_sets_threads_itself():
+    """One door: the runner applies torch_threads; a step's signature is (params, inputs,
+    outputs) and its source never sets torch's thread count."""
+    import inspect
+
+    from privrisk import workflow
+    from privrisk.figure import resolve
+
+    cfg = config.load(REPO / "config/config.yaml")
+    funcs = {s.func for p in workflow.PAPERS for s in workflow.load_registry(p, cfg).steps}
+    assert funcs, "no steps declared"
+    for func in funcs:
+        fn = resolve(func)
+        assert list(inspect.signature(fn).parameters) == ["params", "inputs", "outputs"], func
+        assert "set_num_threads" not in inspect.getsource(inspect.getmodule(fn)), func

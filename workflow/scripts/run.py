@@ -1,14 +1,16 @@
 """Run one declared step or figure of the privrisk library (every rule of registry.smk uses this).
 
 params.kind is ``step`` or ``figure``; params.func names ``module:function``; params.cfg holds its
-params. A step has the signature ``f(params, inputs, outputs, threads)`` and writes exactly the
-rule's outputs; a figure returns a FigureResult that run_figure writes as the output contract.
-Figure rules only read step artifacts, so changing a plot never reruns a step.
+params. A step has the signature ``f(params, inputs, outputs)`` and writes exactly the rule's
+outputs; a figure returns a FigureResult that run_figure writes as the output contract. Figure
+rules only read step artifacts, so changing a plot never reruns a step.
 
 Torch's thread count is the config's ``torch_threads`` for every job, not the rule's ``threads``
 (which Snakemake lowers to ``--cores``): torch's numbers depend on it, and the same config must
-give the same numbers on a laptop and on a cluster. A step receives it as its ``threads`` argument
-and in its params (so that changing it reruns the steps); figure provenance records it.
+give the same numbers on a laptop and on a cluster. This runner applies it, once, before the
+step or figure runs (:func:`privrisk.core.device.set_torch_threads`); a step's params also carry
+it (privrisk.workflow.params puts it there) only so that a change reruns the steps and their
+records show it, and figure provenance records it.
 """
 
 import os
@@ -40,15 +42,13 @@ from privrisk.joblog import job_log  # noqa: E402
 inputs = {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")}
 # a malformed intermediate file is named, not reported as `KeyError: 'draw'` from deep inside
 with job_log(sm.log[0]), jobs.inputs_named_when_malformed(inputs):
-    if sm.params.kind == "step":
-        torch_threads = sm.params.cfg["torch_threads"]  # privrisk.workflow.params puts it there
-        device.set_torch_threads(torch_threads)
-        resolve(sm.params.func)(
-            sm.params.cfg, inputs, {k: str(v) for k, v in sm.output.items()}, torch_threads
-        )
+    step = sm.params.kind == "step"
+    # applied here once for every job; a figure job does not load torch for it (it is recorded in
+    # the figure's provenance)
+    device.set_torch_threads(sm.config.get("torch_threads", 1), load_torch=step)
+    if step:
+        resolve(sm.params.func)(sm.params.cfg, inputs, {k: str(v) for k, v in sm.output.items()})
     else:
-        # recorded in the figure's provenance; torch is not loaded for it
-        device.set_torch_threads(sm.config.get("torch_threads", 1), load_torch=False)
         run_figure(
             sm.params.func,
             paper=sm.params.paper,

@@ -3,8 +3,9 @@
 Each paper package has a ``registry`` module declaring
 
 * ``STEPS``: expensive computations (training, attacks, sweeps). A step runs
-  ``func(params, inputs, outputs, threads)`` and writes exactly its named ``outputs``
-  (files under ``results/<paper>/intermediate/``);
+  ``func(params, inputs, outputs)`` and writes exactly its named ``outputs``
+  (files under ``results/<paper>/intermediate/``); the step runner has already applied the
+  config's ``torch_threads`` (:func:`privrisk.core.device.set_torch_threads`);
 * ``FIGURES``: figures and tables. A figure runs ``func(params)`` or ``func(params, inputs)``
   and returns a :class:`privrisk.figure.FigureResult`.
 

@@ -6,9 +6,9 @@ so a GPU run moves everything and a CPU run nothing; ``auto`` picks CUDA when it
 
 Torch's results depend on its intra-op thread count (a reduction split over 2 threads adds in
 another order than over 1), so the count is a config setting, ``torch_threads``, the same for
-every step whatever ``--cores`` is; ``workflow/scripts/run.py`` applies it
-(:func:`set_torch_threads`) and hands it to a step as its ``threads``. :func:`thread_record`
-says what was used and on which CPU.
+every step whatever ``--cores`` is; the step runner ``workflow/scripts/run.py`` applies it once
+per job (:func:`set_torch_threads`) before the step runs, and steps never set it themselves.
+:func:`thread_record` says what was used and on which CPU.
 
 torch is imported only where a function needs it: figure jobs import this module (through
 provenance) and never load torch for it.
@@ -64,8 +64,8 @@ def resolve(setting: str | torch.device = "auto") -> torch.device:
 
 
 def use_threads(threads: int) -> None:
-    """Let torch use ``threads`` intra-op threads on the CPU (a step's ``threads`` argument, which
-    run.py sets to the config's ``torch_threads``)."""
+    """Let torch use ``threads`` intra-op threads on the CPU (:func:`set_torch_threads` applies
+    the config's ``torch_threads`` with it)."""
     import torch
 
     torch.set_num_threads(max(1, int(threads)))

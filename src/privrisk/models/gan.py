@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import math
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -26,6 +25,8 @@ import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
+
+from ..training.replicates import Replicas, RunRNG, device_of, make_adam, step, take
 
 log = logging.getLogger(__name__)
 
@@ -138,132 +139,134 @@ def build(kind: str, cfg: dict, data_shape: tuple[int, ...], n_classes: int = 0)
     raise ValueError(f"unknown architecture {kind!r}; expected mlp or conv")
 
 
-# ----------------------------------------------------------------------------- WGAN-GP
-
-
-def _device(*modules: nn.Module) -> torch.device:
-    """The one device of the modules' parameters; every tensor a training loop makes goes there."""
-    devs = {p.device for m in modules for p in m.parameters()}
-    if len(devs) != 1:
-        raise ValueError(f"modules must sit on one device, found {sorted(map(str, devs))}")
-    return devs.pop()
-
-
 def _rng(seed: int, dev: torch.device) -> torch.Generator:
     # on the CPU this is the same stream as torch.Generator().manual_seed(seed)
     return torch.Generator(device=dev).manual_seed(seed)
-
-
-def gradient_penalty(
-    critic: nn.Module, real: torch.Tensor, fake: torch.Tensor, gen: torch.Generator
-) -> torch.Tensor:
-    """E[(||∇_x̂ D(x̂)||₂ − 1)²] at random interpolates x̂ (Gulrajani et al. 2017, Alg. 1)."""
-    eps = torch.rand((real.shape[0],) + (1,) * (real.dim() - 1), generator=gen, device=real.device)
-    xh = (eps * real + (1 - eps) * fake).requires_grad_(True)
-    (grad,) = torch.autograd.grad(critic(xh).sum(), xh, create_graph=True)
-    return ((grad.flatten(1).norm(dim=1) - 1) ** 2).mean()
-
-
-def _epoch(n: int, batch_size: int, gen: torch.Generator, dev: torch.device):
-    """One epoch of shuffled index batches (the last one may be short)."""
-    perm = torch.randperm(n, generator=gen, device=dev)
-    return [perm[s : s + batch_size] for s in range(0, n, batch_size)]
 
 
 def _latent(g: nn.Module, b: int, gen: torch.Generator, dev: torch.device) -> torch.Tensor:
     return torch.randn(b, g.z_dim, generator=gen, device=dev)
 
 
+# ----------------------------------------------------------------------------- training runs
+#
+# Every trainer below trains R independent runs of one model as ONE batched computation: run k's
+# modules are ``gs[k]``, ``ds[k]`` (built and initialised by the caller from run k's seed), its
+# training set is ``x[k]`` (so x has shape (R, n, ...)) and its batches, latents and noise come
+# from ``seeds[k]`` alone (:class:`~privrisk.training.replicates.RunRNG`). The parameters of the R
+# runs are stacked (:class:`~privrisk.training.replicates.Replicas`), every step is one vmapped
+# forward and one backward for all runs, and the trained weights are written back into the
+# modules. One run is the case R = 1.
+
+
+def _check_runs(x: torch.Tensor, seeds: Sequence[int], *groups: Sequence) -> None:
+    r = len(seeds)
+    if r < 1 or x.shape[0] != r or any(len(g) != r for g in groups):
+        raise ValueError(
+            f"one training set, one seed and one module per run: x has {x.shape[0]} runs, "
+            f"seeds {r}, modules {[len(g) for g in groups]}"
+        )
+
+
+def gradient_penalty(critic, real: torch.Tensor, fake: torch.Tensor, eps: torch.Tensor):
+    """Per run, E[(||∇_x̂ D(x̂)||₂ − 1)²] at the interpolates x̂ = eps·real + (1 − eps)·fake
+    (Gulrajani et al. 2017, Alg. 1); real, fake (R, b, ...), eps (R, b, 1, ...) -> (R,)."""
+    xh = (eps * real + (1 - eps) * fake).requires_grad_(True)
+    (grad,) = torch.autograd.grad(critic(xh).sum(), xh, create_graph=True)
+    return ((grad.flatten(2).norm(dim=2) - 1) ** 2).mean(1)
+
+
+def _progress(name: str, ep: int, epochs: int, losses: torch.Tensor) -> None:
+    if (ep + 1) % max(1, epochs // 5) == 0:
+        lo = losses.mean(0).tolist()  # one sync every fifth of the training
+        log.info("%s epoch %d/%d: mean losses over runs %s", name, ep + 1, epochs, lo)
+
+
 def train_wgan_gp(
     x: torch.Tensor,
-    g: nn.Module,
-    d: nn.Module,
+    gs: Sequence[nn.Module],
+    ds: Sequence[nn.Module],
     *,
+    seeds: Sequence[int],
     epochs: int,
     batch_size: int = 64,
     n_critic: int = 5,
     gp_weight: float = 10.0,
     lr: float = 1e-4,
     betas: tuple[float, float] = (0.0, 0.9),
-    seed: int = 0,
-) -> list[tuple[float, float]]:
-    """WGAN-GP in place (Gulrajani et al. 2017, Algorithm 1); x is the training set in [−1, 1] on
-    the models' device.
+) -> np.ndarray:
+    """WGAN-GP (Gulrajani et al. 2017, Algorithm 1) for every run at once, in place; x (R, n, ...)
+    in [−1, 1] on the models' device.
 
-    An epoch is one pass of critic steps over the shuffled training set (⌈n / batch_size⌉
-    batches); the generator takes one step after every ``n_critic`` critic steps. Returns the
-    (critic loss, generator loss) of the last step of each epoch.
+    An epoch is one pass of critic steps over each run's shuffled training set (⌈n / batch_size⌉
+    batches); the generators take one step after every ``n_critic`` critic steps. Returns the
+    (critic loss, generator loss) of the last step of each epoch, shape (R, epochs, 2).
     """
-    torch.manual_seed(seed)
-    dev = _device(g, d)
-    gen = _rng(seed, dev)
-    og = torch.optim.Adam(g.parameters(), lr=lr, betas=tuple(betas))
-    od = torch.optim.Adam(d.parameters(), lr=lr, betas=tuple(betas))
-    hist, step, loss_g = [], 0, torch.tensor(float("nan"))
+    _check_runs(x, seeds, gs, ds)
+    g, d = Replicas(gs), Replicas(ds)
+    rng = RunRNG(seeds, g.device)
+    og, od = make_adam(g, lr, betas), make_adam(d, lr, betas)
+    sample = x.shape[2:]
+    hist, count = [], 0
+    loss_g = torch.full((len(seeds),), float("nan"), device=g.device)
     for ep in range(epochs):
-        for idx in _epoch(len(x), batch_size, gen, dev):
-            real = x[idx]
-            fake = g(_latent(g, len(idx), gen, dev)).view_as(real).detach()
+        for idx in rng.epoch(x.shape[1], batch_size):
+            real, b = take(x, idx), idx.shape[1]
+            with torch.no_grad():
+                fake = g(rng.randn(b, g.z_dim)).view_as(real)
+            eps = rng.rand(b, *(1,) * len(sample))
             loss_d = (
-                d(fake).mean() - d(real).mean() + gp_weight * gradient_penalty(d, real, fake, gen)
+                d(fake).mean(1) - d(real).mean(1) + gp_weight * gradient_penalty(d, real, fake, eps)
             )
-            od.zero_grad()
-            loss_d.backward()
-            od.step()
-            step += 1
-            if step % n_critic == 0:
-                loss_g = -d(g(_latent(g, len(idx), gen, dev)).view_as(real)).mean()
-                og.zero_grad()
-                loss_g.backward()
-                og.step()
-        hist.append((loss_d.item(), loss_g.item()))
-        if (ep + 1) % max(1, epochs // 5) == 0:
-            log.info(
-                "WGAN-GP epoch %d/%d: critic loss %.4f, generator loss %.4f",
-                ep + 1,
-                epochs,
-                *hist[-1],
-            )
-    return hist
+            step(od, loss_d)
+            count += 1
+            if count % n_critic == 0:
+                loss_g = -d(g(rng.randn(b, g.z_dim)).view_as(real)).mean(1)
+                step(og, loss_g)
+        hist.append(torch.stack([loss_d.detach(), loss_g.detach()], 1))
+        _progress("WGAN-GP", ep, epochs, hist[-1])
+    g.write_back()
+    d.write_back()
+    return torch.stack(hist, 1).cpu().numpy()
 
 
 def train_jsgan(
     x: torch.Tensor,
-    g: nn.Module,
-    d: nn.Module,
+    gs: Sequence[nn.Module],
+    ds: Sequence[nn.Module],
     *,
+    seeds: Sequence[int],
     epochs: int,
     batch_size: int,
     lr: float = 2e-4,
     betas: tuple[float, float] = (0.5, 0.999),
-    seed: int = 0,
-) -> list[tuple[float, float]]:
-    """The original (Jensen–Shannon) GAN in place, non-saturating generator loss; one D and one G
-    step per batch of an epoch. Returns the (D loss, G loss) of the last step of each epoch."""
-    torch.manual_seed(seed)
-    dev = _device(g, d)
-    gen = _rng(seed, dev)
-    og = torch.optim.Adam(g.parameters(), lr=lr, betas=tuple(betas))
-    od = torch.optim.Adam(d.parameters(), lr=lr, betas=tuple(betas))
+) -> np.ndarray:
+    """The original (Jensen–Shannon) GAN for every run at once, in place, non-saturating generator
+    loss; one D and one G step per batch of an epoch. Returns the (D loss, G loss) of the last
+    step of each epoch, shape (R, epochs, 2)."""
+    _check_runs(x, seeds, gs, ds)
+    g, d = Replicas(gs), Replicas(ds)
+    rng = RunRNG(seeds, g.device)
+    og, od = make_adam(g, lr, betas), make_adam(d, lr, betas)
+    bce = F.binary_cross_entropy_with_logits
     hist = []
     for ep in range(epochs):
-        for idx in _epoch(len(x), batch_size, gen, dev):
-            real, b = x[idx], len(idx)
-            fake = g(_latent(g, b, gen, dev)).view_as(real)
-            ld = F.binary_cross_entropy_with_logits(
-                d(real), torch.ones(b, device=dev)
-            ) + F.binary_cross_entropy_with_logits(d(fake.detach()), torch.zeros(b, device=dev))
-            od.zero_grad()
-            ld.backward()
-            od.step()
-            lg = F.binary_cross_entropy_with_logits(d(fake), torch.ones(b, device=dev))
-            og.zero_grad()
-            lg.backward()
-            og.step()
-        hist.append((ld.item(), lg.item()))
-        if (ep + 1) % max(1, epochs // 5) == 0:
-            log.info("JS-GAN epoch %d/%d: D loss %.4f, G loss %.4f", ep + 1, epochs, *hist[-1])
-    return hist
+        for idx in rng.epoch(x.shape[1], batch_size):
+            real = take(x, idx)
+            fake = g(rng.randn(idx.shape[1], g.z_dim)).view_as(real)
+            dr, df = d(real), d(fake.detach())
+            ld = bce(dr, torch.ones_like(dr), reduction="none").mean(1) + bce(
+                df, torch.zeros_like(df), reduction="none"
+            ).mean(1)
+            step(od, ld)
+            dg = d(fake)
+            lg = bce(dg, torch.ones_like(dg), reduction="none").mean(1)
+            step(og, lg)
+        hist.append(torch.stack([ld.detach(), lg.detach()], 1))
+        _progress("JS-GAN", ep, epochs, hist[-1])
+    g.write_back()
+    d.write_back()
+    return torch.stack(hist, 1).cpu().numpy()
 
 
 # ----------------------------------------------------------------------------- privGAN
@@ -271,10 +274,11 @@ def train_jsgan(
 
 def train_privgan(
     x: torch.Tensor,
-    gens: Sequence[nn.Module],
-    discs: Sequence[nn.Module],
-    priv: nn.Module,
+    gens: Sequence[Sequence[nn.Module]],
+    discs: Sequence[Sequence[nn.Module]],
+    privs: Sequence[nn.Module],
     *,
+    seeds: Sequence[int],
     epochs: int,
     batch_size: int = 128,
     lr: float = 2e-4,
@@ -283,119 +287,174 @@ def train_privgan(
     dp_delay: int = 0,
     disc_epochs: int = 0,
     label_smoothing: float = 0.95,
-    seed: int = 0,
-):
-    """privGAN (Mukherjee et al. 2019): pair i (G_i, D_i) is a JS-GAN on part i of the training
-    set; the privacy discriminator ``priv`` (r logits) learns which generator made a sample and
-    each G_i also minimises −λ log(1 − P_priv(i | G_i(z))) once ``dp_delay`` epochs have passed.
-    ``disc_epochs`` pre-train ``priv`` on the initial generators. Returns the part index of each
-    training point."""
-    torch.manual_seed(seed)
-    dev = _device(*gens, *discs, priv)
-    gen = _rng(seed, dev)
-    r, n = len(gens), len(x)
-    part = torch.randperm(n, generator=gen, device=dev) % r
-    parts = [x[part == i] for i in range(r)]
-    adam = lambda ps: torch.optim.Adam(ps, lr=lr, betas=tuple(betas))  # noqa: E731
-    ogs, ods, op = (
-        [adam(m.parameters()) for m in gens],
-        [adam(m.parameters()) for m in discs],
-        adam(priv.parameters()),
-    )
-    bs = min(batch_size, min(len(p) for p in parts))
-    steps = max(1, math.ceil(min(len(p) for p in parts) / bs))
-    z_dim = gens[0].z_dim
+) -> np.ndarray:
+    """privGAN (Mukherjee et al. 2019) for every run at once: in run k, pair i (``gens[k][i]``,
+    ``discs[k][i]``) is a JS-GAN on part i of x[k]; the privacy discriminator ``privs[k]`` (r
+    logits) learns which generator made a sample and each G_i also minimises
+    −λ log(1 − P_priv(i | G_i(z))) once ``dp_delay`` epochs have passed. ``disc_epochs`` pre-train
+    the privacy discriminators on the initial generators.
+
+    The r pairs of the R runs train as R·r stacked GANs: within a step pair i's updates touch
+    neither another pair nor the privacy discriminator, so updating all pairs at once is the
+    loop over pairs. Returns the part index of each training point, shape (R, n)."""
+    _check_runs(x, seeds, gens, discs, privs)
+    runs, n = x.shape[:2]
+    r = len(gens[0])
+    if any(len(p) != r for p in (*gens, *discs)):
+        raise ValueError("train_privgan: every run needs the same number r of pairs")
+    g = Replicas([m for run in gens for m in run])  # index k·r + i
+    d = Replicas([m for run in discs for m in run])
+    priv = Replicas(privs)
+    dev = g.device
+    rng = RunRNG(seeds, dev)
+    part = rng.randperm(n) % r  # (R, n); part i holds ⌈(n − i)/r⌉ points in every run
+    sizes = torch.tensor([len(range(i, n, r)) for i in range(r)], device=dev)
+    order = torch.argsort(part, dim=1, stable=True)  # run k's points grouped by part
+    start = torch.cumsum(sizes, 0) - sizes
+    bs = min(batch_size, int(sizes.min()))
+    steps_per_epoch = max(1, math.ceil(int(sizes.min()) / bs))
+    og, od, op = make_adam(g, lr, betas), make_adam(d, lr, betas), make_adam(priv, lr, betas)
+    bce = F.binary_cross_entropy_with_logits
+    lab = torch.arange(r, device=dev).repeat_interleave(bs)
+
+    def latents():  # (R·r, bs, z): run k's stream draws for its r generators
+        return rng.randn(r, bs, g.z_dim).flatten(0, 1)
 
     def priv_step():
-        fakes = torch.cat(
-            [gens[i](torch.randn(bs, z_dim, generator=gen, device=dev)).detach() for i in range(r)]
-        )
-        lab = torch.arange(r, device=dev).repeat_interleave(bs)
-        loss = F.cross_entropy(priv(fakes), lab)
-        op.zero_grad()
-        loss.backward()
-        op.step()
-        return loss.item()
+        with torch.no_grad():
+            fakes = g(latents()).view(runs, r * bs, -1)
+        logits = priv(fakes)
+        loss = F.cross_entropy(logits.flatten(0, 1), lab.repeat(runs), reduction="none")
+        step(op, loss.view(runs, -1).mean(1))
 
-    for _ in range(disc_epochs * steps):
+    for _ in range(disc_epochs * steps_per_epoch):
         priv_step()
     for ep in range(epochs):
-        for _ in range(steps):
-            for i in range(r):
-                real = parts[i][torch.randint(0, len(parts[i]), (bs,), generator=gen, device=dev)]
-                fake = gens[i](torch.randn(bs, z_dim, generator=gen, device=dev))
-                ld = F.binary_cross_entropy_with_logits(
-                    discs[i](real), torch.full((bs,), label_smoothing, device=dev)
-                ) + F.binary_cross_entropy_with_logits(
-                    discs[i](fake.detach()), torch.zeros(bs, device=dev)
-                )
-                ods[i].zero_grad()
-                ld.backward()
-                ods[i].step()
-                lg = F.binary_cross_entropy_with_logits(discs[i](fake), torch.ones(bs, device=dev))
-                if ep >= dp_delay and privacy_weight > 0:
-                    p_i = F.softmax(priv(fake), 1)[:, i]
-                    lg = lg - privacy_weight * torch.log1p(-p_i.clamp(max=1 - 1e-6)).mean()
-                ogs[i].zero_grad()
-                lg.backward()
-                ogs[i].step()
-            if ep >= dp_delay and privacy_weight > 0:
-                lp = priv_step()
-        if (ep + 1) % max(1, epochs // 10) == 0 or ep + 1 == epochs:
-            log.info(
-                "privGAN epoch %d/%d: D loss %.4f, G loss %.4f, privacy D loss %s",
-                ep + 1,
-                epochs,
-                ld.item(),
-                lg.item(),
-                f"{lp:.4f}" if ep >= dp_delay and privacy_weight > 0 else "n/a",
-            )
+        private = ep >= dp_delay and privacy_weight > 0
+        for _ in range(steps_per_epoch):
+            pos = start[:, None] + (rng.rand(r, bs) * sizes[:, None]).long()  # (R, r, bs)
+            real = take(x, torch.gather(order, 1, pos.flatten(1))).view(runs * r, bs, -1)
+            fake = g(latents())
+            dr, df = d(real), d(fake.detach())
+            ld = bce(dr, torch.full_like(dr, label_smoothing), reduction="none").mean(1) + bce(
+                df, torch.zeros_like(df), reduction="none"
+            ).mean(1)
+            step(od, ld)
+            dg = d(fake)
+            lg = bce(dg, torch.ones_like(dg), reduction="none").mean(1)  # (R·r,)
+            if private:
+                p = F.softmax(priv(fake.view(runs, r * bs, -1)), -1).view(runs, r, bs, r)
+                own = torch.diagonal(p, dim1=1, dim2=3).permute(0, 2, 1)  # (R, r, bs): P(i | G_i)
+                lg = lg - privacy_weight * torch.log1p(-own.clamp(max=1 - 1e-6)).mean(2).flatten()
+            step(og, lg)
+            if private:
+                priv_step()
+        _progress("privGAN", ep, epochs, torch.stack([ld.detach(), lg.detach()], 1))
+    for m in (g, d, priv):
+        m.write_back()
     return part.cpu().numpy()
 
 
 # ----------------------------------------------------------------------------- DP-cGAN
 
 
+def _linear_layers(d: Replicas) -> list[tuple[str, float | None]]:
+    """The MLP critic as (Linear parameter prefix, negative slope of the LeakyReLU after it)."""
+    layers, out = list(d.template.net), []
+    for i, layer in enumerate(layers):
+        if isinstance(layer, nn.Linear):
+            out.append((f"net.{i}", None))
+        elif isinstance(layer, nn.LeakyReLU) and out and out[-1][1] is None:
+            out[-1] = (out[-1][0], layer.negative_slope)
+        else:
+            raise ValueError(f"DP-cGAN critic: unsupported layer {layer!r} (Linear/LeakyReLU)")
+    covered = {f"{p}.{w}" for p, _ in out for w in ("weight", "bias")}
+    if covered != set(d.params):
+        raise ValueError("DP-cGAN critic: parameters outside its Linear layers")
+    return out
+
+
+def clipped_gradient_sum(
+    d: Replicas,
+    x: torch.Tensor,
+    y: torch.Tensor,
+    target: torch.Tensor,
+    weight: torch.Tensor,
+    clip: float,
+) -> dict[str, torch.Tensor]:
+    """Σ_i weight_i · clip_C(∇ℓ_i) per run, for the binary cross-entropy ℓ_i of sample i of the
+    MLP critic ``d``; x (R, B, ...), y, target, weight (R, B) (weight 0 marks padding).
+
+    A Linear layer's per-sample gradient is the outer product δ_i a_iᵀ of the back-propagated
+    error and the layer input, so its squared norm is ‖δ_i‖²‖a_i‖² (+ ‖δ_i‖² for the bias) and the
+    clipped sum is Σ_i c_i δ_i a_iᵀ: per-sample clipping without materialising R·B gradient copies
+    (ghost clipping, Goodfellow 2015; Li et al. 2022). opacus' factor c_i = min(1, C/(‖g_i‖ + 1e-6)).
+    """
+    layers = _linear_layers(d)
+    p = {k: v.detach() for k, v in d.params.items()}
+    h = x.flatten(2)
+    if d.n_classes:
+        h = torch.cat([h, F.one_hot(y, d.n_classes).to(h.dtype)], 2)
+    inputs, pre = [], []
+    for name, slope in layers:
+        inputs.append(h)
+        z = torch.baddbmm(p[f"{name}.bias"][:, None], h, p[f"{name}.weight"].transpose(1, 2))
+        if not pre:  # the graph starts at the first pre-activation (the inputs need no gradient)
+            z.requires_grad_(True)
+        pre.append(z)
+        h = z if slope is None else F.leaky_relu(z, slope)
+    loss = F.binary_cross_entropy_with_logits(h.squeeze(-1), target, reduction="none")
+    deltas = torch.autograd.grad(loss.sum(), pre)  # δ_i = ∂ℓ_i/∂z_i: sample i's loss alone
+    sq = sum(dl.pow(2).sum(2) * (a.pow(2).sum(2) + 1) for dl, a in zip(deltas, inputs, strict=True))
+    c = (clip / (sq.sqrt() + 1e-6)).clamp(max=1.0) * weight  # (R, B)
+    out = {}
+    for (name, _), dl, a in zip(layers, deltas, inputs, strict=True):
+        cd = dl * c[..., None]
+        out[f"{name}.weight"] = torch.einsum("rbo,rbi->roi", cd, a)
+        out[f"{name}.bias"] = cd.sum(1)
+    return out
+
+
 def train_dpcgan(
     x: torch.Tensor,
     y: torch.Tensor,
-    g: nn.Module,
-    d: nn.Module,
+    gs: Sequence[nn.Module],
+    ds: Sequence[nn.Module],
     *,
+    seeds: Sequence[int],
     epsilon: float,
     delta: float,
-    epochs: int,
+    epochs: float,
     batch_size: int,
     max_grad_norm: float = 1.0,
     lr_d: float = 0.05,
     lr_g: float = 1e-3,
     d_optimizer: str = "sgd",
-    seed: int = 0,
 ) -> dict:
-    """Conditional GAN with a DP-SGD discriminator (Torkzadehmahani et al. 2019), in place.
+    """Conditional GANs with DP-SGD discriminators (Torkzadehmahani et al. 2019), every run at
+    once, in place; x (R, n, ...), y (R, n) the runs' training sets.
 
-    Each step Poisson-samples real points with rate q = batch_size / n and draws ``batch_size``
-    fakes; D's loss on the joint batch (real → 1, fake → 0) gets opacus per-sample gradients,
-    *every* sample's gradient (real and fake, as the DP-CGAN repository clips both) is clipped to
-    ``max_grad_norm``, Gaussian noise σ·C is added to the sum (σ from the RDP accountant for
-    (ε, δ) after ``epochs / q`` steps) and the sum is divided by the expected batch 2·batch_size.
-    A fake sample touches no training point, so clipping it costs no privacy; clipping only the
-    real gradients (as this function did before) lets the unclipped fake gradient dominate every
-    step, and D learns to call everything fake (σ(D) ≤ 0.05 on real images). G only sees D
-    (post-processing). ε = ∞ is the non-private control: the same clipped steps without noise.
-    Returns the accounting record.
+    Each step Poisson-samples each run's real points with rate q = batch_size / n and draws
+    ``batch_size`` fakes; D's loss on the joint batch (real → 1, fake → 0) is differentiated per
+    sample (:func:`clipped_gradient_sum`), *every* sample's gradient (real and fake, as the DP-CGAN
+    repository clips both) is clipped to ``max_grad_norm``, Gaussian noise σ·C is added to each
+    run's sum (σ from the RDP accountant for (ε, δ) after ``epochs / q`` steps; each run its own
+    noise) and the sum is divided by the expected batch 2·batch_size. A fake sample touches no
+    training point, so clipping it costs no privacy; clipping only the real gradients lets the
+    unclipped fake gradient dominate every step, and D learns to call everything fake. A run whose
+    Poisson batch is empty still takes its noise step, as DP-SGD's accounting assumes. G only
+    sees D (post-processing). ε = ∞ is the non-private control: the same clipped steps without
+    noise. Returns the accounting record.
     """
-    from opacus import GradSampleModule
-    from opacus.optimizers import DPOptimizer
-
     from .. import accounting
 
     if d_optimizer not in ("sgd", "adam"):
         raise ValueError(f"d_optimizer must be sgd or adam, got {d_optimizer!r}")
-    torch.manual_seed(seed)
-    dev = _device(g, d)
-    gen = _rng(seed, dev)
-    n = len(x)
+    _check_runs(x, seeds, gs, ds)
+    g, d = Replicas(gs), Replicas(ds)
+    dev = g.device
+    rng = RunRNG(seeds, dev)
+    runs, n = x.shape[:2]
     q = min(1.0, batch_size / n)
     steps = max(1, int(round(epochs / q)))
     private = math.isfinite(epsilon)
@@ -404,58 +463,45 @@ def train_dpcgan(
         if private
         else 0.0
     )
-    gd = GradSampleModule(d)
     # DP-Adam is as private as DP-SGD (Adam only post-processes the noised, clipped gradients)
-    base = (
-        torch.optim.SGD(gd.parameters(), lr=lr_d)
+    od = (
+        torch.optim.SGD(d.parameters(), lr=lr_d)
         if d_optimizer == "sgd"
-        else torch.optim.Adam(gd.parameters(), lr=lr_d, betas=(0.5, 0.999))
+        else torch.optim.Adam(d.parameters(), lr=lr_d, betas=(0.5, 0.999))
     )
-    od = DPOptimizer(
-        base,
-        noise_multiplier=sigma,
-        max_grad_norm=max_grad_norm,
-        expected_batch_size=2 * batch_size,
-    )
-    og = torch.optim.Adam(g.parameters(), lr=lr_g, betas=(0.5, 0.999))
-    skipped = 0
-    for step in range(steps):
-        mask = torch.rand(n, generator=gen, device=dev) < q
-        if not mask.any():  # probability (1 − q)^n, negligible; nothing to clip
-            skipped += 1
-            continue
-        xb, yb = x[mask], y[mask]
-        yf = torch.randint(0, g.n_classes, (batch_size,), generator=gen, device=dev)
-        fake = g(torch.randn(batch_size, g.z_dim, generator=gen, device=dev), yf)
-        target = torch.cat([torch.ones(len(xb), device=dev), torch.zeros(batch_size, device=dev)])
-        od.zero_grad()
-        loss_d = F.binary_cross_entropy_with_logits(
-            gd(torch.cat([xb, fake.detach()]), torch.cat([yb, yf])), target
+    og = make_adam(g, lr_g, (0.5, 0.999))
+    ones = torch.ones(runs, batch_size, device=dev)
+    bce = F.binary_cross_entropy_with_logits
+    empty = torch.zeros(runs, dtype=torch.long, device=dev)
+    for t in range(steps):
+        mask = rng.rand(n) < q  # (R, n) Poisson sampling
+        count = mask.sum(1)
+        empty += count == 0
+        width = int(count.max())  # the batch is padded to the largest run's (one sync a step)
+        order = torch.argsort((~mask).to(torch.int8), dim=1, stable=True)[:, :width]
+        valid = (torch.arange(width, device=dev) < count[:, None]).to(x.dtype)
+        yf = rng.randint(g.n_classes, batch_size)
+        with torch.no_grad():
+            fake = g(rng.randn(batch_size, g.z_dim), yf).view(runs, batch_size, *x.shape[2:])
+        grads = clipped_gradient_sum(
+            d,
+            torch.cat([take(x, order), fake], 1),
+            torch.cat([take(y, order), yf], 1),
+            torch.cat([torch.ones_like(valid), torch.zeros_like(ones)], 1),  # real 1, fake 0
+            torch.cat([valid, ones], 1),  # padding weighs nothing
+            max_grad_norm,
         )
-        with warnings.catch_warnings():
-            # opacus' hooks on the first layer, whose input (the images) needs no gradient
-            warnings.filterwarnings("ignore", message="Full backward hook is firing")
-            loss_d.backward()
+        for name, p in d.params.items():
+            noise = rng.randn(*p.shape[1:]) * (sigma * max_grad_norm) if private else 0.0
+            p.grad = (grads[name] + noise) / (2 * batch_size)
         od.step()
-        gd.disable_hooks()
-        lg = F.binary_cross_entropy_with_logits(
-            gd(g(torch.randn(batch_size, g.z_dim, generator=gen, device=dev), yf), yf),
-            torch.ones(batch_size, device=dev),
-        )
-        og.zero_grad()
-        lg.backward()
-        og.step()
-        gd.zero_grad()
-        gd.enable_hooks()
-        if (step + 1) % max(1, steps // 5) == 0:
-            log.info(
-                "DP-cGAN ε=%g step %d/%d: D loss %.4f, G loss %.4f",
-                epsilon,
-                step + 1,
-                steps,
-                loss_d.item(),
-                lg.item(),
-            )
+        dg = d(g(rng.randn(batch_size, g.z_dim), yf), yf)
+        lg = bce(dg, ones, reduction="none").mean(1)
+        step(og, lg)
+        if (t + 1) % max(1, steps // 5) == 0:
+            log.info("DP-cGAN ε=%g step %d/%d: mean G loss %.4f", epsilon, t + 1, steps, lg.mean())
+    g.write_back()
+    d.write_back()
     spent = (
         accounting.dpsgd_epsilon(noise_multiplier=sigma, delta=delta, sample_rate=q, steps=steps)
         if private
@@ -470,7 +516,7 @@ def train_dpcgan(
         "delta": delta,
         "max_grad_norm": max_grad_norm,
         "clipped": "real and fake per-sample gradients",
-        "skipped_empty_batches": skipped,
+        "empty_batches": empty.tolist(),
     }
 
 
@@ -494,7 +540,7 @@ def load_checkpoint(path: str | Path, **modules: nn.Module) -> None:
 @torch.no_grad()
 def generate(g: nn.Module, n: int, seed: int, batch: int = 1024) -> torch.Tensor:
     """n synthetic samples on the generator's device, from a seeded latent stream."""
-    dev = _device(g)
+    dev = device_of(g)
     gen = _rng(seed, dev)
     g.eval()
     out = torch.cat([g(_latent(g, min(batch, n - s), gen, dev)) for s in range(0, n, batch)])

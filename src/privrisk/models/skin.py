@@ -24,7 +24,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from .gan import _epoch, _rng
+from ..training.replicates import Replicas, RunRNG, make_adam, step, take
 
 log = logging.getLogger(__name__)
 
@@ -122,23 +122,30 @@ def build_gan(cfg: dict, size: int, device: torch.device) -> tuple[Generator, Di
 def train_classifier(
     x: torch.Tensor,
     y: torch.Tensor,
-    model: Classifier,
+    models: Sequence[Classifier],
     *,
+    seeds: Sequence[int],
     epochs: int,
     batch_size: int,
     lr: float = 1e-3,
-    seed: int = 0,
-) -> list[float]:
-    """Binary cross-entropy with Adam; y in {0, 1} on the model's device. Returns per-epoch losses."""
-    torch.manual_seed(seed)
-    gen = _rng(seed, x.device)
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
+) -> np.ndarray:
+    """Binary cross-entropy with Adam for R runs at once (one batched computation, each run its
+    own seed's batches: :mod:`privrisk.training.replicates`), in place; x (R, n, ...) and y (R, n)
+    in {0, 1} are the runs' training sets on the models' device. Returns the loss of each epoch's
+    last batch, shape (R, epochs)."""
+    if not (len(models) == len(seeds) == x.shape[0] == y.shape[0]):
+        raise ValueError("train_classifier: one training set, one seed and one model per run")
+    net = Replicas(models)
+    rng = RunRNG(seeds, net.device)
+    opt = make_adam(net, lr, (0.9, 0.999))
     hist = []
     for _ in range(epochs):
-        for idx in _epoch(len(x), batch_size, gen, x.device):
-            loss = F.binary_cross_entropy_with_logits(model(x[idx]), y[idx].float())
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-        hist.append(loss.item())
-    return hist
+        for idx in rng.epoch(x.shape[1], batch_size):
+            target = take(y, idx).to(x.dtype)
+            loss = F.binary_cross_entropy_with_logits(
+                net(take(x, idx)), target, reduction="none"
+            ).mean(1)
+            step(opt, loss)
+        hist.append(loss.detach())
+    net.write_back()
+    return torch.stack(hist, 1).cpu().numpy()

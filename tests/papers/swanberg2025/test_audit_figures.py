@@ -139,7 +139,7 @@ def test_membership_step_trains_half_on_the_canary_and_the_figure_audits_it(tmp_
 
     src = fig3_like(tmp_path / "fig3.npz", [1e6, 0.0])  # ε = 1 cell: pure noise; ∞: no noise
     out = tmp_path / "membership.npz"
-    steps_audit.membership_step({**NGRAM, "trials": 50}, {"npz": src}, {"npz": str(out)}, 1)
+    steps_audit.membership_step({**NGRAM, "trials": 50}, {"npz": src}, {"npz": str(out)})
     with np.load(out) as z:
         cond, member, canary, on, score = (
             z[k] for k in ("cond", "member", "canary", "trained_on", "score")

@@ -48,7 +48,7 @@ def _params(**kw):
 def run(tmp_path_factory):
     d = tmp_path_factory.mktemp("ngram")
     out = {"npz": str(d / "runs.npz"), "tuning": str(d / "tuning.csv")}
-    steps.train_step(_params(), {}, out, 1)
+    steps.train_step(_params(), {}, out)
     return out, fig.summarise(out["npz"], 1e-5)
 
 
@@ -122,7 +122,7 @@ def test_deterministic(tmp_path):
     outs = []
     for k in range(2):
         o = {"npz": str(tmp_path / f"r{k}.npz"), "tuning": str(tmp_path / f"t{k}.csv")}
-        steps.train_step(p, {}, o, 1)
+        steps.train_step(p, {}, o)
         outs.append(np.load(o["npz"])["guess"])
     np.testing.assert_array_equal(*outs)
 

@@ -35,7 +35,7 @@ def run(cfg, name, tmp_path, monkeypatch=None, setting="cpu"):
     outs = {k: str(tmp_path / v.split("/")[-1]) for k, v in reg.step_outputs(step).items()}
     workflow_func = step.func.split(":")
     mod = __import__(workflow_func[0], fromlist=["x"])
-    getattr(mod, workflow_func[1])(params, {}, outs, 1)
+    getattr(mod, workflow_func[1])(params, {}, outs)
     return seen, Q.load(outs["queries"])
 
 
@@ -101,12 +101,20 @@ def test_the_white_box_layer_has_no_dead_unit():
 
 def test_training_tensors_follow_the_models_device():
     # on the meta device no value exists, so any tensor made on the CPU would raise on mixing
-    crit = gan.MLPCritic(6, [8]).to("meta")
-    real, fake = torch.empty(4, 6, device="meta"), torch.empty(4, 6, device="meta")
-    gp = gan.gradient_penalty(crit, real, fake, torch.Generator(device="cpu"))
-    assert gp.device.type == "meta"
+    from privrisk.training.replicates import Replicas, device_of
+
+    plain = Replicas([gan.MLPCritic(6, [8]).to("meta") for _ in range(3)])
+    crits = Replicas([gan.MLPCritic(6, [8], n_classes=2).to("meta") for _ in range(3)])
+    real, fake = torch.empty(3, 4, 6, device="meta"), torch.empty(3, 4, 6, device="meta")
+    gp = gan.gradient_penalty(plain, real, fake, torch.empty(3, 4, 1, device="meta"))
+    assert gp.device.type == "meta" and gp.shape == (3,)
+    y = torch.zeros(3, 4, dtype=torch.long, device="meta")
+    w = torch.empty(3, 4, device="meta")
+    grads = gan.clipped_gradient_sum(crits, real, y, w, w, 1.0)
+    assert {g.device.type for g in grads.values()} == {"meta"}
+    assert {k: v.shape for k, v in grads.items()} == {k: v.shape for k, v in crits.params.items()}
     with pytest.raises(ValueError, match="one device"):
-        gan._device(gan.MLPCritic(6, [8]), crit)
+        device_of(gan.MLPCritic(6, [8]), crits.template)
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has CUDA")

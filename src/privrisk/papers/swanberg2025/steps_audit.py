@@ -78,7 +78,7 @@ def membership_scores(z, params, *, dtype=torch.float32) -> dict[str, np.ndarray
     }
 
 
-def membership_step(params, inputs, outputs, threads) -> None:
+def membership_step(params, inputs, outputs) -> None:
     """Read Figure 3's npz (conditions, chosen hyperparameters, σ), train the in/out models and
     write ``outputs['npz']``: the per-model arrays of :func:`membership_scores` and the conditions."""
     dtype = torch.float64 if params.get("float64", False) else torch.float32

@@ -59,7 +59,7 @@ def bound_quantiles(epsilon: float, delta: float, p_star: np.ndarray, levels=LEV
 # ------------------------------------------------------------------------------------ steps
 
 
-def dataset_step(params, inputs, outputs, threads) -> None:
+def dataset_step(params, inputs, outputs) -> None:
     """Raw table → degree-2 BayNet → ``n_records`` sampled records (npz + json summary).
 
     Params: ``dataset`` (acs | fire), ``data`` (its data block), ``marginals`` (n_records, degree,
@@ -458,15 +458,12 @@ def _conditions(params, bn, cols):
     raise ValueError(f"unknown attack kind {kind!r}")
 
 
-def attack_step(params, inputs, outputs, threads) -> None:
+def attack_step(params, inputs, outputs) -> None:
     """One figure's conditions (kind = columns | epsilons | multi | l1): tune on shadow draws per
     (ε, d') key, attack the target draws with the chosen settings and with the informed attacker's
     ceiling, write per-record rows (with the per-record bound for one unknown column) and the
     tuning table. A figure's ``draws`` overrides ``marginals_attack.draws``; ``headline_draws``
     gives single conditions (a column of Fig 4) more draws."""
-    import torch
-
-    torch.set_num_threads(max(1, int(threads)))
     bn, _, cols = _load_dataset(inputs["dataset"])
     att = dict(params["marginals_attack"])
     for key in ("draws", "shadow_draws"):  # a figure may override (Fig 6's attacks are costly)

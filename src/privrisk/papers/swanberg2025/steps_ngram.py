@@ -178,13 +178,12 @@ def _run(conds, eps, prior_mats, targets, clip, lr, steps, params, seed, dtype):
     return guesses, losses, sigma
 
 
-def train_step(params, inputs, outputs, threads) -> None:
+def train_step(params, inputs, outputs) -> None:
     """Grid-search (C, lr, T) per (ε, prior), then train and attack ``trials`` models per cell.
 
     Writes ``outputs['npz']`` (per-run condition, target, guess, loss; per-cell chosen
     hyperparameters; priors) and ``outputs['tuning']`` (the grid's mean canary loss).
     """
-    torch.set_num_threads(max(1, int(threads)))
     dtype = torch.float64 if params.get("float64", False) else torch.float32
     eps = _epsilons(params["epsilons"])
     pri, pii_src = priors(params)

@@ -289,27 +289,34 @@ def fig1a(params, inputs) -> FigureResult:
         paper.append(
             {"W": w["estimate"], "W_null": w["null"], "U": u["estimate"], "U_null": u["null"]}
         )
+        nb = hist_bins(len(a), params)
+        # the score binned on the histogram's grid: the heuristic on the *same* query as the
+        # discrete optimal adversary (like with like; the plain heuristic sees the continuous score)
+        edges = mace.bin_edges(np.concatenate([np.ravel(a), np.ravel(b)]), nb)
+        binned = (mace.bin_ids(a, edges).astype(float), mace.bin_ids(b, edges).astype(float))
         ev = evaluate(
-            {"disc": (a, b), "cont": (a, b)},
+            {"disc": (a, b), "cont": (a, b), "disc_bin": binned},
             params,
             rng,
-            method={"disc": "hist", "cont": "kde"},
-            bins=hist_bins(len(a), params),
-            heuristics=("cont",),
+            method={"disc": "hist", "cont": "kde", "disc_bin": "hist"},
+            bins=nb,
+            heuristics=("cont", "disc_bin"),
         )
         held.append(
             {
                 "disc": ev.metric("disc", p, "adv"),
                 "cont": ev.metric("cont", p, "adv"),
                 "heur": ev.metric("cont", p, "adv", kind="heuristic"),
+                "heur_bin": ev.metric("disc_bin", p, "adv", kind="heuristic"),
                 "auc_disc": ev.auc("disc"),
                 "auc_cont": ev.auc("cont"),
                 "auc_heur": ev.auc("cont", kind="heuristic"),
+                "auc_heur_bin": ev.auc("disc_bin", kind="heuristic"),
             }
         )
     P, H = collect_plain(paper), collect(held)
-    diff = {
-        "discrete": Stat.diff([h["disc"] for h in held], [h["heur"] for h in held]),
+    diff = {  # each optimal adversary against the heuristic on its own query
+        "discrete": Stat.diff([h["disc"] for h in held], [h["heur_bin"] for h in held]),
         "continuous": Stat.diff([h["cont"] for h in held], [h["heur"] for h in held]),
     }
     d_vs_c = Stat.diff([h["disc"] for h in held], [h["cont"] for h in held])
@@ -322,7 +329,8 @@ def fig1a(params, inputs) -> FigureResult:
         g = groups[key]
         rows += stat_rows(PAPER_EST, g, P[est]) + stat_rows(NULL, g, P[null])
         rows += stat_rows(OPT, g, H[key], auc=H[f"auc_{key}"].mean)
-        rows += stat_rows(HEUR, g, H["heur"], auc=H["auc_heur"].mean)
+        h = "heur_bin" if key == "disc" else "heur"  # the heuristic on this group's own query
+        rows += stat_rows(HEUR, g, H[h], auc=H[f"auc_{h}"].mean)
     crow = [
         claim_row(
             "optimal − heuristic\n(discrete)", diff["discrete"], "held-out advantage difference"
@@ -341,26 +349,30 @@ def fig1a(params, inputs) -> FigureResult:
     claim_panel(axc, crow)
     axc.set_xlabel("advantage difference")
     sources = sources_of(qs, "CIFAR-10")
-    v1 = C.decide(V.greater, diff, gates=[gate], what="held-out optimal − heuristic advantage")
-    v2 = C.decide(V.greater, d_vs_c, gates=[gate], what="held-out discrete − continuous advantage")
+    v1 = C.beats_heuristic(
+        diff, gates=[gate], what="held-out optimal − heuristic advantage (same query)"
+    )
+    # "the KDE is somewhat poorer" is about the paper's own two estimates, paired by run
+    v2 = C.paper_estimates_greater(P["W"], P["U"], gates=[gate], what="W_N − U_N (paired by run)")
     claims = [
         C.claim(
             "fig1a",
             "fig1a_optimal_gt_heuristic",
             "optimal > heuristic for both discrete and continuous queries",
             v1,
-            decided_by="the cross-fitted plug-in (histogram / KDE) vs the threshold heuristic, "
-            "both scored out of fold, across runs",
+            decided_by="the cross-fitted plug-in (histogram / KDE) vs the threshold heuristic on "
+            "the same query (binned score for the histogram), both scored out of fold, across runs",
             sources=sources,
-            ours=f"held-out advantage: discrete {H['disc'].mean:.3f}, continuous {H['cont'].mean:.3f}, "
-            f"heuristic {H['heur'].mean:.3f}",
+            ours=f"held-out advantage: discrete {H['disc'].mean:.3f} (heuristic on the binned score "
+            f"{H['heur_bin'].mean:.3f}), continuous {H['cont'].mean:.3f} (heuristic "
+            f"{H['heur'].mean:.3f})",
         ),
         C.claim(
             "fig1a",
             "fig1a_discrete_ge_kde",
             "the discrete estimate is larger than the continuous (KDE) one (the KDE is 'somewhat poorer')",
             v2,
-            decided_by="the cross-fitted histogram vs KDE plug-in adversaries across runs",
+            decided_by="the paper's W_N (histogram) vs U_N (KDE), paired by training run",
             sources=sources,
             ours=f"held-out {H['disc'].mean:.3f} vs {H['cont'].mean:.3f}; paper's W_N {P['W'].mean:.3f} "
             f"(null {P['W_null'].mean:.3f}), U_N {P['U'].mean:.3f} (null {P['U_null'].mean:.3f})",

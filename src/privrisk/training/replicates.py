@@ -1,0 +1,202 @@
+"""Independent training runs of one architecture as ONE batched computation.
+
+:class:`Replicas` turns R modules of the same architecture into one module whose layers are
+*grouped*: every ``Linear`` becomes a batched matrix product over a leading run axis (``baddbmm``)
+and every ``Conv2d`` / ``ConvTranspose2d`` one grouped convolution with ``groups = R``; the
+activations carry the R runs' batches one after another (run-major, ``R·B`` rows), so the
+architecture's own ``forward`` (reshapes, concatenations, activations) runs unchanged. R small
+networks then cost about as many kernel launches as one — native kernels, unlike
+``torch.func.vmap`` over ``functional_call``, whose per-op dispatch made a quick-scale WGAN-GP step
+slower batched than a loop over runs (0.27 s for 10 runs vs 0.23 s, and 6× the loop for one run;
+measured on this machine). Each run's loss depends only on its own slice of the parameters, so
+one backward pass of the summed losses gives every run its own gradient, and an element-wise
+optimizer (Adam, SGD) over the stacked tensors is exactly R independent optimizers.
+
+:class:`RunRNG` holds one ``torch.Generator`` per run, seeded with that run's seed: each run's
+batches, latents and noise are the stream its own seed gives, whatever the other runs are, so a
+run trained beside nine others is the same replicate as the run trained alone (up to float
+reordering in the batched kernels; tests/models/test_gan.py checks it).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+
+def device_of(*modules: nn.Module) -> torch.device:
+    """The one device of the modules' parameters; every tensor a training loop makes goes there."""
+    devs = {p.device for m in modules for p in m.parameters()}
+    if len(devs) != 1:
+        raise ValueError(f"modules must sit on one device, found {sorted(map(str, devs))}")
+    return devs.pop()
+
+
+def _stacked(layers: Sequence[nn.Module], name: str) -> dict[str, nn.Parameter | None]:
+    out = {}
+    for attr in ("weight", "bias"):
+        ts = [getattr(m, attr) for m in layers]
+        out[attr] = None if ts[0] is None else nn.Parameter(torch.stack([t.detach() for t in ts]))
+    return out
+
+
+class _GroupedLinear(nn.Module):
+    """R Linear layers: input (R·B, …, in) run-major -> (R·B, …, out)."""
+
+    def __init__(self, layers: Sequence[nn.Linear]):
+        super().__init__()
+        self.runs = len(layers)
+        for k, v in _stacked(layers, "linear").items():
+            setattr(self, k, v)
+
+    def forward(self, x):
+        h = x.reshape(self.runs, -1, x.shape[-1])
+        wt = self.weight.transpose(1, 2)
+        y = torch.bmm(h, wt) if self.bias is None else torch.baddbmm(self.bias[:, None], h, wt)
+        return y.reshape(*x.shape[:-1], -1)
+
+
+class _GroupedConv(nn.Module):
+    """R Conv2d (or ConvTranspose2d) layers as one convolution with groups = R: input (R·B, C, H, W)
+    run-major; the runs' channels are laid side by side for the grouped kernel and back."""
+
+    def __init__(self, layers: Sequence[nn.Conv2d | nn.ConvTranspose2d]):
+        super().__init__()
+        first = layers[0]
+        if first.groups != 1 or first.padding_mode != "zeros":
+            raise ValueError(f"Replicas: unsupported convolution {first!r}")
+        self.runs, self.transposed = len(layers), isinstance(first, nn.ConvTranspose2d)
+        self.stride, self.padding, self.dilation = first.stride, first.padding, first.dilation
+        self.output_padding = getattr(first, "output_padding", 0)
+        for k, v in _stacked(layers, "conv").items():
+            setattr(self, k, v)
+
+    def forward(self, x):
+        r, rb, c = self.runs, x.shape[0], x.shape[1]
+        b = rb // r
+        h = x.reshape(r, b, c, *x.shape[2:]).transpose(0, 1).reshape(b, r * c, *x.shape[2:])
+        w = self.weight.reshape(-1, *self.weight.shape[2:])
+        bias = None if self.bias is None else self.bias.reshape(-1)
+        if self.transposed:
+            y = F.conv_transpose2d(
+                h, w, bias, self.stride, self.padding, self.output_padding, r, self.dilation
+            )
+        else:
+            y = F.conv2d(h, w, bias, self.stride, self.padding, self.dilation, r)
+        out = y.shape[1] // r
+        return y.reshape(b, r, out, *y.shape[2:]).transpose(0, 1).reshape(rb, out, *y.shape[2:])
+
+
+_GROUPED = {nn.Linear: _GroupedLinear, nn.Conv2d: _GroupedConv, nn.ConvTranspose2d: _GroupedConv}
+
+
+class Replicas:
+    """R modules of one architecture as one grouped module: ``params[name]`` has shape
+    (R, *shape) under the architecture's own parameter names.
+
+    Call it with arguments shaped (R, B, ...) (run k's batch in row k); outputs come back the
+    same way. :meth:`write_back` copies the trained slices into the original modules (which keep
+    their own attributes, e.g. ``z_dim``, readable here too).
+    """
+
+    def __init__(self, modules: Sequence[nn.Module]):
+        if not modules:
+            raise ValueError("Replicas needs at least one module")
+        self.modules = list(modules)
+        self.template = self.modules[0]
+        self.device = device_of(*self.modules)
+        if any(True for _ in self.template.buffers()):
+            raise ValueError("Replicas: modules with buffers (e.g. batch norm) are not supported")
+        names = [n for n, _ in self.template.named_parameters()]
+        if any([n for n, _ in m.named_parameters()] != names for m in self.modules):
+            raise ValueError("Replicas: the modules do not share one architecture")
+        self.grouped = copy.deepcopy(self.template)
+        for name, leaf in list(self.template.named_modules()):
+            if any(True for _ in leaf.parameters(recurse=False)):
+                kind = _GROUPED.get(type(leaf))
+                if kind is None:
+                    raise ValueError(f"Replicas: no grouped form of {type(leaf).__name__}")
+                layers = [m.get_submodule(name) for m in self.modules]
+                parent, _, attr = name.rpartition(".")
+                setattr(self.grouped.get_submodule(parent), attr, kind(layers))
+        self.params = dict(self.grouped.named_parameters())
+        if list(self.params) != names:
+            raise ValueError("Replicas: parameters outside Linear and convolution layers")
+
+    def __len__(self) -> int:
+        return len(self.modules)
+
+    def __getattr__(self, name):  # architecture attributes (z_dim, n_classes) of the template
+        if name in ("modules", "template", "params", "device", "grouped"):
+            raise AttributeError(name)
+        return getattr(self.template, name)
+
+    def parameters(self) -> list[torch.Tensor]:
+        return list(self.params.values())
+
+    def __call__(self, *args):
+        r = len(self.modules)
+        out = self.grouped(*(a.reshape(r * a.shape[1], *a.shape[2:]) for a in args))
+        return out.reshape(r, -1, *out.shape[1:])
+
+    @torch.no_grad()
+    def write_back(self) -> None:
+        """Copy each run's trained parameters into its module."""
+        for k, m in enumerate(self.modules):
+            for n, p in m.named_parameters():
+                p.copy_(self.params[n][k])
+
+
+class RunRNG:
+    """One random stream per run (seed k for run k) on ``device``; draws are stacked over runs."""
+
+    def __init__(self, seeds: Sequence[int], device: torch.device):
+        self.device = torch.device(device)
+        self.gens = [torch.Generator(device=self.device).manual_seed(int(s)) for s in seeds]
+
+    def __len__(self) -> int:
+        return len(self.gens)
+
+    def _stack(self, draw: Callable[[torch.Generator], torch.Tensor]) -> torch.Tensor:
+        # one small draw per run: the streams must stay separate for the runs to be replicates
+        return torch.stack([draw(g) for g in self.gens])
+
+    def randn(self, *shape: int) -> torch.Tensor:
+        return self._stack(lambda g: torch.randn(shape, generator=g, device=self.device))
+
+    def rand(self, *shape: int) -> torch.Tensor:
+        return self._stack(lambda g: torch.rand(shape, generator=g, device=self.device))
+
+    def randint(self, high: int, *shape: int) -> torch.Tensor:
+        return self._stack(lambda g: torch.randint(0, high, shape, generator=g, device=self.device))
+
+    def randperm(self, n: int) -> torch.Tensor:
+        return self._stack(lambda g: torch.randperm(n, generator=g, device=self.device))
+
+    def epoch(self, n: int, batch_size: int) -> list[torch.Tensor]:
+        """One epoch of shuffled index batches per run: a list of (R, b) index tensors (the last
+        batch may be short, the same length in every run)."""
+        perm = self.randperm(n)
+        return [perm[:, s : s + batch_size] for s in range(0, n, batch_size)]
+
+
+def take(x: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
+    """Rows ``idx[k]`` of run k's data ``x[k]``: (R, n, ...) and (R, b) -> (R, b, ...)."""
+    runs = torch.arange(x.shape[0], device=x.device)[:, None]
+    return x[runs, idx]
+
+
+def make_adam(replicas: Replicas, lr: float, betas) -> torch.optim.Adam:
+    """Adam over the stacked parameters: element-wise, so R independent Adams."""
+    return torch.optim.Adam(replicas.parameters(), lr=lr, betas=tuple(betas))
+
+
+def step(optimizer: torch.optim.Optimizer, loss: torch.Tensor) -> None:
+    """One optimizer step on the sum of the per-run losses (each run gets its own gradient)."""
+    optimizer.zero_grad()
+    loss.sum().backward()
+    optimizer.step()
