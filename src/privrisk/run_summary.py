@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .core.declarations import PAPERS
+from .core.discovery import paper_keys
 
 LEDGER = Path("results/claims.csv")
 PREVIOUS = Path("results/.claims.previous.csv")
@@ -60,7 +60,7 @@ def changes(before: pd.DataFrame, after: pd.DataFrame) -> list[str]:
 def text(ok: bool, workdir: str | Path = ".", *, remember: bool = True) -> str:
     """The closing summary; with ``remember`` the ledger is kept for the next run's comparison."""
     root = Path(workdir)
-    papers = [k for k in PAPERS if (root / "results" / k).is_dir()]
+    papers = [k for k in paper_keys() if (root / "results" / k).is_dir()]
     out = ["", "=" * 72]
     if ok:
         out.append("Run finished. Outputs (figures .pdf/.png, numbers .csv, provenance .json):")
