@@ -267,6 +267,7 @@ def test_greater_across_runs(runs, expected):
     assert V.greater(Estimate.across_runs(runs)).holds is expected
 
 
+@pytest.mark.slow  # a 34 s simulation (fast tier budget)
 def test_across_runs_false_ok_rate_on_a_null_effect_is_at_most_alpha_over_2():
     """Three runs of a null difference: a normal ±2 s.e. would say 'greater' about 9 % of the time,
     the t interval about α/2 = 2.3 %."""

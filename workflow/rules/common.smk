@@ -63,3 +63,19 @@ def code(func):
 
 def caption(key, fig):
     return wf.caption_path(key, fig)
+
+
+def prepare_job(log, params, marker):
+    """One prepare_<dataset> job of data.smk, logged (out of the rule: `snakemake --lint` wants
+    run: short)."""
+    from privrisk.data import prepare
+    from privrisk.joblog import job_log
+
+    with job_log(log[0]):
+        prepare.prepare(
+            params.dataset,
+            params.block,
+            [Path(f) for f in params.files],
+            what=params.where,
+            marker=marker,
+        )

@@ -30,16 +30,7 @@ for _spec in _prepare.rule_specs(config):
             block=_spec.block,
             files=list(_spec.outputs),
         run:
-            from privrisk.joblog import job_log
-
-            with job_log(log[0]):
-                _prepare.prepare(
-                    params.dataset,
-                    params.block,
-                    [Path(f) for f in params.files],
-                    what=params.where,
-                    marker=output[0],
-                )
+            prepare_job(log, params, output[0])
 
 
 rule prepare_gpt2:

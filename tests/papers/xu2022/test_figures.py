@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from privrisk.core import device
 from privrisk.estimators import queries as Q
 from privrisk.papers.xu2022 import figures, figures_dp, figures_skin
 
@@ -72,7 +73,9 @@ def gauss(mu, n_in=600, n_out=3000, d=1):
 # ----------------------------------------------------------------------------- image half
 
 
-def test_fig1a_numbers_and_claims(tmp_path):
+def test_fig1a_numbers_and_claims(tmp_path, monkeypatch):
+    # as in a figure job, which the runner gives its torch_threads (torch itself may not be loaded)
+    monkeypatch.setattr(device, "_TORCH_THREADS", 1)
     res = figures.fig1a(PARAMS, {"queries": write(tmp_path / "g_queries.npz", gauss(2.0))})
     d = res.data[(res.data.run == "mean")].set_index(["series", "x"])["y"]
     assert d[(figures.OPT, "continuous query\n(KDE)")] == pytest.approx(
@@ -106,6 +109,7 @@ def test_fig1a_numbers_and_claims(tmp_path):
     )
 
 
+@pytest.mark.slow  # 10 synthetic runs cross-fitted: 9-21 s each (fast tier budget)
 def test_fig2a_shows_the_paper_bins_bias_and_decides_on_held_out_data(tmp_path):
     # the 2-d query leaks through the difference of the two discriminators only
     def diff(rng, k):
@@ -135,6 +139,7 @@ def test_fig2a_shows_the_paper_bins_bias_and_decides_on_held_out_data(tmp_path):
     axes_within_unit(res)
 
 
+@pytest.mark.slow  # 10 synthetic runs cross-fitted: 9-21 s each (fast tier budget)
 def test_fig3_equivalence_ok_fails_and_uninformative(tmp_path):
     big = {
         k: write(tmp_path / f"{k}_queries.npz", gauss(2.0, 600, 6000)) for k in ("mnist", "cifar10")
@@ -173,6 +178,7 @@ def _dp(tmp_path, shift, control_shift, n=300):
     return out
 
 
+@pytest.mark.slow  # 10 synthetic runs cross-fitted: 9-21 s each (fast tier budget)
 def test_fig5_fig6_bound_claims(tmp_path):
     # logits far below 0 (σ < 0.02): binned over [0, 1] every point would share one bin and W_N = 0
     inputs = _dp(tmp_path, 0.0, 2.5)
@@ -239,6 +245,7 @@ def skin_file(tmp_path, make, name="s"):
 P_SKIN = PARAMS | {"n_synthetic": 100, "gan": "jsgan", "examples": 3}
 
 
+@pytest.mark.slow  # 10 synthetic runs cross-fitted: 9-21 s each (fast tier budget)
 def test_fig1b_ok_fails_and_uninformative(tmp_path):
     res = figures_skin.fig1b(P_SKIN | {"margin": 0.1}, skin_file(tmp_path, skin(3, [0, 0, 0])))
     assert (
@@ -279,6 +286,7 @@ def test_fig1c_at_least_the_heuristic(tmp_path):
     assert st["fig1c_optimal_ge_hayes"] == "qualitative-fails"
 
 
+@pytest.mark.slow  # 10 synthetic runs cross-fitted: 9-21 s each (fast tier budget)
 def test_fig2b_hybrid(tmp_path):
     res = figures_skin.fig2b(P_SKIN, skin_file(tmp_path, skin(1.0, [1.0, 1.0, 1.0])))
     assert status(res)["fig2b_hybrid_gt_each_1d"] == "qualitative-ok"
@@ -294,6 +302,7 @@ def test_fig2b_hybrid(tmp_path):
     )
 
 
+@pytest.mark.slow  # 10 synthetic runs cross-fitted: 9-21 s each (fast tier budget)
 def test_fig7_increases_with_size(tmp_path):
     res = figures_skin.fig7(P_SKIN, skin_file(tmp_path, skin(0, [0.3, 1.2, 2.5])))
     assert status(res) == {"fig7_increases_with_synthetic_size": "qualitative-ok"}
@@ -356,6 +365,7 @@ def test_fig4_corrupted_vs_clean(tmp_path):
     )
 
 
+@pytest.mark.slow  # 10 synthetic runs cross-fitted: 9-21 s each (fast tier budget)
 def test_fig8_white_vs_black(tmp_path):
     def make(white_shift, black_shift):
         return lambda rng, k: (
