@@ -292,7 +292,7 @@ def fig1a(params, inputs) -> FigureResult:
         nb = hist_bins(len(a), params)
         # the score binned on the histogram's grid: the heuristic on the *same* query as the
         # discrete optimal adversary (like with like; the plain heuristic sees the continuous score)
-        edges = mace.bin_edges(np.concatenate([np.ravel(a), np.ravel(b)]), nb)
+        edges = mace.bin_edges(np.concatenate([a, b]), nb)  # pooled rows, any dimension
         binned = (mace.bin_ids(a, edges).astype(float), mace.bin_ids(b, edges).astype(float))
         ev = evaluate(
             {"disc": (a, b), "cont": (a, b), "disc_bin": binned},
