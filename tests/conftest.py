@@ -39,6 +39,27 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     _CURRENT = item
 
 
+#: Slurm's query tools that answer nothing, put first on PATH for every test (below)
+NO_CONTROLLER = "#!/bin/sh\necho 'no Slurm controller in the tests' >&2\nexit 1\n"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_slurm_controller_wait(tmp_path_factory):
+    """Every Snakemake start loads the installed executor plugins, and the Slurm plugin runs
+    ``scontrol show config`` at import. Where Slurm's client is installed but no controller
+    answers (CI, after its Slurm stage stops the local cluster; a laptop with slurm-client),
+    scontrol waits 9 s before failing: 9 s of every Snakemake start, most of the slow tier. The
+    tests never use a real cluster (tests/test_slurm_profile.py puts its own fakes first; the real
+    one is workflow/profiles/slurm/ci_slice.sh), so a scontrol that fails at once stands in."""
+    fake = tmp_path_factory.mktemp("no-slurm-controller")
+    (fake / "scontrol").write_text(NO_CONTROLLER)
+    (fake / "scontrol").chmod(0o755)
+    patch = pytest.MonkeyPatch()
+    patch.setenv("PATH", f"{fake}{os.pathsep}{os.environ.get('PATH', '')}")
+    yield
+    patch.undo()
+
+
 def _only_in_the_slow_tier() -> None:
     """Plain ``pytest`` is the fast tier (under 2 minutes on 2 cores): a test that runs Snakemake,
     even a dry run (seconds of start-up and DAG), belongs to the slow tier."""

@@ -1,7 +1,8 @@
-"""What Snakemake reruns after an edit , on a copy of the repository.
+"""What Snakemake reruns after an edit, on a copy of the repository.
 
-The copy's outputs are marked up to date with ``snakemake --touch`` (nothing is computed), then a
-source file is touched and ``snakemake -n`` must list exactly the rules that depend on it:
+The copy's outputs are marked up to date once with ``snakemake --touch`` (nothing is computed), then
+each test makes a source file newer (and edits its content where checksums matter), ``snakemake -n``
+must list exactly the rules that depend on it, and the file is put back as it was:
 plotting edits rerun figures and never a step; a step module's edit reruns its steps and the
 figures that read them, nothing else.
 """
@@ -75,17 +76,34 @@ def _all_outputs(registries) -> list[str]:
     return files
 
 
-def _touch_outputs_then(root: Path, source: Path, registries) -> set[str]:
-    """Mark every output up to date (``--touch`` orders mtimes along the DAG but creates nothing),
-    then make ``source`` newer than all of them and return the rules a dry run would run."""
+@pytest.fixture(scope="module")
+def up_to_date(repo_copy, registries) -> Path:
+    """The copy with every output marked up to date, once for the module: ``--touch`` orders
+    mtimes along the DAG but creates nothing. Each test then edits one source file and puts it
+    back exactly (content and mtime, :func:`_planned_after`), so the copy is up to date again."""
     for rel in _all_outputs(registries):
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).touch()
-    _smk(root, "--touch")
-    assert _planned(root) == set(), "outputs not up to date after --touch"
-    later = time.time() + 5
-    os.utime(source, (later, later))
-    return _planned(root)
+        (repo_copy / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo_copy / rel).touch()
+    _smk(repo_copy, "--touch")
+    assert _planned(repo_copy) == set(), "outputs not up to date after --touch"
+    return repo_copy
+
+
+def _planned_after(path: Path, *, content_edit: bool) -> set[str]:
+    """The rules a dry run would run once ``path`` is newer than every output, with its content
+    changed too when ``content_edit`` (Snakemake compares checksums where it recorded them, so a
+    bare touch can prove nothing there). The file's content and times are restored afterwards."""
+    root = next(p for p in path.parents if (p / "Snakefile").is_file())
+    original, times = path.read_bytes(), path.stat()
+    try:
+        if content_edit:
+            path.write_bytes(original + b"\n# a content edit made by test_rule_dependencies\n")
+        later = time.time() + 5
+        os.utime(path, (later, later))
+        return _planned(root)
+    finally:
+        path.write_bytes(original)
+        os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
 
 
 @pytest.fixture(scope="module")
@@ -97,8 +115,8 @@ def registries(repo_copy):
 GATHER = {"all", "gather_all_claims", "gather_paper_claims", *workflow.PAPERS}
 
 
-def test_plotting_edit_reruns_no_step(repo_copy, registries):
-    planned = _touch_outputs_then(repo_copy, repo_copy / "src/privrisk/plotting.py", registries)
+def test_plotting_edit_reruns_no_step(up_to_date, registries):
+    planned = _planned_after(up_to_date / "src/privrisk/plotting.py", content_edit=False)
     steps = {reg.rule_name(s) for reg in registries.values() for s in reg.steps}
     figures = {reg.rule_name(f) for reg in registries.values() for f in reg.figures}
     assert planned and not planned & steps
@@ -122,7 +140,7 @@ def _expected_after_editing(reg, path: Path) -> set[str]:
     return {f"{reg.paper}_{n}" for n in hit | figs}
 
 
-def test_step_module_edit_reruns_its_steps_and_their_figures_only(repo_copy, registries):
+def test_step_module_edit_reruns_its_steps_and_their_figures_only(up_to_date, registries):
     with_steps = {p: r for p, r in registries.items() if r.steps}
     if not with_steps:
         pytest.skip("no paper declares steps yet")
@@ -130,33 +148,15 @@ def test_step_module_edit_reruns_its_steps_and_their_figures_only(repo_copy, reg
         module = reg.steps[0].func.split(":")[0]
         # the copy's file: code_inputs resolves against the imported privrisk, so map the path
         rel = workflow._module_file(module).relative_to(workflow.PACKAGE_DIR)
-        path = repo_copy / "src/privrisk" / rel
+        path = up_to_date / "src/privrisk" / rel
         expected = _expected_after_editing(reg, workflow.PACKAGE_DIR / rel)
-        planned = _touch_outputs_then(repo_copy, path, registries) - GATHER
+        planned = _planned_after(path, content_edit=False) - GATHER
         assert planned == expected, (
             f"editing {rel}: planned {sorted(planned)}, expected {sorted(expected)}"
         )
 
 
-def _planned_after_content_edit(root: Path, path: Path, registries) -> set[str]:
-    """Mark every output up to date, then change ``path``'s *content* (Snakemake compares
-    checksums, so a bare touch would rerun nothing and prove nothing) and dry-run."""
-    original = path.read_text()
-    try:
-        for rel in _all_outputs(registries):
-            (root / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / rel).touch()
-        _smk(root, "--touch")
-        assert _planned(root) == set(), "outputs not up to date after --touch"
-        path.write_text(original + "\n# a content edit made by test_rule_dependencies\n")
-        later = time.time() + 5
-        os.utime(path, (later, later))
-        return _planned(root)
-    finally:
-        path.write_text(original)
-
-
-def test_content_edit_of_one_paper_schedules_no_job_of_another(repo_copy, registries):
+def test_content_edit_of_one_paper_schedules_no_job_of_another(up_to_date, registries):
     """Editing a paper's registry or a module its rules run reruns only that paper's jobs; editing
     the CLI reruns nothing (it failed at 35a50a3: 57 jobs of four papers after a one-line edit of
     the xu2022 registry)."""
@@ -167,10 +167,10 @@ def test_content_edit_of_one_paper_schedules_no_job_of_another(repo_copy, regist
         first = (*reg.steps, *reg.figures)[0]
         for module in (f"privrisk.papers.{paper}.registry", first.func.split(":")[0]):
             rel = workflow._module_file(module).relative_to(workflow.PACKAGE_DIR)
-            planned = _planned_after_content_edit(
-                repo_copy, repo_copy / "src/privrisk" / rel, registries
-            )
+            planned = _planned_after(up_to_date / "src/privrisk" / rel, content_edit=True)
             others = sorted(r for r in planned - GATHER if rule_paper.get(r) != paper)
             assert not others, f"editing {rel} schedules other papers' jobs: {others}"
-    planned = _planned_after_content_edit(repo_copy, repo_copy / "src/privrisk/cli.py", registries)
+    planned = _planned_after(up_to_date / "src/privrisk/cli.py", content_edit=True)
     assert planned == set(), f"editing cli.py schedules {sorted(planned)}"
+    # every edit above was put back exactly: the copy is up to date again
+    assert _planned(up_to_date) == set()

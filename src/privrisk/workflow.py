@@ -128,8 +128,18 @@ def _module_file(module: str) -> Path | None:
     return None
 
 
-def _imports(path: Path, module: str) -> set[str]:
+def _imports(path: Path, module: str) -> frozenset[str]:
     """privrisk modules imported by the module at ``path`` (absolute or relative imports)."""
+    stat = path.stat()
+    return _parsed_imports(path, module, stat.st_mtime_ns, stat.st_size)
+
+
+@cache
+def _parsed_imports(path: Path, module: str, mtime_ns: int, size: int) -> frozenset[str]:
+    """:func:`_imports`, parsed once per file version: every rule's :func:`code_inputs` walks the
+    same modules, and parsing them again for each of the ~80 rules took 11 s of every Snakemake
+    start (``mtime_ns`` and ``size`` in the key: a file edited in the same process is read again).
+    """
     pkg = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
@@ -142,7 +152,7 @@ def _imports(path: Path, module: str) -> set[str]:
                 continue
             found.add(mod)
             found |= {f"{mod}.{a.name}" for a in node.names}  # "from . import plotting"
-    return found
+    return frozenset(found)
 
 
 def code_inputs(*modules: str, root: str | Path | None = None) -> list[str]:
