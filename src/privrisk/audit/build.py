@@ -91,6 +91,9 @@ def audit(
     sample_rate=None,
     steps=None,
     adjacency=None,
+    rho=None,
+    rdp=None,
+    profile=None,
 ) -> AuditReport:
     """Audit a file of attack results (or a mapping of columns) against an optional claim.
 
@@ -104,8 +107,8 @@ def audit(
         guesses: one-run only: the number of guesses k (default: a grid, Bonferroni).
         confidence: the confidence of every bound and of the verdict (default 0.95).
         delta: δ of ``epsilon_lower``, and of the claim where the claim takes one.
-        epsilon, mu, sigma, sensitivity, noise_multiplier, sample_rate, steps, adjacency: a
-            claimed guarantee, any form ``privrisk explain`` accepts.
+        epsilon, mu, sigma, sensitivity, noise_multiplier, sample_rate, steps, adjacency, rho,
+            rdp, profile: a claimed guarantee, any form ``privrisk explain`` accepts.
 
     Raises:
         AuditInputError: one message naming the file, column or argument.
@@ -121,6 +124,9 @@ def audit(
         "sample_rate": sample_rate,
         "steps": steps,
         "adjacency": adjacency,
+        "rho": rho,
+        "rdp": rdp,
+        "profile": profile,
     }
     claim = claim_mod.parse(claim_args)
     if claim is None and adjacency is not None:

@@ -21,22 +21,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from privrisk.bounds import tradeoff
+from privrisk.explain import GUARANTEE_ARGS
 from privrisk.explain import guarantee as guarantee_mod
 from privrisk.explain.inputs import BadInput
 
 from .errors import AuditInputError, flag
 
-ARGUMENTS = (
-    "epsilon",
-    "delta",
-    "mu",
-    "sigma",
-    "sensitivity",
-    "noise_multiplier",
-    "sample_rate",
-    "steps",
-    "adjacency",
-)
+ARGUMENTS = GUARANTEE_ARGS
 #: (ε, δ) pairs of a profile used by the pair-based tests (evenly spaced along the profile)
 PROFILE_PAIRS = 40
 _BELOW_ONE = float(np.nextafter(1.0, 0.0))

@@ -16,6 +16,9 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from privrisk.explain import GUARANTEE_ARGS
+from privrisk.explain.command import add_guarantee_arguments
+
 EXAMPLES = """examples:
   privrisk audit scores.csv
   privrisk audit scores.csv --epsilon 1 --delta 1e-5
@@ -47,16 +50,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--one-run", action="store_true", help="a one-run audit (Steinke et al.)")
     ap.add_argument("--guesses", help="one-run: number of guesses k (default: a grid)")
     ap.add_argument("--confidence", default="0.95", help="confidence of every bound (0.95)")
-    g = ap.add_argument_group("a claimed guarantee (optional; any form privrisk explain takes)")
-    g.add_argument("--epsilon")
-    g.add_argument("--delta", help="δ of the claim and of epsilon_lower (default 0)")
-    g.add_argument("--mu")
-    g.add_argument("--sigma")
-    g.add_argument("--sensitivity")
-    g.add_argument("--noise-multiplier")
-    g.add_argument("--sample-rate")
-    g.add_argument("--steps")
-    g.add_argument("--adjacency")
+    add_guarantee_arguments(
+        ap,
+        title="a claimed guarantee (optional; any form privrisk explain takes)",
+        delta_help="δ of the claim and of epsilon_lower (default 0)",
+    )
     o = ap.add_argument_group("output")
     o.add_argument("--json", action="store_true", help="print the report as JSON")
     o.add_argument("--out", metavar="FILE", help="also write the JSON report to FILE")
@@ -104,8 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 AUDIT_FLAG = "--audit"
 #: explain's options that are the claimed guarantee (the audit tests the same one)
-CLAIM = ("epsilon", "delta", "mu", "sigma", "sensitivity", "noise_multiplier", "sample_rate")
-CLAIM += ("steps", "adjacency")
+CLAIM = GUARANTEE_ARGS
 
 
 def wants_audit(argv: Sequence[str]) -> bool:

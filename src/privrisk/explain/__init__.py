@@ -40,7 +40,8 @@ __all__ = [
     "REPLACE_ONE",
 ]
 
-_GUARANTEE_ARGS = (
+#: the keyword arguments that state a guarantee, in every form (also the audit's claim)
+GUARANTEE_ARGS = (
     "epsilon",
     "delta",
     "mu",
@@ -73,7 +74,7 @@ _ADJ_MEANING = {
 def _build(**kw) -> tuple[RiskCard, object, object]:
     """The card and the parsed guarantee and attacker (for the HTML page's curves)."""
     given = dict(kw)
-    g_args = {k: kw.pop(k, None) for k in _GUARANTEE_ARGS}
+    g_args = {k: kw.pop(k, None) for k in GUARANTEE_ARGS}
     max_risk = kw.pop("max_risk", None)
     pld_discretisation = kw.pop("pld_discretisation", None)
     a_args = {k: kw.pop(k, None) for k in _ATTACKER_ARGS}
@@ -169,7 +170,7 @@ def html(**kwargs) -> tuple[RiskCard, str]:
     from . import explorer, render
 
     card, g, a = _build(**kwargs)
-    g_args = {k: card.inputs[k] for k in _GUARANTEE_ARGS if k in card.inputs}
+    g_args = {k: card.inputs[k] for k in GUARANTEE_ARGS if k in card.inputs}
     if "pld_discretisation" in card.inputs:
         g_args["pld_discretisation"] = card.inputs["pld_discretisation"]
     a_args = {k: card.inputs[k] for k in _ATTACKER_ARGS if k in card.inputs}

@@ -25,16 +25,16 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def parser() -> argparse.ArgumentParser:
-    ap = _Parser(
-        prog="privrisk explain",
-        description="What does my ε mean? One risk card from the five papers' bounds.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    g = ap.add_argument_group("the guarantee (give it one way)")
+def add_guarantee_arguments(
+    ap: argparse.ArgumentParser,
+    title: str = "the guarantee (give it one way)",
+    delta_help: str = "δ in [0, 1)",
+) -> None:
+    """The options that state a guarantee (one per key of ``GUARANTEE_ARGS``), shared by
+    ``privrisk explain`` and ``privrisk audit`` so that both take every form."""
+    g = ap.add_argument_group(title)
     g.add_argument("--epsilon", help="ε of a pure ε-DP or (with --delta) an (ε, δ)-DP guarantee")
-    g.add_argument("--delta", help="δ in [0, 1)")
+    g.add_argument("--delta", help=delta_help)
     g.add_argument("--mu", help="μ of a μ-GDP guarantee")
     g.add_argument("--sigma", help="Gaussian mechanism: the noise's standard deviation")
     g.add_argument("--sensitivity", help="Gaussian mechanism: the query's L2 sensitivity (1)")
@@ -48,6 +48,16 @@ def parser() -> argparse.ArgumentParser:
         "--adjacency",
         help="replace-one or add-remove (default: add-remove for DP-SGD, else replace-one)",
     )
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = _Parser(
+        prog="privrisk explain",
+        description="What does my ε mean? One risk card from the five papers' bounds.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_guarantee_arguments(ap)
     a = ap.add_argument_group("the attacker (each has a default, stated on the card)")
     a.add_argument("--base-rate", help="fraction of candidates that are members (0.5)")
     a.add_argument("--prior", help="prior success of one guess of one secret, in (0, 1]")
