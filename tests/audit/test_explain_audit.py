@@ -8,6 +8,7 @@ import pytest
 import privrisk
 from privrisk import cli
 from privrisk.audit import compare
+from privrisk.explain import html as card_html
 from tests.conftest import REPO
 
 SCORES = str(REPO / "docs" / "examples" / "audit" / "scores.csv")
@@ -41,7 +42,8 @@ def test_json_carries_card_audit_and_comparison_for_the_same_guarantee(capsys):
         (["--mu", "1", "--audit"], "--audit: needs a FILE"),
         (["--mu", "1", "--audit", "nope.csv"], "--audit: nope.csv"),
         (["--mu", "-1", "--audit", SCORES], "--mu: must be >= 0"),
-        (["--mu", "1", "--audit", SCORES, "--html", "x.html"], "--html: not available"),
+        (["--mu", "1", "--audit", "nope.csv", "--html", "x.html"], "--audit: nope.csv"),
+        (["--audit", SCORES, "--load", "card.json", "--html", "x.html"], "--load: not with"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, argv, message):
@@ -50,6 +52,22 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, argv, m
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and message in err
     assert not (tmp_path / "x.html").exists()
+
+
+def test_html_is_the_card_page_with_the_audit_after_it(capsys, tmp_path):
+    """--html with --audit: explain's own page, unchanged above, then the comparison and the
+    audit as the terminal shows them (escaped); written whole or not at all."""
+    import html
+
+    out = tmp_path / "card.html"
+    assert cli.main(["explain", "--mu", "1", "--audit", SCORES, "--html", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    _, card_page = card_html(mu=1)
+    head = card_page[: card_page.rindex("</body>")]
+    assert page.startswith(head)
+    want = compare(privrisk.explain(mu=1), privrisk.audit(SCORES, mu=1)).text()
+    assert html.escape(want) in page and page.rstrip().endswith("</html>")
+    assert "wrote" in capsys.readouterr().err
 
 
 def test_explain_without_audit_is_unchanged(capsys):

@@ -134,8 +134,10 @@ def explain_main(argv: Sequence[str]) -> int:
     under it (text) or all three as one JSON object (``card``, ``audit``, ``comparison``)."""
     from privrisk.explain import BadInput, explain
     from privrisk.explain import command as explain_command
+    from privrisk.explain import html as explain_html
     from privrisk.explain.render import text as card_text
     from privrisk.explain.render import to_json as card_json
+    from privrisk.explain.render import write_atomic
 
     from .build import audit
     from .compare import compare
@@ -146,15 +148,20 @@ def explain_main(argv: Sequence[str]) -> int:
         print("privrisk explain: error: --audit: needs a FILE of attack results", file=sys.stderr)
         return 2
     args = explain_command.parser().parse_args(rest)
-    if args.html is not None:
+    if args.load is not None:
         print(
-            "privrisk explain: error: --html: not available with --audit yet (use --json)",
+            "privrisk explain: error: --load: not with --audit (give the guarantee)",
             file=sys.stderr,
         )
         return 2
-    kwargs = {k: v for k, v in vars(args).items() if k not in ("json", "html") and v is not None}
+    kwargs = {
+        k: v for k, v in vars(args).items() if k not in ("json", "html", "load") and v is not None
+    }
     try:
-        card = explain(**kwargs)
+        if args.html is not None:
+            card, page = explain_html(**kwargs)
+        else:
+            card = explain(**kwargs)
     except BadInput as err:
         print(f"privrisk explain: error: {err.flag}: {err.message}", file=sys.stderr)
         return 2
@@ -164,6 +171,14 @@ def explain_main(argv: Sequence[str]) -> int:
         print(f"privrisk explain: error: --audit: {err.where}: {err.message}", file=sys.stderr)
         return 2
     comparison = compare(card, report)
+    if args.html is not None:
+        try:
+            write_atomic(args.html, with_audit(page, report, comparison))
+        except OSError as err:
+            print(
+                f"privrisk explain: error: --html: cannot write {args.html}: {err}", file=sys.stderr
+            )
+            return 1
     if args.json:
         import json
 
@@ -175,7 +190,26 @@ def explain_main(argv: Sequence[str]) -> int:
         sys.stdout.write(json.dumps(both, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(card_text(card) + "\n" + comparison.text())
+    if args.html is not None:
+        print(f"privrisk explain: wrote {args.html}", file=sys.stderr)
     return 0
+
+
+def with_audit(page: str, report, comparison) -> str:
+    """The risk card's page with the audit beside it: the comparison (the card's upper bounds
+    against the measured lower bounds, under the same guarantee) and the audit report, as the
+    terminal shows them, before the page's end. The card's page is explain's, unchanged above."""
+    from html import escape
+
+    from .text import text
+
+    section = (
+        '<h2 id="audit">Your attack, measured: lower bounds beside the card\'s upper bounds</h2>\n'
+        f"<pre>{escape(comparison.text())}</pre>\n"
+        f"<h2>The audit</h2>\n<pre>{escape(text(report))}</pre>\n"
+    )
+    end = page.rindex("</body>")
+    return page[:end] + section + page[end:]
 
 
 if __name__ == "__main__":
