@@ -45,7 +45,10 @@ def _figures(config, paper):
         yield decl.name, getattr(importlib.import_module(mod), fn)(params)
 
 
-@pytest.mark.parametrize("paper", ["thudi2022", "pankova2022", "lowy2024"])
+# lowy2024's figures take 10–20 s to compute even with few trials: its case is in the slow tier
+@pytest.mark.parametrize(
+    "paper", ["thudi2022", "pankova2022", pytest.param("lowy2024", marks=pytest.mark.slow)]
+)
 @plotting.style()  # as run_figure makes them in the pipeline
 def test_no_text_leaves_the_canvas_and_no_legend_covers_data(config, paper):
     for name, res in _figures(config, paper):

@@ -198,6 +198,7 @@ def test_greater_says_ok_on_a_null_effect_at_most_alpha_over_2():
     assert oks / n <= limit
 
 
+@pytest.mark.slow  # a simulation of 10-point statements: 10–17 s
 def test_at_least_fails_a_true_statement_at_most_alpha_over_2_with_ten_points():
     """Ten points each exactly at the margin: the statement is true, and the Bonferroni level keeps
     the family's false-fails rate within α/2 (one-sided)."""
