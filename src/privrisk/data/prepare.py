@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import sources
+from . import sources, verified
 from .dataset import Dataset, Remote, prepared_marker  # noqa: F401  (for data.smk)
 from .download import fetch
 from .gpt2 import prepare_gpt2
@@ -83,7 +83,9 @@ def prepare(
     hand, or an earlier preparation) are left exactly as they are, and when every one is there
     nothing is downloaded, so a forced rerun offline keeps the user's data. ``marker`` (the
     ``prepare_<name>`` rule's output, :func:`~privrisk.data.dataset.prepared_marker`) is written
-    last, recording each file and whether it was there before or made from verified downloads.
+    last, recording each file's SHA-256 and size and whether it is *verified* (converted here from
+    downloads with a pinned checksum; see :func:`_write_marker`), which decides whether a load
+    reports ``real`` or ``real-unverified`` (:mod:`privrisk.data.verified`).
 
     Raises DownloadError / ChecksumMismatch (from :func:`privrisk.data.download.fetch`) or
     ValueError on a malformed archive.
@@ -113,19 +115,58 @@ def _names(paths: list[Path]) -> str:
 
 
 def _write_marker(marker, name, what, outputs, placed, archives, block) -> None:
-    sums = {r.name: r.checksum for r in remotes(name, block)}
+    """The preparation record :mod:`privrisk.data.verified` reads (``format`` 2).
+
+    ``files``: one entry per prepared file (or folder): ``path``, ``origin`` (``converted`` or
+    ``in place before this preparation``), its digest (:func:`~privrisk.data.verified.digest`:
+    ``kind``, ``sha256``, ``size``, and ``files`` for a folder), ``verified`` and, when not
+    verified, ``why`` (``"<reason>: <detail>"``). A file is verified when this preparation
+    converted it from downloads whose checksum was pinned (published in the dataset's table or
+    given in the block's ``checksums``) and matched; a file already in place, or one converted
+    from a download trusted on first use, is not. ``downloads``: each download's path, checksum
+    and where that checksum came from (``published``, ``checksums`` or ``null``: trusted on
+    first use, its SHA-256 recorded beside it at the first download)."""
+    table = {r.name: r for r in remotes(name, block)}
+    published = {r.name: r.checksum for r in _downloadable(name).remotes}
+    user = block.get("checksums") or {}
+    pinned_by = {
+        n: ("checksums" if n in user else "published" if published.get(n) else None)
+        for n in archives
+    }
+    unpinned = sorted(n for n, by in pinned_by.items() if by is None)
+    files = []
+    for p in outputs:
+        entry: dict[str, Any] = {
+            "path": str(p),
+            "origin": "in place before this preparation" if p in placed else "converted",
+            **verified.digest(p),
+        }
+        if p in placed:
+            why = (
+                f"placed by hand: {p} was in place before this preparation, so no download "
+                "vouches for it"
+            )
+        elif unpinned:
+            why = (
+                f"trusted on first use: converted from {', '.join(unpinned)}, which has no "
+                f"published checksum (pin one in {what}.checksums to verify)"
+            )
+        else:
+            why = ""
+        entry["verified"] = not why
+        if why:
+            entry["why"] = why
+        files.append(entry)
     record = {
+        "format": verified.MARKER_FORMAT,
         "dataset": name,
         "block": what,
-        "files": [
-            {
-                "path": str(p),
-                "origin": "in place before this preparation" if p in placed else "converted",
-            }
-            for p in outputs
-        ],
-        # a published checksum verified the download, or (None) the first download's was recorded
-        "downloads": {n: {"path": str(a), "checksum": sums.get(n)} for n, a in archives.items()},
+        "verified": all(e["verified"] for e in files),
+        "files": files,
+        "downloads": {
+            n: {"path": str(a), "checksum": table[n].checksum, "pinned_by": pinned_by[n]}
+            for n, a in archives.items()
+        },
     }
     marker.parent.mkdir(parents=True, exist_ok=True)
     tmp = marker.with_name(marker.name + ".part")
@@ -186,7 +227,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.dataset == "gpt2":
             done = [prepare_gpt2()]
         else:
-            done = prepare(args.dataset, json.loads(args.block))
+            # the same marker as the prepare rule's, so a load reports `real` after either
+            done = prepare(
+                args.dataset, json.loads(args.block), marker=prepared_marker(args.dataset)
+            )
     except KeyError as err:
         print(
             f'error: the block needs {err} (e.g. --block \'{{"path": "data/raw/{args.dataset}"}}\')',
