@@ -80,7 +80,9 @@ def test_files_placed_by_hand_are_unverified_with_or_without_a_marker(here):
 
 
 def test_trusted_on_first_use_is_unverified(here):
-    block, marker = _prepare("enron", {"source": "real", "path": "data/raw/enron/maildir"}, pin=False)
+    block, marker = _prepare(
+        "enron", {"source": "real", "path": "data/raw/enron/maildir"}, pin=False
+    )
     (entry,) = marker["files"]
     assert entry["kind"] == "folder" and entry["files"] == 6 and entry["verified"] is False
     assert marker["downloads"]["enron_mail_20150507.tar.gz"]["pinned_by"] is None
