@@ -170,3 +170,27 @@ def test_provenance_and_the_ledger_accept_real_unverified(tmp_path):
     claims.write_claims([row], tmp_path / "claims.csv")
     ledger = claims.read(tmp_path / "claims.csv")
     assert list(ledger.data) == ["real-unverified"] and claims.check(ledger) == []
+
+
+def test_downloads_placed_by_hand_are_verified_by_their_pinned_checksum(here):
+    """MNIST's .gz files are read as they are: placed by hand, they are the downloads, so the
+    preparation checks them against the pinned checksum (no network) and vouches for them."""
+    files = BUILDERS["mnist"]()
+    root = here / "data" / "raw" / "mnist"
+    root.mkdir(parents=True)
+    for name, gz in files.items():
+        (root / name).write_bytes(gz)
+    block = {"source": "real", "path": "data/raw/mnist", **overrides(files, "http://127.0.0.1:9")}
+    prepare.prepare("mnist", block, marker=prepared_marker("mnist"))
+    marker = json.loads(prepared_marker("mnist").read_text())
+    assert marker["verified"] is True and marker["downloads"] == {}
+    assert {(e["origin"], e["matches_pinned"]) for e in marker["files"]} == {
+        ("in place before this preparation", "checksums")
+    }
+    assert mnist.load_mnist(block)[2] == "real"
+    # one of them replaced by other bytes: in place, and its checksum is not the pinned one
+    (root / "t10k-labels-idx1-ubyte.gz").write_bytes(files["train-labels-idx1-ubyte.gz"])
+    prepare.prepare("mnist", block, marker=prepared_marker("mnist"))
+    assert sources.label("mnist", block) == "real-unverified"
+    why = sources.fallback_reason("mnist", block)
+    assert why.startswith("placed by hand: ") and "is not the pinned" in why

@@ -33,7 +33,7 @@ from typing import Any
 
 from . import sources, verified
 from .dataset import Dataset, Remote, prepared_marker  # noqa: F401  (for data.smk)
-from .download import fetch
+from .download import fetch, file_digest
 from .gpt2 import prepare_gpt2
 
 log = logging.getLogger(__name__)
@@ -123,7 +123,9 @@ def _write_marker(marker, name, what, outputs, placed, archives, block) -> None:
     verified, ``why`` (``"<reason>: <detail>"``). A file is verified when this preparation
     converted it from downloads whose checksum was pinned (published in the dataset's table or
     given in the block's ``checksums``) and matched; a file already in place, or one converted
-    from a download trusted on first use, is not. ``downloads``: each download's path, checksum
+    from a download trusted on first use, is not, unless the file is itself a download of the
+    table (MNIST's ``.gz``, DermaMNIST's ``.npz``) matching its pinned checksum (then
+    ``matches_pinned`` says whose: ``published`` or ``checksums``). ``downloads``: each download's path, checksum
     and where that checksum came from (``published``, ``checksums`` or ``null``: trusted on
     first use, its SHA-256 recorded beside it at the first download)."""
     table = {r.name: r for r in remotes(name, block)}
@@ -141,10 +143,14 @@ def _write_marker(marker, name, what, outputs, placed, archives, block) -> None:
             "origin": "in place before this preparation" if p in placed else "converted",
             **verified.digest(p),
         }
-        if p in placed:
+        match = _download_match(p, table, user) if p in placed else ""
+        if p in placed and match.startswith(("published", "checksums")):
+            entry["matches_pinned"] = match  # the file is a download: its checksum vouches
+            why = ""
+        elif p in placed:
             why = (
                 f"placed by hand: {p} was in place before this preparation, so no download "
-                "vouches for it"
+                "vouches for it" + (f" ({match})" if match else "")
             )
         elif unpinned:
             why = (
@@ -172,6 +178,20 @@ def _write_marker(marker, name, what, outputs, placed, archives, block) -> None:
     tmp = marker.with_name(marker.name + ".part")
     tmp.write_text(json.dumps(record, indent=2) + "\n")
     tmp.replace(marker)
+
+
+def _download_match(path: Path, table: Mapping[str, Remote], user: Mapping[str, str]) -> str:
+    """For a prepared file that is itself a download of the table (same name, e.g. MNIST's
+    ``.gz`` read as they are): ``"published"`` / ``"checksums"`` when it matches that pinned
+    checksum, else why not (``""``: not a download, or nothing pinned)."""
+    remote = table.get(path.name)
+    if remote is None or remote.checksum is None or not path.is_file():
+        return ""
+    algo, _, want = remote.checksum.partition(":")
+    got = file_digest(path, algo)
+    if got != want.lower():
+        return f"its {algo} {got} is not the pinned {want}"
+    return "checksums" if path.name in user else "published"
 
 
 @dataclass(frozen=True)
