@@ -147,7 +147,3 @@ def check(name: str, files: list[Path], marker: str | Path | None = None) -> tup
             )
     return REAL, ""
 
-
-def short(reason: str) -> str:
-    """The first part of a reason (``"placed by hand"``), as the footnote shows it."""
-    return reason.split(":", 1)[0].strip()
