@@ -194,3 +194,36 @@ def test_downloads_placed_by_hand_are_verified_by_their_pinned_checksum(here):
     assert sources.label("mnist", block) == "real-unverified"
     why = sources.fallback_reason("mnist", block)
     assert why.startswith("placed by hand: ") and "is not the pinned" in why
+
+
+def test_a_figure_on_unverified_real_data_says_so_under_the_axes(tmp_path):
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from privrisk import figure
+
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    result = figure.FigureResult(
+        data=pd.DataFrame({"series": ["a", "a"], "x": [0, 1], "y": [0, 1]}),
+        caption="c",
+        fig=fig,
+        data_sources={"mnist": "real-unverified"},
+        data_fallbacks={"mnist": "trusted on first use: converted from x.zip, ..."},
+    )
+    figure.write_outputs(
+        result,
+        paper="p",
+        figure="f",
+        prefix=tmp_path / "f",
+        claims_path=tmp_path / "claims.csv",
+        params={},
+        scale="quick",
+        wall_time_s=0.0,
+    )
+    texts = [t.get_text() for t in fig.texts]
+    plt.close(fig)
+    assert "Real data, checksum not verified: mnist (trusted on first use)" in texts
+    prov = json.loads((tmp_path / "f.json").read_text())
+    assert prov["data_sources"] == {"mnist": "real-unverified"}
+    assert prov["data_fallbacks"]["mnist"].startswith("trusted on first use: ")
