@@ -94,9 +94,18 @@ def test_trusted_on_first_use_is_unverified(here):
 def test_a_pinned_folder_is_real_until_a_file_is_added(here):
     block, marker = _prepare("enron", {"source": "real", "path": "data/raw/enron/maildir"})
     assert marker["files"][0]["verified"] is True and sources.label("enron", block) == "real"
-    (here / "data" / "raw" / "enron" / "maildir" / "user-0" / "inbox" / "9.").write_text("x")
+    md = here / "data" / "raw" / "enron" / "maildir"
+    (md / "user-0" / "inbox" / "9.").write_text("x")  # deep inside: seen by the next process
+    verified._FOLDERS.clear()  # a new job
     assert sources.label("enron", block) == "real-unverified"
     assert sources.fallback_reason("enron", block).startswith("changed since preparation: ")
+    (md / "user-0" / "inbox" / "9.").unlink()
+    verified._FOLDERS.clear()
+    assert sources.label("enron", block) == "real"
+    (md / "notes.txt").write_text("x")  # at the top: the folder's mtime changes, seen at once
+    st = md.stat()  # (a clock tick later, as any real edit: the kernel's mtime is coarse)
+    os.utime(md, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000))
+    assert sources.label("enron", block) == "real-unverified"
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,10 @@ A folder (Enron's maildir, half a million files) is summarised by a manifest dig
 of its sorted ``relative path, size`` lines. It notices a file added, removed, renamed or resized,
 not an edit that keeps a file's size; hashing 1.7 GB of e-mails at every load would cost more than
 the load. A file's digest is its content's SHA-256, computed once per process for a given
-(path, size, mtime) (:data:`_CACHE`): a job that loads a dataset twice hashes it once.
+(path, size, mtime) (:data:`_CACHE`): a job that loads a dataset twice hashes it once. A folder's
+is computed once per process for a given modification time of the folder itself
+(:data:`_FOLDERS`; walking half a million files takes seconds): within one job, a change deep
+inside it goes unnoticed; the next job (a new process) sees it.
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ REASONS = (
 _CHUNK = 1 << 20
 #: (absolute path, size, mtime_ns) -> SHA-256 of a file's content, for this process
 _CACHE: dict[tuple[str, int, int], str] = {}
+#: (absolute path, -1, the folder's own mtime_ns) -> its digest, for this process
+_FOLDERS: dict[tuple[str, int, int], dict[str, Any]] = {}
 
 
 def _file_sha256(path: Path) -> str:
@@ -75,22 +80,31 @@ def digest(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     if not path.is_dir():
         return {"kind": "file", "sha256": _file_sha256(path), "size": path.stat().st_size}
-    entries = []
-    for root, dirs, names in os.walk(path):
-        dirs.sort()
-        for n in names:
-            full = Path(root, n)
-            entries.append((full.relative_to(path).as_posix(), full.stat().st_size))
+    key = (os.path.abspath(path), -1, path.stat().st_mtime_ns)
+    if key in _FOLDERS:
+        return dict(_FOLDERS[key])
+    entries: list[tuple[str, int]] = []
+    todo = [("", os.fspath(path))]
+    while todo:  # os.scandir: one stat per file, no Path objects (half a million e-mails)
+        rel, full = todo.pop()
+        with os.scandir(full) as it:
+            for e in it:
+                name = f"{rel}{e.name}"
+                if e.is_dir(follow_symlinks=False):
+                    todo.append((f"{name}/", e.path))
+                else:
+                    entries.append((name, e.stat().st_size))
     entries.sort()
     h = hashlib.sha256()
     for rel, size in entries:
         h.update(f"{rel}\t{size}\n".encode())
-    return {
+    _FOLDERS[key] = {
         "kind": "folder",
         "sha256": h.hexdigest(),
         "size": sum(s for _, s in entries),
         "files": len(entries),
     }
+    return dict(_FOLDERS[key])
 
 
 def _same(a: str | Path, b: str | Path) -> bool:
@@ -146,4 +160,3 @@ def check(name: str, files: list[Path], marker: str | Path | None = None) -> tup
                 f"({entry.get('size')} bytes); to verify again, run {rerun}"
             )
     return REAL, ""
-
