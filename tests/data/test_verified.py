@@ -236,3 +236,29 @@ def test_a_figure_on_unverified_real_data_says_so_under_the_axes(tmp_path):
     prov = json.loads((tmp_path / "f.json").read_text())
     assert prov["data_sources"] == {"mnist": "real-unverified"}
     assert prov["data_fallbacks"]["mnist"].startswith("trusted on first use: ")
+
+
+def test_a_forced_rerun_keeps_verified_files_verified(here):
+    """Snakemake deletes the marker before a forced prepare rule, which then finds every file in
+    place: files still matching the checksums a preparation verified stay `real`."""
+    block, first = _prepare("mnist", {"source": "real", "path": "data/raw/mnist"})
+    prepared_marker("mnist").unlink()  # as --forcerun prepare_mnist does
+    prepare.prepare("mnist", block, marker=prepared_marker("mnist"))
+    again = json.loads(prepared_marker("mnist").read_text())
+    assert again["verified"] is True and again["downloads"] == {}
+    assert [e["sha256"] for e in again["files"]] == [e["sha256"] for e in first["files"]]
+    assert {e["origin"] for e in again["files"]} == {"in place before this preparation"}
+    assert all(e["verified_by"].startswith("the preparation of 20") for e in again["files"])
+    assert sources.label("mnist", block) == "real"
+    # a file replaced by hand and a forced rerun: not vouched for any more
+    labels = again["files"][3]["path"]
+    open(labels, "r+b").write(open(labels, "rb").read()[:-1] + b"\x00")
+    st = os.stat(labels)  # a clock tick later, as any real edit
+    os.utime(labels, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000))
+    prepared_marker("mnist").unlink()
+    prepare.prepare("mnist", block, marker=prepared_marker("mnist"))
+    assert sources.fallback_reason("mnist", block).startswith("placed by hand: ")
+    # a malformed history only costs the carried verification
+    prepare.verified_history(prepared_marker("mnist")).write_text("{")
+    prepare.prepare("mnist", block, marker=prepared_marker("mnist"))
+    assert json.loads(prepared_marker("mnist").read_text())["verified"] is False

@@ -25,9 +25,11 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +127,8 @@ def _write_marker(marker, name, what, outputs, placed, archives, block) -> None:
     given in the block's ``checksums``) and matched; a file already in place, or one converted
     from a download trusted on first use, is not, unless the file is itself a download of the
     table (MNIST's ``.gz``, DermaMNIST's ``.npz``) matching its pinned checksum (then
-    ``matches_pinned`` says whose: ``published`` or ``checksums``). ``downloads``: each download's path, checksum
+    ``matches_pinned`` says whose: ``published`` or ``checksums``), or it still has the checksum
+    an earlier preparation verified (:func:`verified_history`; then ``verified_by`` names it). ``downloads``: each download's path, checksum
     and where that checksum came from (``published``, ``checksums`` or ``null``: trusted on
     first use, its SHA-256 recorded beside it at the first download)."""
     table = {r.name: r for r in remotes(name, block)}
@@ -136,6 +139,8 @@ def _write_marker(marker, name, what, outputs, placed, archives, block) -> None:
         for n in archives
     }
     unpinned = sorted(n for n, by in pinned_by.items() if by is None)
+    history = verified_history(marker)
+    earlier = _read_history(history)
     files = []
     for p in outputs:
         entry: dict[str, Any] = {
@@ -144,8 +149,20 @@ def _write_marker(marker, name, what, outputs, placed, archives, block) -> None:
             **verified.digest(p),
         }
         match = _download_match(p, table, user) if p in placed else ""
+        kept = earlier.get(os.path.abspath(p))
         if p in placed and match.startswith(("published", "checksums")):
             entry["matches_pinned"] = match  # the file is a download: its checksum vouches
+            why = ""
+        elif (
+            p in placed
+            and kept
+            and (kept["sha256"], kept["size"])
+            == (
+                entry["sha256"],
+                entry["size"],
+            )
+        ):
+            entry["verified_by"] = kept["verified_by"]  # unchanged since a verified preparation
             why = ""
         elif p in placed:
             why = (
@@ -174,10 +191,46 @@ def _write_marker(marker, name, what, outputs, placed, archives, block) -> None:
             for n, a in archives.items()
         },
     }
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    kept = {
+        os.path.abspath(e["path"]): {
+            "path": e["path"],
+            "sha256": e["sha256"],
+            "size": e["size"],
+            "verified_by": e.get("verified_by", f"the preparation of {now}"),
+        }
+        for e in files
+        if e["verified"]
+    }
     marker.parent.mkdir(parents=True, exist_ok=True)
-    tmp = marker.with_name(marker.name + ".part")
-    tmp.write_text(json.dumps(record, indent=2) + "\n")
-    tmp.replace(marker)
+    _write_json(history, {"files": [*{**earlier, **kept}.values()]})
+    _write_json(marker, record)
+
+
+def _write_json(path: Path, obj: Any) -> None:
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(json.dumps(obj, indent=2) + "\n")
+    tmp.replace(path)
+
+
+def verified_history(marker: Path) -> Path:
+    """Where the checksums of verified files outlive the marker: Snakemake deletes the marker
+    (the rule's output) before a forced rerun, which then finds every file in place; a file
+    still matching a verified checksum recorded here stays verified. Not a rule output."""
+    return marker.with_name(marker.name.removesuffix(".json") + ".verified.json")
+
+
+def _read_history(path: Path) -> dict[str, dict]:
+    """absolute path -> {path, sha256, size, verified_by}; empty when missing or malformed (a
+    malformed history only costs the carried verification)."""
+    try:
+        entries = json.loads(path.read_text())["files"]
+        return {
+            os.path.abspath(e["path"]): {k: e[k] for k in ("path", "sha256", "size", "verified_by")}
+            for e in entries
+        }
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def _download_match(path: Path, table: Mapping[str, Remote], user: Mapping[str, str]) -> str:
