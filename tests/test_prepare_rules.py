@@ -91,7 +91,7 @@ def _dead_url() -> str:
         return f"http://127.0.0.1:{s.getsockname()[1]}"
 
 
-def test_download_prepare_and_use_every_dataset(repo, tmp_path_factory):
+def test_download_prepare_and_use_every_dataset(repo, tmp_path_factory, monkeypatch):
     names = ["mnist", "cifar10", "acs", "fire", "enron"]
     srv, files = _serve(
         names, drop_first={"/mnist/train-images-idx3-ubyte.gz"}
@@ -117,8 +117,9 @@ def test_download_prepare_and_use_every_dataset(repo, tmp_path_factory):
         (p, (r or "")[:6]) for p, r in srv.requests
     ]
     raw = repo / "data" / "raw"
+    monkeypatch.chdir(repo)  # where the prepare rule's marker (data/prepared/) vouches for them
     x, _, src = mnist.load_mnist({"source": "real", "path": str(raw / "mnist")})
-    assert src == "real" and x.shape == (10, 28, 28)
+    assert src == "real" and x.shape == (10, 28, 28)  # pinned checksums (the block's overrides)
     assert (
         cifar10.load_cifar10({"source": "real", "path": str(raw / "cifar-10-batches-py")})[0].shape[
             0
@@ -204,10 +205,12 @@ def test_forced_prepare_offline_keeps_the_hand_placed_file(repo, force):
         assert code == 0, out
         assert csv.read_bytes() == b"placed by hand\n"
     marker = json.loads((repo / "data" / "prepared" / "acs.json").read_text())
-    assert marker["files"] == [
+    assert [{k: e[k] for k in ("path", "origin", "size", "verified")} for e in marker["files"]] == [
         {
             "path": "data/raw/acs/2018/1-Year/psam_p06.csv",
             "origin": "in place before this preparation",
+            "size": len(b"placed by hand\n"),
+            "verified": False,
         }
     ]
 

@@ -49,7 +49,9 @@ STATUSES = (
     "standin",
     "derived",
 )
-DATA = ("analytic", "real", "bundled-real", "standin")
+#: where ``ours`` comes from (:data:`privrisk.provenance.DATA_SOURCES`); ``real-unverified`` is
+#: real data whose checksum nothing verified: it may be ``reproduced`` (the figure says it)
+DATA = ("analytic", "real", "real-unverified", "bundled-real", "standin")
 #: statuses that need a note saying why
 NEEDS_NOTE = ("differs", "qualitative-fails", "uninformative", "standin", "derived")
 

@@ -38,9 +38,11 @@ class FigureResult:
         fig: the matplotlib figure (None for tables).
         table_md / table_tex: the table's Markdown / LaTeX (tables only).
         claims: claims-ledger rows this figure checks.
-        data_sources: dataset name -> ``real`` | ``bundled-real`` | ``standin`` | ``analytic``.
+        data_sources: dataset name -> ``real`` | ``real-unverified`` | ``bundled-real`` |
+            ``standin`` | ``analytic`` (:data:`privrisk.provenance.DATA_SOURCES`).
         data_fallbacks: dataset -> why its ``auto`` block fell back to a bundled sample or a
-            stand-in (:func:`privrisk.data.sources.fallback_reason`), for provenance.
+            stand-in, or why its real data is ``real-unverified``
+            (:func:`privrisk.data.sources.fallback_reason`), for provenance and the footnote.
         seeds: named seeds used.
         extra: anything else worth recording in provenance (chosen readings, accountant checks).
     """
@@ -97,7 +99,7 @@ def write_outputs(
         return t
 
     if result.fig is not None:
-        note = plotting.data_source_note(result.data_sources)
+        note = plotting.data_source_note(result.data_sources, result.data_fallbacks)
         if note:
             plotting.footnote(result.fig, note)
         plotting.save(result.fig, str(tmp))

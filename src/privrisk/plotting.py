@@ -81,16 +81,33 @@ def footnote(fig: Figure, text: str) -> None:
         engine.set(rect=(0, 0.05, 1, 0.95))
 
 
-def data_source_note(sources: dict[str, str]) -> str | None:
-    """Footnote text for non-real data sources, or None when every dataset is real/analytic."""
+def data_source_note(sources: dict[str, str], reasons: dict[str, str] | None = None) -> str | None:
+    """Footnote text for data that is not verified real data, or None when every dataset is
+    ``real`` or ``analytic``.
+
+    Stand-ins and bundled samples are named with their source; real data whose checksum nothing
+    verified (``real-unverified``) in a sentence of its own, each dataset with the short reason
+    (the part of ``reasons[name]`` before ``": "``, e.g. ``placed by hand``) when ``reasons``
+    (a figure's ``data_fallbacks``) has one under the same name:
+    ``"Real data, checksum not verified: mnist (placed by hand)"``.
+    """
+    reasons = reasons or {}
     parts = [
         f"{name}: {src}" for name, src in sources.items() if src in ("standin", "bundled-real")
     ]
-    if not parts:
-        return None
-    standin = any(src == "standin" for src in sources.values())
-    head = "Stand-in data (not the paper's dataset)" if standin else "Bundled real sample"
-    return f"{head} — " + "; ".join(parts)
+    notes = []
+    if parts:
+        standin = any(src == "standin" for src in sources.values())
+        head = "Stand-in data (not the paper's dataset)" if standin else "Bundled real sample"
+        notes.append(f"{head} — " + "; ".join(parts))
+    unverified = [
+        name + (f" ({reasons[name].split(':', 1)[0].strip()})" if reasons.get(name) else "")
+        for name, src in sources.items()
+        if src == "real-unverified"
+    ]
+    if unverified:
+        notes.append("Real data, checksum not verified: " + ", ".join(unverified))
+    return ". ".join(notes) or None
 
 
 class _PlainLogFormatter(ticker.LogFormatterSciNotation):

@@ -26,7 +26,11 @@ TRACKED_PACKAGES = (
     "snakemake",
 )
 
-DATA_SOURCES = ("real", "bundled-real", "standin", "analytic")
+#: ``real``: real files a checksummed preparation made (:mod:`privrisk.data.verified`);
+#: ``real-unverified``: real files nothing vouches for (placed by hand, trusted on first use,
+#: changed since preparation); ``bundled-real``: a real sample shipped in a package;
+#: ``standin``: a deterministic stand-in; ``analytic``: no data.
+DATA_SOURCES = ("real", "real-unverified", "bundled-real", "standin", "analytic")
 
 
 def package_versions(names: tuple[str, ...] = TRACKED_PACKAGES) -> dict[str, str]:
@@ -78,8 +82,9 @@ def make_record(
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Assemble a provenance record; ``data_sources`` maps dataset name -> one of DATA_SOURCES,
-    ``data_fallbacks`` dataset -> why its ``auto`` block fell back (as the loader's
-    :func:`privrisk.data.sources.fallback_reason` says; omitted when empty)."""
+    ``data_fallbacks`` dataset -> why its ``auto`` block fell back, or why its real data is
+    ``real-unverified`` (as :func:`privrisk.data.sources.fallback_reason` says; omitted when
+    empty)."""
     for name, src in (data_sources or {}).items():
         if src not in DATA_SOURCES:
             raise ValueError(f"data source of {name!r} is {src!r}; expected one of {DATA_SOURCES}")

@@ -33,7 +33,7 @@ def test_real_layout_is_read_and_labels_map_to_malignant(tmp_path):
     }
     arrays = write_npz(tmp_path, labels=labels)
     x, y, src = dermamnist.load_dermamnist(block(tmp_path))
-    assert src == "real" and x.shape == (11, 64, 64, 3) and x.dtype == np.float32
+    assert src == "real-unverified" and x.shape == (11, 64, 64, 3) and x.dtype == np.float32
     # akiec (0), bcc (1) and mel (4) are malignant; parts are concatenated train, val, test
     assert y.tolist() == [1, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1]
     assert x[0, 5, 7, 2] == pytest.approx(arrays["train_images"][0, 5, 7, 2] / 255.0)

@@ -153,15 +153,23 @@ def test_overrides_must_name_files_of_the_table():
 # --- each dataset: archives in the real layout -> the files its loader reads --------------------------
 
 
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch):
+    """Run in tmp_path: the preparation marker (data/prepared/, relative as in the pipeline) goes
+    there, and the loads read it (privrisk.data.verified)."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
 def _serve_and_prepare(name, block, tmp_path, pin=True):
     files = BUILDERS[name]()
     with Server({f"/{n}": b for n, b in files.items()}) as srv:
         over = overrides(files, srv.base)
         block = {**block, **(over if pin else {"urls": over["urls"]})}
-        return prepare.prepare(name, block), block
+        return prepare.prepare(name, block, marker=prepare.prepared_marker(name)), block
 
 
-def test_prepare_mnist_then_the_loader_reads_real_digits(tmp_path):
+def test_prepare_mnist_then_the_loader_reads_real_digits(tmp_path, in_tmp):
     block = {"source": "real", "path": str(tmp_path / "mnist")}
     out, block = _serve_and_prepare("mnist", block, tmp_path)
     assert [p.name for p in out] == list(mnist.FILES.values())
@@ -171,7 +179,7 @@ def test_prepare_mnist_then_the_loader_reads_real_digits(tmp_path):
     np.testing.assert_array_equal(y, np.arange(10) % 10)
 
 
-def test_prepare_cifar10_into_the_block_path(tmp_path):
+def test_prepare_cifar10_into_the_block_path(tmp_path, in_tmp):
     block = {"source": "real", "path": str(tmp_path / "raw" / "cifar-10-batches-py")}
     _serve_and_prepare("cifar10", block, tmp_path)
     assert (tmp_path / "raw" / "cifar-10-python.tar.gz").is_file()  # torchvision's layout
@@ -193,7 +201,7 @@ def test_prepare_dermamnist_downloads_the_npz_in_place(tmp_path):
         assert npz["train_images"].shape == (5, 64, 64, 3)
 
 
-def test_prepare_acs_extracts_folktables_file(tmp_path):
+def test_prepare_acs_extracts_folktables_file(tmp_path, in_tmp):
     path = tmp_path / "acs" / "2018" / "1-Year" / "psam_p06.csv"
     block = {"source": "real", "path": str(path), "raw_rows": None, "standin_size": 100}
     _serve_and_prepare("acs", block, tmp_path, pin=False)  # as in the table: no published checksum
@@ -201,10 +209,11 @@ def test_prepare_acs_extracts_folktables_file(tmp_path):
         path.parent / "csv_pca.zip.sha256"
     ).is_file()
     table = acs.load(block)
-    assert table.source == "real" and table.codes.shape == (200, 16)
+    # no published checksum: trusted on first use, so real data nothing verified
+    assert table.source == "real-unverified" and table.codes.shape == (200, 16)
 
 
-def test_prepare_fire_keeps_ten_columns_complete_rows_and_subsamples(tmp_path):
+def test_prepare_fire_keeps_ten_columns_complete_rows_and_subsamples(tmp_path, in_tmp):
     path = tmp_path / "fire" / "Fire_Department_Calls_for_Service.csv"
     block = {
         "source": "real",
@@ -220,7 +229,7 @@ def test_prepare_fire_keeps_ten_columns_complete_rows_and_subsamples(tmp_path):
     assert table.source == "real" and table.codes.shape == (100, 10)
 
 
-def test_prepare_fire_keeps_every_complete_row_without_prepare_rows(tmp_path):
+def test_prepare_fire_keeps_every_complete_row_without_prepare_rows(tmp_path, in_tmp):
     path = tmp_path / "fire" / "calls.csv"
     block = {
         "source": "real",
@@ -233,7 +242,7 @@ def test_prepare_fire_keeps_every_complete_row_without_prepare_rows(tmp_path):
     assert fire.load(block).codes.shape == (270, 10)  # 300 rows, every tenth has no City
 
 
-def test_prepare_enron_unpacks_the_maildir(tmp_path):
+def test_prepare_enron_unpacks_the_maildir(tmp_path, in_tmp):
     block = {"source": "real", "path": str(tmp_path / "enron" / "maildir")}
     _serve_and_prepare("enron", block, tmp_path)
     assert len(list((tmp_path / "enron" / "maildir").rglob("*."))) == 6
@@ -312,5 +321,17 @@ def test_prepare_keeps_files_in_place_and_downloads_nothing(tmp_path):
     assert prepare.prepare("acs", block, what="swanberg2025.data.acs", marker=marker) == [csv]
     assert csv.read_text() == "placed,by,hand\n" and csv.stat().st_mtime_ns == before
     record = json.loads(marker.read_text())
-    assert record["files"] == [{"path": str(csv), "origin": "in place before this preparation"}]
+    assert record["files"] == [
+        {
+            "path": str(csv),
+            "origin": "in place before this preparation",
+            "kind": "file",
+            "sha256": hashlib.sha256(b"placed,by,hand\n").hexdigest(),
+            "size": 15,
+            "verified": False,
+            "why": f"placed by hand: {csv} was in place before this preparation, so no "
+            "download vouches for it",
+        }
+    ]
+    assert record["verified"] is False
     assert record["downloads"] == {} and not (tmp_path / "acs" / "csv_pca.zip").exists()

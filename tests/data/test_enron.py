@@ -29,7 +29,7 @@ def test_enron_loader_on_a_small_maildir(tmp_path):
     assert sorted(truths) == ["John Smith", "Mary Johnson"]  # the two-name sentence is skipped
     assert all(pii.MASK in s for s in seqs)
     prior = pii.build(source="auto", path=md, n_sequences=10, scorer="namefreq")
-    assert prior.source == "real" and prior.candidates.size == 2
+    assert prior.source == "real-unverified" and prior.candidates.size == 2
 
 
 def test_enron_missing_dir_is_a_clear_error(tmp_path):
@@ -59,7 +59,7 @@ def test_source_resolution_and_standin(tmp_path):
         str(md)
     ]
     _, truths, src = enron.load(block, n=10, seed=0)
-    assert src == "real" and sorted(truths) == ["John Smith", "Mary Johnson"]
+    assert src == "real-unverified" and sorted(truths) == ["John Smith", "Mary Johnson"]
     assert enron.load({"source": "standin", "path": str(md)}, n=5, seed=0)[2] == "standin"
     with pytest.raises(ValueError, match="bundled-real"):
         enron.load({"source": "bundled-real", "path": str(md)})

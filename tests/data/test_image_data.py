@@ -35,7 +35,7 @@ def test_load_mnist_real_files(tmp_path):
     write_idx(tmp_path / mnist.FILES["test_images"], rng.integers(0, 256, (2, 28, 28)))
     write_idx(tmp_path / mnist.FILES["test_labels"], [5, 6])
     x, y, src = mnist.load_mnist({"source": "auto", "path": tmp_path})
-    assert src == "real" and x.shape == (7, 28, 28) and list(y) == [0, 1, 2, 3, 4, 5, 6]
+    assert src == "real-unverified" and x.shape == (7, 28, 28) and list(y) == [0, 1, 2, 3, 4, 5, 6]
     assert 0 <= x.min() and x.max() <= 1
 
 
@@ -89,7 +89,7 @@ def test_cifar_real_batches(tmp_path):
         data[1, :1024] = 0  # second image: red channel 0
         pickle.dump({b"data": data, b"labels": [3, 7]}, open(tmp_path / b, "wb"))
     x, y, src = cifar10.load_cifar10({"source": "auto", "path": tmp_path})
-    assert src == "real" and x.shape == (12, 32, 32, 3) and list(y[:2]) == [3, 7]
+    assert src == "real-unverified" and x.shape == (12, 32, 32, 3) and list(y[:2]) == [3, 7]
     assert x[1, :, :, 0].max() == 0 and x[1, :, :, 1].min() == 1  # channel-last conversion
 
 

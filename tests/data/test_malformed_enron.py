@@ -30,7 +30,7 @@ def test_every_mail_naming_the_same_person_is_a_clear_error(tmp_path):
 def test_two_distinct_names_are_enough(tmp_path):
     md = write_mails(tmp_path / "maildir", ["John Smith"] * 4 + ["Mary Johnson"])
     _, truths, src = enron.load({"source": "real", "path": str(md)}, n=10)
-    assert src == "real" and sorted(set(truths)) == ["John Smith", "Mary Johnson"]
+    assert src == "real-unverified" and sorted(set(truths)) == ["John Smith", "Mary Johnson"]
 
 
 def test_maildir_without_usable_sentences_names_the_folder(tmp_path):

@@ -39,7 +39,7 @@ def write_mnist(root, **override):
 
 def test_valid_files_load(tmp_path):
     x, y, src = mnist.load_mnist(write_mnist(tmp_path))
-    assert src == "real" and x.shape == (5, 28, 28) and y.tolist() == [0, 1, 9, 5, 6]
+    assert src == "real-unverified" and x.shape == (5, 28, 28) and y.tolist() == [0, 1, 9, 5, 6]
 
 
 _U8 = np.uint8
@@ -160,7 +160,7 @@ def test_truncated_and_corrupt_cifar_pickles_are_refused(tmp_path):
 
 def test_valid_cifar_batch_values_survive(tmp_path):
     x, y, src = cifar10.load_cifar10(write_cifar(tmp_path))
-    assert src == "real" and x.shape == (12, 32, 32, 3) and y.tolist() == [1, 2] * 6
+    assert src == "real-unverified" and x.shape == (12, 32, 32, 3) and y.tolist() == [1, 2] * 6
     np.testing.assert_allclose(x, 200 / 255)
 
 

@@ -140,7 +140,7 @@ def test_source_resolution(tmp_path):
         fire.load({"source": "real", "path": missing})
     path = tmp_path / "fire.csv"
     _fire_frame(n=120).to_csv(path, index=False)  # at least tabular.MIN_ROWS usable rows
-    assert fire.load({"source": "auto", "path": path, "raw_rows": None}).source == "real"
+    assert fire.load({"source": "auto", "path": path, "raw_rows": None}).source == "real-unverified"
     with pytest.raises(ValueError, match="source"):
         acs.load({"source": "bogus", "path": missing})
     # the stand-in is the module's own, seeded the same way

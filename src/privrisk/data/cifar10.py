@@ -174,7 +174,8 @@ def standin(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def load_cifar10(block, seed: int = 0):
-    """(images float32 in [0, 1] (N, 32, 32, 3), labels, source ``real`` | ``standin``).
+    """(images float32 in [0, 1] (N, 32, 32, 3), labels, source ``real`` | ``real-unverified`` |
+    ``standin``; :func:`privrisk.data.sources.label`).
 
     Args:
         block: the data block ``{source: auto | real | standin, path, standin_size}``.
@@ -187,7 +188,7 @@ def load_cifar10(block, seed: int = 0):
     if sources.resolve("cifar10", block) == "real":
         parts = [read_batch(p) for p in real_files(block)]
         x = np.concatenate([p[0] for p in parts]).astype(np.float32) / 255.0
-        return x, np.concatenate([p[1] for p in parts]), "real"
+        return x, np.concatenate([p[1] for p in parts]), sources.label("cifar10", block)
     x, y = standin(block.get("standin_size", STANDIN_SIZE), seed)
     return x, y, "standin"
 

@@ -190,7 +190,8 @@ def load_dermamnist(block, seed: int = 0):
             )
             x, y = x[idx], y[idx]
         x = downsample(x.astype(np.float32) / 255.0, size)
-        return x.astype(np.float32), np.isin(y, MALIGNANT).astype(np.int64), "real"
+        src = sources.label("dermamnist", block)
+        return x.astype(np.float32), np.isin(y, MALIGNANT).astype(np.int64), src
     x, y = standin(
         int(block.get("standin_size", STANDIN_SIZE)),
         seed,

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import seeds
-from . import sources
+from . import sources, verified
 from .census_names import census_names
 from .dataset import Dataset, Remote, atomic_output
 from .tabular import DataFormatError
@@ -157,9 +157,10 @@ def real_files(block: Mapping[str, Any]) -> list[Path]:
 def load(
     block: Mapping[str, Any], *, n: int = 500, seed: int = 0
 ) -> tuple[list[str], list[str], str]:
-    """(masked sequences, true names, source) from the Enron maildir or the stand-in."""
-    source = sources.resolve("enron", block)
-    if source == "real":
+    """(masked sequences, true names, source) from the Enron maildir or the stand-in; source
+    ``real`` | ``real-unverified`` (:func:`privrisk.data.sources.label`) | ``standin``."""
+    source = sources.label("enron", block)
+    if source in verified.REAL_SOURCES:
         seqs, truths = masked_name_sequences(real_files(block)[0], n=n, seed=seed)
     else:
         seqs, truths = synthetic_sequences(n, seed)

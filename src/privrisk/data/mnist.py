@@ -128,7 +128,9 @@ def load_mnist(block, seed: int = 0):
             (every loader takes one).
 
     Returns:
-        (images, labels, source) with source ``real`` or ``bundled-real``.
+        (images, labels, source) with source ``real``, ``real-unverified`` (real files no
+        checksummed preparation vouches for: :func:`privrisk.data.sources.label`) or
+        ``bundled-real``.
 
     Raises:
         DataUnavailable: ``source: real`` and an idx file is missing.
@@ -139,7 +141,7 @@ def load_mnist(block, seed: int = 0):
         train = read_pair(paths["train_images"], paths["train_labels"])
         test = read_pair(paths["test_images"], paths["test_labels"])
         x, y = np.concatenate([train[0], test[0]]), np.concatenate([train[1], test[1]])
-        return x.astype(np.float32) / 255.0, y, "real"
+        return x.astype(np.float32) / 255.0, y, sources.label("mnist", block)
     x, y = bundled_sample()
     return (x.reshape(-1, 28, 28) / 255.0).astype(np.float32), y.astype(np.int64), "bundled-real"
 

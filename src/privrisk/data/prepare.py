@@ -25,15 +25,17 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from . import sources
+from . import sources, verified
 from .dataset import Dataset, Remote, prepared_marker  # noqa: F401  (for data.smk)
-from .download import fetch
+from .download import fetch, file_digest
 from .gpt2 import prepare_gpt2
 
 log = logging.getLogger(__name__)
@@ -83,7 +85,9 @@ def prepare(
     hand, or an earlier preparation) are left exactly as they are, and when every one is there
     nothing is downloaded, so a forced rerun offline keeps the user's data. ``marker`` (the
     ``prepare_<name>`` rule's output, :func:`~privrisk.data.dataset.prepared_marker`) is written
-    last, recording each file and whether it was there before or made from verified downloads.
+    last, recording each file's SHA-256 and size and whether it is *verified* (converted here from
+    downloads with a pinned checksum; see :func:`_write_marker`), which decides whether a load
+    reports ``real`` or ``real-unverified`` (:mod:`privrisk.data.verified`).
 
     Raises DownloadError / ChecksumMismatch (from :func:`privrisk.data.download.fetch`) or
     ValueError on a malformed archive.
@@ -113,24 +117,134 @@ def _names(paths: list[Path]) -> str:
 
 
 def _write_marker(marker, name, what, outputs, placed, archives, block) -> None:
-    sums = {r.name: r.checksum for r in remotes(name, block)}
+    """The preparation record :mod:`privrisk.data.verified` reads (``format`` 2).
+
+    ``files``: one entry per prepared file (or folder): ``path``, ``origin`` (``converted`` or
+    ``in place before this preparation``), its digest (:func:`~privrisk.data.verified.digest`:
+    ``kind``, ``sha256``, ``size``, and ``files`` for a folder), ``verified`` and, when not
+    verified, ``why`` (``"<reason>: <detail>"``). A file is verified when this preparation
+    converted it from downloads whose checksum was pinned (published in the dataset's table or
+    given in the block's ``checksums``) and matched; a file already in place, or one converted
+    from a download trusted on first use, is not, unless the file is itself a download of the
+    table (MNIST's ``.gz``, DermaMNIST's ``.npz``) matching its pinned checksum (then
+    ``matches_pinned`` says whose: ``published`` or ``checksums``), or it still has the checksum
+    an earlier preparation verified (:func:`verified_history`; then ``verified_by`` names it). ``downloads``: each download's path, checksum
+    and where that checksum came from (``published``, ``checksums`` or ``null``: trusted on
+    first use, its SHA-256 recorded beside it at the first download)."""
+    table = {r.name: r for r in remotes(name, block)}
+    published = {r.name: r.checksum for r in _downloadable(name).remotes}
+    user = block.get("checksums") or {}
+    pinned_by = {
+        n: ("checksums" if n in user else "published" if published.get(n) else None)
+        for n in archives
+    }
+    unpinned = sorted(n for n, by in pinned_by.items() if by is None)
+    history = verified_history(marker)
+    earlier = _read_history(history)
+    files = []
+    for p in outputs:
+        entry: dict[str, Any] = {
+            "path": str(p),
+            "origin": "in place before this preparation" if p in placed else "converted",
+            **verified.digest(p),
+        }
+        match = _download_match(p, table, user) if p in placed else ""
+        kept = earlier.get(os.path.abspath(p))
+        if p in placed and match.startswith(("published", "checksums")):
+            entry["matches_pinned"] = match  # the file is a download: its checksum vouches
+            why = ""
+        elif (
+            p in placed
+            and kept
+            and (kept["sha256"], kept["size"])
+            == (
+                entry["sha256"],
+                entry["size"],
+            )
+        ):
+            entry["verified_by"] = kept["verified_by"]  # unchanged since a verified preparation
+            why = ""
+        elif p in placed:
+            why = (
+                f"placed by hand: {p} was in place before this preparation, so no download "
+                "vouches for it" + (f" ({match})" if match else "")
+            )
+        elif unpinned:
+            why = (
+                f"trusted on first use: converted from {', '.join(unpinned)}, which has no "
+                f"published checksum (pin one in {what}.checksums to verify)"
+            )
+        else:
+            why = ""
+        entry["verified"] = not why
+        if why:
+            entry["why"] = why
+        files.append(entry)
     record = {
+        "format": verified.MARKER_FORMAT,
         "dataset": name,
         "block": what,
-        "files": [
-            {
-                "path": str(p),
-                "origin": "in place before this preparation" if p in placed else "converted",
-            }
-            for p in outputs
-        ],
-        # a published checksum verified the download, or (None) the first download's was recorded
-        "downloads": {n: {"path": str(a), "checksum": sums.get(n)} for n, a in archives.items()},
+        "verified": all(e["verified"] for e in files),
+        "files": files,
+        "downloads": {
+            n: {"path": str(a), "checksum": table[n].checksum, "pinned_by": pinned_by[n]}
+            for n, a in archives.items()
+        },
+    }
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    kept = {
+        os.path.abspath(e["path"]): {
+            "path": e["path"],
+            "sha256": e["sha256"],
+            "size": e["size"],
+            "verified_by": e.get("verified_by", f"the preparation of {now}"),
+        }
+        for e in files
+        if e["verified"]
     }
     marker.parent.mkdir(parents=True, exist_ok=True)
-    tmp = marker.with_name(marker.name + ".part")
-    tmp.write_text(json.dumps(record, indent=2) + "\n")
-    tmp.replace(marker)
+    _write_json(history, {"files": [*{**earlier, **kept}.values()]})
+    _write_json(marker, record)
+
+
+def _write_json(path: Path, obj: Any) -> None:
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(json.dumps(obj, indent=2) + "\n")
+    tmp.replace(path)
+
+
+def verified_history(marker: Path) -> Path:
+    """Where the checksums of verified files outlive the marker: Snakemake deletes the marker
+    (the rule's output) before a forced rerun, which then finds every file in place; a file
+    still matching a verified checksum recorded here stays verified. Not a rule output."""
+    return marker.with_name(marker.name.removesuffix(".json") + ".verified.json")
+
+
+def _read_history(path: Path) -> dict[str, dict]:
+    """absolute path -> {path, sha256, size, verified_by}; empty when missing or malformed (a
+    malformed history only costs the carried verification)."""
+    try:
+        entries = json.loads(path.read_text())["files"]
+        return {
+            os.path.abspath(e["path"]): {k: e[k] for k in ("path", "sha256", "size", "verified_by")}
+            for e in entries
+        }
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _download_match(path: Path, table: Mapping[str, Remote], user: Mapping[str, str]) -> str:
+    """For a prepared file that is itself a download of the table (same name, e.g. MNIST's
+    ``.gz`` read as they are): ``"published"`` / ``"checksums"`` when it matches that pinned
+    checksum, else why not (``""``: not a download, or nothing pinned)."""
+    remote = table.get(path.name)
+    if remote is None or remote.checksum is None or not path.is_file():
+        return ""
+    algo, _, want = remote.checksum.partition(":")
+    got = file_digest(path, algo)
+    if got != want.lower():
+        return f"its {algo} {got} is not the pinned {want}"
+    return "checksums" if path.name in user else "published"
 
 
 @dataclass(frozen=True)
@@ -186,7 +300,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.dataset == "gpt2":
             done = [prepare_gpt2()]
         else:
-            done = prepare(args.dataset, json.loads(args.block))
+            # the same marker as the prepare rule's, so a load reports `real` after either
+            done = prepare(
+                args.dataset, json.loads(args.block), marker=prepared_marker(args.dataset)
+            )
     except KeyError as err:
         print(
             f'error: the block needs {err} (e.g. --block \'{{"path": "data/raw/{args.dataset}"}}\')',

@@ -8,6 +8,11 @@ One resolver for every dataset (design.md §6). A config data block is
 * ``auto``: real when every real file exists, else the dataset's fallback;
 * ``bundled-real`` / ``standin``: that fallback, if the dataset has it.
 
+:func:`resolve` says which data a load reads (``real`` for the real files); :func:`label` says
+what the load reports to provenance: ``real`` only when the files are the ones a checksummed
+preparation made (:mod:`privrisk.data.verified`), else ``real-unverified``, with the reason in
+:func:`fallback_reason`.
+
 Every dataset is described once, by a :class:`~privrisk.data.dataset.Dataset` in its own module
 (``real_files``, ``fallback``, ``obtain``, its download table and conversion), and registered in
 :data:`DATASETS`. The rule loop uses :func:`rule_inputs` so that adding real files reruns what
@@ -22,6 +27,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from . import verified
 from .dataset import Dataset, prepared_marker
 
 #: dataset name -> ``"module:attribute"`` of its :class:`Dataset`: the registry, one line per
@@ -69,7 +75,8 @@ def real_files(name: str, block: Mapping[str, Any]) -> list[Path]:
 
 
 def resolve(name: str, block: Mapping[str, Any]) -> str:
-    """``real``, ``bundled-real`` or ``standin``: what a load of this block uses.
+    """``real``, ``bundled-real`` or ``standin``: what a load of this block reads (whether real
+    files are verified is :func:`label`'s business).
 
     An ``auto`` block that falls back says why in the log (the job's log file), once per process;
     :func:`fallback_reason` gives the same sentence for a provenance record.
@@ -86,10 +93,34 @@ def resolve(name: str, block: Mapping[str, Any]) -> str:
     return used
 
 
+def label(name: str, block: Mapping[str, Any]) -> str:
+    """The source a load of this block reports: ``real``, ``real-unverified``, ``bundled-real``
+    or ``standin``. :func:`resolve`, and for real files :func:`privrisk.data.verified.check`:
+    ``real`` only when the preparation marker vouches for them and they still match its
+    checksums. Why real data is unverified is logged once per process, as a fallback is.
+
+    Raises what :func:`resolve` raises; a missing or malformed marker never raises.
+    """
+    used = resolve(name, block)
+    if used != verified.REAL:
+        return used
+    src, why = verified.check(name, real_files(name, block))
+    if why and (name, why) not in _LOGGED:
+        log.info("%s: %s: %s", name, src, why)
+        _LOGGED.add((name, why))
+    return src
+
+
 def fallback_reason(name: str, block: Mapping[str, Any]) -> str:
-    """Why a load of this ``auto`` block uses the fallback (the real files missing), else ``""``;
-    for ``data_fallbacks`` of a :class:`~privrisk.figure.FigureResult`. Logs nothing."""
-    return _resolve(name, block)[1]
+    """Why a load of this block does not report plain ``real``, else ``""``: why an ``auto``
+    block uses the fallback (the real files missing), or why its real files are
+    ``real-unverified`` (:func:`privrisk.data.verified.check`; ``"<reason>: <detail>"``, e.g.
+    ``"placed by hand: ..."``). For ``data_fallbacks`` of a
+    :class:`~privrisk.figure.FigureResult` and so provenance. Logs nothing."""
+    used, why = _resolve(name, block)
+    if used == verified.REAL:
+        why = verified.check(name, real_files(name, block))[1]
+    return why
 
 
 def _resolve(name: str, block: Mapping[str, Any]) -> tuple[str, str]:

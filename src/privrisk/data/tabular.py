@@ -38,7 +38,8 @@ class CategoricalTable:
         codes: (rows, d) int array, column j in ``0..domains[j]-1``.
         columns: the d column names.
         domains: the d domain sizes.
-        source: ``real`` or ``standin``.
+        source: ``real``, ``real-unverified`` (:func:`privrisk.data.sources.label`) or
+            ``standin``.
         info: provenance notes (file, rows read, subsampling).
     """
 
@@ -209,7 +210,9 @@ def load_table(
     :func:`privrisk.data.sources.resolve` decides."""
     if sources.resolve(name, block) == "real":
         path = Path(block.get("path", default_path))
-        return validate_real(read_real(path, raw_rows=block.get("raw_rows"), seed=seed), path)
+        table = validate_real(read_real(path, raw_rows=block.get("raw_rows"), seed=seed), path)
+        table.source = sources.label(name, block)  # real or real-unverified
+        return table
     return standin(int(block.get("standin_size", 20_000)), seed)
 
 

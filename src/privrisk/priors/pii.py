@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data import enron
+from ..data import enron, verified
 from ..data.census_names import census_names
 from ..data.enron import MASK
 
@@ -180,7 +180,7 @@ def build(
     """The PII prior from the data block ``{source, path}`` (``auto``: the Enron maildir at
     ``path`` if present, else the stand-in; see :func:`privrisk.data.enron.load`)."""
     seqs, truths, src = enron.load({"source": source, "path": str(path)}, n=n_sequences, seed=seed)
-    if src != "real":
+    if src not in verified.REAL_SOURCES:  # real-unverified is real data: scored as real
         return from_sequences(
             seqs, truths, source=src, scorer="namefreq", normalisation=normalisation
         )
@@ -194,7 +194,7 @@ def build(
                 "scorer gpt2 requested but transformers/GPT-2 weights are not available"
             )
     return from_sequences(
-        seqs, truths, source="real", scorer=use, lm_scorer=lm, normalisation=normalisation
+        seqs, truths, source=src, scorer=use, lm_scorer=lm, normalisation=normalisation
     )
 
 

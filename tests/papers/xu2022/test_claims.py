@@ -114,3 +114,35 @@ def test_auc_trend_is_a_one_sided_test_of_the_slope():
     assert C.auc_trend(flat, sizes).holds is None
     with pytest.raises(ValueError, match="sizes"):
         C.auc_trend([rising[0][:2]], sizes)
+
+
+@pytest.mark.parametrize(
+    ("sources", "data", "note"),
+    [
+        ({"MNIST": "real"}, "real", "decided by d"),
+        # real data a checksum does not vouch for is still real: never 'standin', may reproduce
+        (
+            {"MNIST": "real", "CIFAR-10": "real-unverified"},
+            "real-unverified",
+            "decided by d; real data, checksum not verified: CIFAR-10",
+        ),
+        (
+            {"MNIST": "bundled-real", "CIFAR-10": "real-unverified"},
+            "standin",
+            "decided by d; on MNIST: bundled-real data, not the paper's; "
+            "real data, checksum not verified: CIFAR-10",
+        ),
+    ],
+)
+def test_a_claims_data_and_note_from_its_sources(sources, data, note):
+    row = C.claim(
+        "f",
+        "c",
+        "x",
+        C.decide(V.greater, runs([0.2, 0.25, 0.22] * 3)),
+        decided_by="d",
+        sources=sources,
+        ours="o",
+    )
+    assert row.data == data and row.note.endswith("; " + note)
+    assert row.status == "qualitative-ok"  # the verdict decides; the data goes to its column

@@ -218,8 +218,16 @@ def auc_trend(
 
 
 def source_note(sources: Mapping[str, str]) -> str:
-    bad = [f"{k}: {v}" for k, v in sources.items() if v != "real"]
-    return ("on " + ", ".join(bad) + " data, not the paper's") if bad else ""
+    bad = [f"{k}: {v}" for k, v in sources.items() if v not in ("real", "real-unverified")]
+    unverified = [k for k, v in sources.items() if v == "real-unverified"]
+    return "; ".join(
+        x
+        for x in (
+            ("on " + ", ".join(bad) + " data, not the paper's") if bad else "",
+            ("real data, checksum not verified: " + ", ".join(unverified)) if unverified else "",
+        )
+        if x
+    )
 
 
 def claim(
@@ -233,7 +241,10 @@ def claim(
     ours: str,
 ):
     """A ledger row: the verdict's numbers, which estimate decided it, where the data came from."""
-    (data,) = set(sources.values()) if len(set(sources.values())) == 1 else ("standin",)
+    values = set(sources.values())
+    if values == {"real", "real-unverified"}:  # all real data, some of it unverified
+        values = {"real-unverified"}
+    (data,) = values if len(values) == 1 else ("standin",)
     return LEDGER.judged(
         figure=figure,
         claim_id=claim_id,
