@@ -18,6 +18,17 @@ def test_data_status_names_every_block_and_its_resolution(monkeypatch):
     assert any("cifar10: source real -> UNAVAILABLE" in line for line in cli.data_status(cfg))
 
 
+def test_data_status_says_why_real_files_are_unverified(monkeypatch, tmp_path):
+    """A real file placed by hand, with no preparation that checked it: real-unverified, why."""
+    monkeypatch.chdir(tmp_path)  # no data/prepared marker here
+    placed = tmp_path / "fire.csv"
+    placed.write_text("a,b\n1,2\n")
+    cfg = config.load(REPO / "config/config.yaml")
+    cfg["swanberg2025"]["data"]["fire"]["path"] = str(placed)
+    (line,) = [x for x in cli.data_status(cfg) if x.startswith("swanberg2025.data.fire")]
+    assert "source auto -> real-unverified (" in line and "1/1" in line, line
+
+
 def test_help_lists_every_command_with_one_line(capsys):
     assert cli.main([]) == 0
     out = capsys.readouterr().out

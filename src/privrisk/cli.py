@@ -199,9 +199,11 @@ def data_status(cfg: dict) -> list[str]:
             files = sources.real_files(name, block)
             present = sum(p.exists() for p in files)
             try:
-                used = sources.resolve(name, block)
+                used = sources.label(name, block)  # real only when a checksum vouches for it
             except sources.DataUnavailable as err:
                 used = f"UNAVAILABLE ({err})"
+            if used == "real-unverified":
+                used += f" ({sources.fallback_reason(name, block)})"
             lines.append(
                 f"{paper}.data.{name}: source {block.get('source', 'auto')} -> {used}; "
                 f"real files present {present}/{len(files)} under {block.get('path')}"
