@@ -212,6 +212,12 @@ def test_a_changed_status_or_masked_text_structure_fails_and_names_the_row():
     assert p.startswith("xu2022/x: status 'uninformative' in the table")
     reworded = head + row.format("uninformative").replace("vs", "and")
     assert "evidence" in status.compare(old, reworded)[0]
+    # an experimental number with no stated uncertainty (an audit's ε̂) is shown, not compared
+    bound = "| audit | `e` | 1 | {} |  | derived | real |"
+    assert status.compare(head + bound.format("0.461"), head + bound.format("0.701")) == []
+    exact = head + bound.replace("real", "analytic")
+    (p,) = status.compare(exact.format("0.461"), exact.format("0.701"))
+    assert "compared exactly" in p  # but an analytic one exactly
     analytic = head + row.format("uninformative").replace("real", "analytic")
     moved = analytic.replace("0.549", "0.553")
     assert "compared exactly" in status.compare(analytic, moved)[0]

@@ -19,7 +19,9 @@ states (2 × the standard error behind a numeric experimental value). The check 
 * the structure (papers, outputs, claim rows, trained models) and every count and status exactly;
 * analytic numbers exactly (after the one rounding, :func:`fmt`);
 * an experimental number within the uncertainty both rows state (|a − b| ≤ ±a + ±b: the two
-  intervals overlap); one without a stated uncertainty exactly;
+  intervals overlap); one without a stated uncertainty (an audit's ε̂, a confidence bound with no
+  standard error) is shown and not compared: another CPU's floats move it, and its status, which
+  is compared, carries the decision;
 * the text of an experimental qualitative row (its evidence) with its numbers masked: the status
   carries the decision, which the verdict rules make robust (:mod:`privrisk.verdicts`);
 * trained models by name and data; their AUCs (experimental, no stated uncertainty) are shown,
@@ -308,6 +310,8 @@ def _claim_mismatch(old: list[str], new: list[str]) -> str:
         return f"analytic value {a!r} in the table, {b!r} from the results (compared exactly)"
     x, y = _number(a), _number(b)
     if x is not None and y is not None:
+        if not old[h["±"]].strip() and not new[h["±"]].strip():
+            return ""  # experimental with no stated uncertainty: shown, not compared (docstring)
         pa, pb = _number(old[h["±"]]) or 0.0, _number(new[h["±"]]) or 0.0
         if abs(x - y) <= pa + pb:
             return ""
