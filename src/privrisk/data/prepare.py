@@ -128,8 +128,8 @@ def _write_marker(marker, name, what, outputs, placed, archives, block) -> None:
     from a download trusted on first use, is not, unless the file is itself a download of the
     table (MNIST's ``.gz``, DermaMNIST's ``.npz``) matching its pinned checksum (then
     ``matches_pinned`` says whose: ``published`` or ``checksums``), or it still has the checksum
-    an earlier preparation verified (:func:`verified_history`; then ``verified_by`` names it). ``downloads``: each download's path, checksum
-    and where that checksum came from (``published``, ``checksums`` or ``null``: trusted on
+    an earlier preparation verified (:func:`verified_history`; then ``verified_by`` names it).
+    ``downloads``: each download's path, checksum and where that checksum came from (``published``, ``checksums`` or ``null``: trusted on
     first use, its SHA-256 recorded beside it at the first download)."""
     table = {r.name: r for r in remotes(name, block)}
     published = {r.name: r.checksum for r in _downloadable(name).remotes}
@@ -150,18 +150,14 @@ def _write_marker(marker, name, what, outputs, placed, archives, block) -> None:
         }
         match = _download_match(p, table, user) if p in placed else ""
         kept = earlier.get(os.path.abspath(p))
+        unchanged = kept is not None and (kept["sha256"], kept["size"]) == (
+            entry["sha256"],
+            entry["size"],
+        )
         if p in placed and match.startswith(("published", "checksums")):
             entry["matches_pinned"] = match  # the file is a download: its checksum vouches
             why = ""
-        elif (
-            p in placed
-            and kept
-            and (kept["sha256"], kept["size"])
-            == (
-                entry["sha256"],
-                entry["size"],
-            )
-        ):
+        elif p in placed and unchanged:
             entry["verified_by"] = kept["verified_by"]  # unchanged since a verified preparation
             why = ""
         elif p in placed:

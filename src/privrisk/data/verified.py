@@ -33,6 +33,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..core import checksums
 from .dataset import prepared_marker
 
 REAL = "real"
@@ -50,7 +51,6 @@ REASONS = (
     "changed since preparation",
     "recorded without checksums",
 )
-_CHUNK = 1 << 20
 #: (absolute path, size, mtime_ns) -> SHA-256 of a file's content, for this process
 _CACHE: dict[tuple[str, int, int], str] = {}
 #: (absolute path, -1, the folder's own mtime_ns) -> its digest, for this process
@@ -61,11 +61,7 @@ def _file_sha256(path: Path) -> str:
     st = path.stat()
     key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
     if key not in _CACHE:
-        h = hashlib.sha256()
-        with open(path, "rb") as f:
-            while chunk := f.read(_CHUNK):
-                h.update(chunk)
-        _CACHE[key] = h.hexdigest()
+        _CACHE[key] = checksums.sha256(path).partition(":")[2]  # the outputs' own hashing
     return _CACHE[key]
 
 
