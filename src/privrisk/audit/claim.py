@@ -27,7 +27,6 @@ from privrisk.explain.inputs import BadInput
 
 from .errors import AuditInputError, flag
 
-ARGUMENTS = GUARANTEE_ARGS
 #: (ε, δ) pairs of a profile used by the pair-based tests (evenly spaced along the profile)
 PROFILE_PAIRS = 40
 _BELOW_ONE = float(np.nextafter(1.0, 0.0))
@@ -68,12 +67,12 @@ class Claim:
 
 
 def parse(args: dict) -> Claim | None:
-    """The claim given by ``args`` (keys of :data:`ARGUMENTS`), or None when none is given."""
+    """The claim given by ``args`` (keys of :data:`privrisk.explain.GUARANTEE_ARGS`), or None when none is given."""
     given = {k: v for k, v in args.items() if v is not None}
-    if not any(k in given for k in ARGUMENTS if k not in ("delta", "adjacency")):
+    if not any(k in given for k in GUARANTEE_ARGS if k not in ("delta", "adjacency")):
         return None
     try:
-        g = guarantee_mod.parse(**{k: given.get(k) for k in ARGUMENTS})
+        g = guarantee_mod.parse(**{k: given.get(k) for k in GUARANTEE_ARGS})
     except BadInput as err:
         raise AuditInputError(flag(err.argument), err.message) from None
     p = g.as_stated

@@ -101,8 +101,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 AUDIT_FLAG = "--audit"
-#: explain's options that are the claimed guarantee (the audit tests the same one)
-CLAIM = GUARANTEE_ARGS
 
 
 def wants_audit(argv: Sequence[str]) -> bool:
@@ -166,7 +164,8 @@ def explain_main(argv: Sequence[str]) -> int:
         print(f"privrisk explain: error: {err.flag}: {err.message}", file=sys.stderr)
         return 2
     try:
-        report = audit(file, **{k: v for k, v in kwargs.items() if k in CLAIM})
+        # the card's guarantee options are the audit's claim (one list, GUARANTEE_ARGS)
+        report = audit(file, **{k: v for k, v in kwargs.items() if k in GUARANTEE_ARGS})
     except AuditInputError as err:
         print(f"privrisk explain: error: --audit: {err.where}: {err.message}", file=sys.stderr)
         return 2
