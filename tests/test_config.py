@@ -388,3 +388,23 @@ def test_a_stand_in_larger_than_the_machine_holds_is_refused(dataset, paper, siz
     with pytest.raises(config.ConfigError) as err:
         config.validate(cfg)
     assert f"{paper}.data.{dataset}.standin_size" in str(err.value) and limit in str(err.value)
+
+
+def test_schema_is_parsed_once_per_version_and_each_caller_gets_its_own_copy(monkeypatch):
+    first = config.load_schema()
+    first["properties"].clear()  # a caller's change does not reach the next caller
+    assert "seed" in config.load_schema()["properties"]
+    parsed = []
+    monkeypatch.setattr(config, "_assemble_schema", lambda: parsed.append(1) or {"v": len(parsed)})
+    config.load_schema()
+    assert parsed == []  # same files, same version: no parse
+    # a new version of a schema file (its mtime or size) is parsed again
+    monkeypatch.setattr(config, "_stamp", lambda f: (1, 2))
+    assert config.load_schema() == {"v": 1} and parsed == [1]
+
+
+def test_yaml_load_reads_what_safe_load_reads():
+    import yaml
+
+    text = (REPO / "config" / "config.yaml").read_text()
+    assert config.yaml_load(text) == yaml.safe_load(text)
