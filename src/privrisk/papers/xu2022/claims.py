@@ -12,8 +12,8 @@ preconditions make it ``uninformative`` whatever the numbers:
 * the runs must not contradict each other: when one run's own verdict is ok and another's fails,
   the across-run verdict is withheld (:func:`decide`).
 
-Every decision is robust (:mod:`privrisk.verdicts`, "Robust decisions": the robust level, most
-runs reaching the pooled decision on their own) and an undecided one carries its runs-to-decide.
+Every decision is robust (:mod:`privrisk.verdicts`, "Robust decisions": the pooled interval over
+the runs at the robust level) and an undecided one carries its runs-to-decide.
 Three statements have rules of their own:
 
 * "the optimal adversary beats a heuristic" (Fig. 1a) is judged like with like, the estimated
