@@ -5,7 +5,7 @@ import math
 import pandas as pd
 import pytest
 
-from privrisk import claims
+from privrisk import claims, provenance
 
 L = claims.Ledger("p")
 
@@ -205,3 +205,15 @@ def test_gather_markdown_and_cli(tmp_path, capsys):
     bad.to_csv(tmp_path / "bad.csv", index=False)
     assert claims.main([str(tmp_path / "bad.csv"), "--check"]) == 1
     assert "problem" in capsys.readouterr().out
+
+
+def test_a_number_with_a_monte_carlo_se_is_simulated_not_analytic():
+    ledger = claims.Ledger("thudi2022")
+    mc = ledger.numeric(
+        figure="f", claim_id="a", claim="c", paper_value=1.0, ours=1.01, tolerance=0.05, se=0.01
+    )
+    closed = ledger.numeric(
+        figure="f", claim_id="b", claim="c", paper_value=1.0, ours=1.01, tolerance=0.05
+    )
+    assert (mc.data, closed.data) == ("simulated", "analytic")
+    assert "simulated" in claims.DATA and "simulated" in provenance.DATA_SOURCES

@@ -39,7 +39,7 @@ class FigureResult:
         table_md / table_tex: the table's Markdown / LaTeX (tables only).
         claims: claims-ledger rows this figure checks.
         data_sources: dataset name -> ``real`` | ``real-unverified`` | ``bundled-real`` |
-            ``standin`` | ``analytic`` (:data:`privrisk.provenance.DATA_SOURCES`).
+            ``standin`` | ``simulated`` | ``analytic`` (:data:`privrisk.provenance.DATA_SOURCES`).
         data_fallbacks: dataset -> why its ``auto`` block fell back to a bundled sample or a
             stand-in, or why its real data is ``real-unverified``
             (:func:`privrisk.data.sources.fallback_reason`), for provenance and the footnote.

@@ -83,7 +83,7 @@ def footnote(fig: Figure, text: str) -> None:
 
 def data_source_note(sources: dict[str, str], reasons: dict[str, str] | None = None) -> str | None:
     """Footnote text for data that is not verified real data, or None when every dataset is
-    ``real`` or ``analytic``.
+    ``real``, ``simulated`` or ``analytic``.
 
     Stand-ins and bundled samples are named with their source; real data whose checksum nothing
     verified (``real-unverified``) in a sentence of its own, each dataset with the short reason

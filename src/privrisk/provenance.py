@@ -29,8 +29,10 @@ TRACKED_PACKAGES = (
 #: ``real``: real files a checksummed preparation made (:mod:`privrisk.data.verified`);
 #: ``real-unverified``: real files nothing vouches for (placed by hand, trusted on first use,
 #: changed since preparation); ``bundled-real``: a real sample shipped in a package;
-#: ``standin``: a deterministic stand-in; ``analytic``: no data.
-DATA_SOURCES = ("real", "real-unverified", "bundled-real", "standin", "analytic")
+#: ``standin``: a deterministic stand-in; ``simulated``: no dataset, synthetic data the run draws
+#: or trains on (a population, canaries), so its numbers are experimental: another CPU's kernels
+#: move them; ``analytic``: no data, numbers from closed forms.
+DATA_SOURCES = ("real", "real-unverified", "bundled-real", "standin", "simulated", "analytic")
 
 
 def package_versions(names: tuple[str, ...] = TRACKED_PACKAGES) -> dict[str, str]:

@@ -18,7 +18,8 @@ from ... import verdicts as V
 from ...claims import Claim, Ledger
 
 PAPER = "lowy2024"
-LEDGER = Ledger(PAPER)
+# the population is drawn and ε̃ estimated by Monte Carlo: experimental numbers (claims.DATA)
+LEDGER = Ledger(PAPER, data="simulated")
 
 Curve = tuple[np.ndarray, np.ndarray]  # (mean, standard error) per grid point
 

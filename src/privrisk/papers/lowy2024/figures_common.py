@@ -29,7 +29,7 @@ AXIS = {
     "clip": "clip threshold C (ℓ2 norm)",
     "d": "data dimension d",
 }
-DATA_SOURCES = {"synthetic Gaussian population (drawn as in the paper)": "analytic"}
+DATA_SOURCES = {"synthetic Gaussian population (drawn as in the paper)": "simulated"}
 
 #: config key of a sweep's grid -> the parameter it sweeps (exactly one per figure)
 SWEEPS = {"sigmas": "sigma", "clips": "clip", "dims": "d", "epsilons": "epsilon"}

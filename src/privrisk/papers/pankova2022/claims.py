@@ -149,4 +149,5 @@ def attack_below_bound(
         claim=claim,
         verdict=verdict,
         ours=f"{what}: checked at {len(est)} ε; largest rate − bound {excess:.3g}",
+        data="simulated",  # a simulated attack's success rates
     )

@@ -172,7 +172,7 @@ def fig3_claims(df: pd.DataFrame, params, pii_src: str) -> list[Claim]:
                 note=f"tuning: chosen (C, lr, T) beats the runner-up beyond 2 s.e. — {tuned}"
                 if tuned
                 else "",
-                data=pii_src if prior == "pii" else "analytic",
+                data=pii_src if prior == "pii" else "simulated",
             )
         )
     u10 = df[(df["prior"] == "uniform") & np.isclose(df["epsilon"], 10.0)]

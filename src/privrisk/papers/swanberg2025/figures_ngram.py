@@ -269,8 +269,8 @@ def fig3(params, inputs) -> FigureResult:
             )
         ),
         data_sources={
-            "uniform_canary": "analytic",
-            "password_zipf": "analytic",
+            "uniform_canary": "simulated",
+            "password_zipf": "simulated",
             "pii_names": pii_src,
         },
         seeds={"seed": int(params["seed"])},
