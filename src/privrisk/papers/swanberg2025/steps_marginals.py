@@ -76,7 +76,7 @@ def dataset_step(params, inputs, outputs) -> None:
     seed, world = int(params["seed"]), int(common["world_seed"])
     table = DATASETS[ds].load(params["data"], seed=world)
     log.info("%s: %s table with %d rows, domains %s", ds, table.source, table.n_rows, table.domains)
-    # world_seed = seed reproduces the streams used before the world had a seed of its own
+    # world_seed = seed gives the streams used before the world had a seed of its own
     rng_fit = np.random.default_rng(seeds.seed_sequence(world, ds, "baynet").spawn(2)[0])
     rng_sample = np.random.default_rng(seeds.seed_sequence(seed, ds, "baynet").spawn(2)[1])
     bn = baynet.fit_greedy(
