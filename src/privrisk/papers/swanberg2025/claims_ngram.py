@@ -229,6 +229,7 @@ def fig3_claims(df: pd.DataFrame, params, pii_src: str) -> list[Claim]:
             claim="Our attack mostly does not under-perform the random baseline",
             verdict=mostly_not_below(df, margin=margin),
             ours="attack − max-prior guess on the same canaries at every (prior, ε)",
+            data="simulated",
         )
     )
     fin = df[np.isfinite(df["epsilon"])]
@@ -247,6 +248,7 @@ def fig3_claims(df: pd.DataFrame, params, pii_src: str) -> list[Claim]:
                 what="accuracy",
             ),
             ours=f"largest accuracy − bound: {(fin['accuracy'] - fin['bound_cor34_at_guess']).max():+.3f}",
+            data="simulated",  # trained models' accuracies (claims.DATA)
         )
     )
     u = df[(df["prior"] == "uniform") & np.isfinite(df["epsilon"])]
@@ -279,6 +281,7 @@ def fig3_claims(df: pd.DataFrame, params, pii_src: str) -> list[Claim]:
                 "tightly than ours",
                 verdict=verdict,
                 ours=f"mean |bound − accuracy|: MMC {gap_mmc:.3f}, ours {gap_ours:.3f}",
+                data="simulated",
             )
         )
     return out
