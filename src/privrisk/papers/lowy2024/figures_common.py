@@ -4,7 +4,7 @@ tidy table of the two ratios and three parameters, the two-panel plot and the cl
 Every figure plots, against one swept parameter, the trial-averaged ratios ε̃(X)/ε and
 ε̃(X)/ε(X), where ε is the DP parameter, ε(X) the DP parameter restricted to neighbouring
 subsets of the population X, and ε̃(X) the practical-membership-privacy (PMP) parameter
-(spec: ../shared/spec/lowy2024.md). The only randomness is the synthetic data (as in the
+The only randomness is the synthetic data (as in the
 paper); every grid point of a figure reuses the same draws (common random numbers), so the
 curves are smooth in the swept value.
 """

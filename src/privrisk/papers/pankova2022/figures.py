@@ -1,4 +1,4 @@
-"""pankova2022 figures and tables (spec ../shared/spec/pankova2022.md).
+"""pankova2022 figures and tables.
 
 The slides have one data plot (advantage vs ε per prior, image lost), the cafeteria worked
 example, the simplified and precise bounds and the worst-case prior. Outputs:

@@ -1,6 +1,6 @@
 """Swanberg et al. (v1), analytic part: Table 1, Figures 1(a, b) and 2(a, b).
 
-Spec: ../shared/spec/swanberg2025.md §2 (theorems), §3 (figures), §4(a) (priors), §7 (choices).
+Paper specification: §2 (theorems), §3 (figures), §4(a) (priors), §7 (choices).
 """
 
 from __future__ import annotations

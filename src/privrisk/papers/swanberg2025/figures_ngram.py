@@ -1,6 +1,6 @@
 """Swanberg et al. (v1), Figure 3: reconstructing the last digit of a canary from a DP-SGD n-gram LM.
 
-Spec: ../shared/spec/swanberg2025.md §3 "Figure 3", §4(a), §2.11 item 7.
+Paper specification: §3 "Figure 3", §4(a), §2.11 item 7.
 
 Experiment (one canary per model, n = k = 1): a 9-digit canary whose first 8 digits are a fixed
 prefix and whose last digit is drawn from a 10-value prior (uniform, password = Zipf(1.1) over 10

@@ -1,6 +1,6 @@
 """Swanberg et al. (v1), Figure 3, the expensive step: tune, train and attack the DP-SGD n-gram models.
 
-Spec: ../shared/spec/swanberg2025.md §3 "Figure 3", §4(a), §2.11 item 7. The experiment is
+Paper specification: §3 "Figure 3", §4(a), §2.11 item 7. The experiment is
 described in :mod:`.figures_ngram` (the figure, which only reads this step's npz). This module imports
 no plotting and no figure code, so editing a figure never retrains a model.
 

@@ -1,6 +1,6 @@
 """Thudi, Shumailov, Boenisch & Papernot, "Bounding Membership Inference" (ICLR 2022 submission).
 
-Every figure is analytic (spec: ../shared/spec/thudi2022.md). Figure names follow the paper.
+Every figure is analytic. Figure names follow the paper.
 """
 
 from __future__ import annotations
