@@ -12,7 +12,7 @@ import json
 import math
 from dataclasses import asdict, dataclass, field, fields
 
-SCHEMA = "privrisk.audit/1"
+SCHEMA = "privrisk.audit/2"
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,8 @@ class Group:
     auc: float
     tpr_at_fpr: tuple[TprAtFpr, ...]
     roc: Roc
-    p_value: float | None = None
+    advantage_lower: float = 0.0
+    epsilon_curve: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,10 @@ class AuditReport:
     p_value: float | None = None
     canaries_needed: int | None = None
     verdict_note: str = ""
+    form: dict | None = None
+    design: dict | None = None
+    epsilon_curve: dict | None = None
+    assumptions: tuple[str, ...] = ()
     groups: tuple[Group, ...] = ()
     inputs: dict = field(default_factory=dict)
     method: tuple[str, ...] = ()
@@ -88,6 +93,7 @@ class AuditReport:
         d = dict(d)
         d["groups"] = tuple(_group(g) for g in d.get("groups", ()))
         d["method"] = tuple(d.get("method", ()))
+        d["assumptions"] = tuple(d.get("assumptions", ()))
         d["epsilon_lower"] = _num(d["epsilon_lower"])
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
