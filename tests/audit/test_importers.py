@@ -184,6 +184,9 @@ def test_ml_privacy_meter_one_run_dp_file(tmp_path, scores):
         scores=mia_scores.ravel(),
         memberships=memberships.ravel(),
     )
-    r = audit(tmp_path / "attack_result_average_dp.npz", one_run=True)
-    assert r.inputs["importer"] == "ml-privacy-meter" and r.kind == "one-run"
+    r = audit(tmp_path / "attack_result_average_dp.npz")
+    assert r.inputs["importer"] == "ml-privacy-meter" and r.kind == "membership"
     assert (r.n_members, r.n_nonmembers) == (inside.size, outside.size)
+    # 300 of 700 canaries included: not the fair coin per canary Steinke et al.'s bound needs
+    with pytest.raises(AuditInputError, match="probability 1/2"):
+        audit(tmp_path / "attack_result_average_dp.npz", one_run=True)

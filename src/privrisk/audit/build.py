@@ -36,8 +36,8 @@ METHOD_MEMBERSHIP = (
     "all bounds hold together at the stated confidence; several groups share it (Bonferroni)",
 )
 #: the largest designs a plan may ask for (the reconstruction tail is quadratic in the targets)
-MAX_TARGETS = 5_000
-MAX_ONE_RUN = 10**6
+MAX_TARGETS = 2_000
+MAX_ONE_RUN = 10**5
 #: a one-run member count a fair coin per canary gives with less than this probability is refused
 ONE_RUN_FRACTION_LEVEL = 1e-3
 #: the δ of the ε̂(δ) curve in the report (the claim's δ is added)
@@ -333,7 +333,7 @@ def _reconstruction(t: cols.Targets, claim, delta, conf, inputs) -> AuditReport:
             if d1 == delta:
                 eps = lower
         design_info = {"best_outcome_lower": best, "can_refute": bool(can)}
-        if verdict == vd.UNINFORMATIVE:
+        if verdict == vd.UNINFORMATIVE and _finite(pairs):
             needed = rec.targets_needed(t.priors, pairs, alpha=alpha, limit=MAX_TARGETS)
         note = vd.note(
             verdict,
@@ -372,6 +372,11 @@ def _reconstruction(t: cols.Targets, claim, delta, conf, inputs) -> AuditReport:
         inputs=inputs,
         method=METHOD_RECONSTRUCTION,
     )
+
+
+def _finite(pairs) -> bool:
+    """Whether some (ε, δ) of the claim could be refuted by any design (ε finite, δ < 1)."""
+    return any(math.isfinite(e) and d < 1 - 1e-9 for e, d in pairs)
 
 
 def _guesses(value, m: int) -> int | None:
@@ -438,7 +443,7 @@ def _one_run(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -> Au
             form_info = {"name": "epsilon", "parameter": f"ε at δ = {d1:g}", "claimed": e1,
                          "lower": lower}  # fmt: skip
         design_info = {"best_outcome_lower": best, "can_refute": bool(can)}
-        if verdict == vd.UNINFORMATIVE:
+        if verdict == vd.UNINFORMATIVE and _finite(pairs):
 
             def refutes(mm: int) -> bool:
                 kk = onerun.guess_grid(mm, None if k_given is None else round(k_given * mm / m))

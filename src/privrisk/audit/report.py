@@ -95,6 +95,9 @@ class AuditReport:
         d["method"] = tuple(d.get("method", ()))
         d["assumptions"] = tuple(d.get("assumptions", ()))
         d["epsilon_lower"] = _num(d["epsilon_lower"])
+        for key in ("form", "design", "epsilon_curve"):
+            if d.get(key) is not None:
+                d[key] = _unclean(d[key])
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
 
@@ -120,7 +123,16 @@ def _group(g: dict) -> Group:
 
 
 def _num(x):
-    return math.inf if x == "inf" else x
+    return {"inf": math.inf, "-inf": -math.inf}.get(x, x) if isinstance(x, str) else x
+
+
+def _unclean(x):
+    """The inverse of :func:`_clean` for the numbers of a nested dict ("inf" → ∞)."""
+    if isinstance(x, dict):
+        return {k: _unclean(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_unclean(v) for v in x]
+    return _num(x)
 
 
 def _clean(x):
@@ -130,5 +142,5 @@ def _clean(x):
     if isinstance(x, list | tuple):
         return [_clean(v) for v in x]
     if isinstance(x, float) and math.isinf(x):
-        return "inf"
+        return "inf" if x > 0 else "-inf"
     return x
