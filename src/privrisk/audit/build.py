@@ -27,8 +27,8 @@ from .report import SCHEMA, AuditReport, Group, Roc, TprAtFpr
 METHOD_MEMBERSHIP = (
     "one family of tests gives epsilon_lower, mu_lower, the verdict and the p-value: exact "
     "bounds (Beta for the false rates, Clopper-Pearson for the true rates) with the error budget "
-    "spread in advance (weighted Bonferroni): 40% on 5 centre tests (FPR 0.5 ... 0.01), 30% on "
-    "2 x 12 geometric tail tests, 30% on two simultaneous bands that bound every threshold (every "
+    "spread in advance (weighted Bonferroni): 30% on 5 centre tests (FPR 0.5 ... 0.01), 45% on "
+    "2 x 8 geometric tail tests, 25% on two simultaneous bands that bound every threshold (every "
     "distinct score, both edges of tied blocks); nothing is chosen on the labels",
     "refuted <=> the lower bound in the claim's form exceeds the claim; the p-value is the "
     "smallest level at which it would be; 'uninformative' only when no outcome of these numbers "
