@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 
 import privrisk
-from privrisk.audit import AuditReport, audit, command
+from privrisk.audit import AuditReport, audit, command, forms
 from privrisk.audit import family as fam
-from privrisk.audit import forms
 from privrisk.verdicts import Verdict
 
 REPO = Path(__file__).resolve().parents[2]

@@ -119,13 +119,16 @@ def test_randomized_response_at_ten_thousand_reaches_85_percent_of_the_truth():
 
 def test_power_does_not_fall_as_the_sample_grows():
     rng = np.random.default_rng(86)
-    medians = [np.median(mb.epsilon_lower(*_rr(rng, 60, n), delta=0.0)) for n in (100, 300, 1000, 3000, 10_000)]
+    medians = [
+        np.median(mb.epsilon_lower(*_rr(rng, 60, n), delta=0.0))
+        for n in (100, 300, 1000, 3000, 10_000)
+    ]
     assert np.all(np.diff(medians) >= 0), medians
 
 
 def _ratio_to_reference(m, x):
     ours = mb.epsilon_lower(m, x, delta=0.0)
-    ref = np.array([epsilon_all_thresholds(a, b) for a, b in zip(m, x)])
+    ref = np.array([epsilon_all_thresholds(a, b) for a, b in zip(m, x, strict=True)])
     return float(np.median(ours)), float(np.median(ref))
 
 

@@ -436,8 +436,10 @@ def _one_run(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -> Au
         e1, d1 = pairs[0]
         lower = best = None
         if len(pairs) == 1:
-            lower = eps if d1 == delta else forms.seeded_sup(
-                lambda th: p_of(v, m, ks, th, d1) <= alpha, e1, 64.0
+            lower = (
+                eps
+                if d1 == delta
+                else forms.seeded_sup(lambda th: p_of(v, m, ks, th, d1) <= alpha, e1, 64.0)
             )
             best = forms.seeded_sup(lambda th: p_of(ks, m, ks, th, d1) <= alpha, e1, 64.0)
             form_info = {"name": "epsilon", "parameter": f"ε at δ = {d1:g}", "claimed": e1,

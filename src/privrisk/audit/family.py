@@ -200,7 +200,9 @@ def best_outcome(n_members: int, n_nonmembers: int) -> Evidence:
     """The evidence of perfectly separated scores (every member above every non-member): the
     strongest outcome a design of these sizes can give."""
     d = design(n_members, n_nonmembers)
-    return Evidence(d, np.full((1, d.high.size), d.n_members), np.full((1, d.low.size), d.n_nonmembers))
+    return Evidence(
+        d, np.full((1, d.high.size), d.n_members), np.full((1, d.low.size), d.n_nonmembers)
+    )
 
 
 # --- statistics of the bounds: every reported number is one of these --------------------------

@@ -48,7 +48,9 @@ class Form:
         """(T,) whether the claim as stated is refuted by each trial's bounds."""
         if self.closed is not None:
             return self.closed(t_lo, f_hi) > self.claimed
-        return np.array([bool(self.refutes(t, f, self.claimed)) for t, f in zip(t_lo, f_hi)])
+        return np.array(
+            [bool(self.refutes(t, f, self.claimed)) for t, f in zip(t_lo, f_hi, strict=True)]
+        )
 
     def lower(self, t_lo, f_hi) -> np.ndarray:
         """(T,) the bound in the claim's form: above ``claimed`` exactly where refuted."""
@@ -56,8 +58,10 @@ class Form:
             return self.closed(t_lo, f_hi)
         return np.array(
             [
-                seeded_sup(lambda th, t=t, f=f: bool(self.refutes(t, f, th)), self.claimed, self.top)
-                for t, f in zip(t_lo, f_hi)
+                seeded_sup(
+                    lambda th, t=t, f=f: bool(self.refutes(t, f, th)), self.claimed, self.top
+                )
+                for t, f in zip(t_lo, f_hi, strict=True)
             ]
         )
 

@@ -10,6 +10,7 @@ p-value for the claim; the largest ε whose tail is at most α is the audit's ε
 from __future__ import annotations
 
 import numpy as np
+
 from privrisk.bounds import reconstruction as rb
 
 

@@ -47,7 +47,7 @@ def text(r: AuditReport) -> str:
     if r.epsilon_curve:
         pts = ", ".join(
             f"{_f(e, 3)} at {d:g}"
-            for d, e in zip(r.epsilon_curve["delta"], r.epsilon_curve["epsilon_lower"])
+            for d, e in zip(r.epsilon_curve["delta"], r.epsilon_curve["epsilon_lower"], strict=True)
         )
         out.append(f"  epsilon_lower(δ)   {pts}")
     if r.claim is not None:
