@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -11,15 +10,12 @@ import numpy as np
 
 # absolute module imports: ``from . import x`` reads as importing the package itself, a cycle
 # with its __init__ for the project's import graph (tests/test_layers.py)
-import privrisk.audit.claim as claim_mod
 import privrisk.audit.columns as cols
 import privrisk.audit.family as fam
-import privrisk.audit.forms as forms
 import privrisk.audit.importers as importers
 import privrisk.audit.membership as mb
-import privrisk.audit.one_run as onerun
-import privrisk.audit.reconstruction as rec
 import privrisk.audit.verdict as vd
+from privrisk.audit.search import seeded_sup
 
 from .errors import AuditInputError, flag
 from .report import SCHEMA, AuditReport, Group, Roc, TprAtFpr
@@ -79,9 +75,7 @@ def _source(source, importer: str) -> tuple[str, dict, dict]:
         if importer not in ("auto", "table"):
             raise AuditInputError(flag("importer"), "columns given directly take no importer")
         return "table", {k: np.asarray(v) for k, v in source.items()}, {"file": None}
-    path = Path(source)
-    used, columns = importers.load(path, importer=importer)
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    used, columns, digest = importers.load(Path(source), importer=importer)
     return used, columns, {"file": str(source), "sha256": digest}
 
 
@@ -138,7 +132,11 @@ def audit(
         "rdp": rdp,
         "profile": profile,
     }
-    claim = claim_mod.parse(claim_args)
+    claim = None
+    if any(v is not None for k, v in claim_args.items() if k not in ("delta", "adjacency")):
+        import privrisk.audit.claim as claim_mod  # explain's parser: only for a claim
+
+        claim = claim_mod.parse(claim_args)
     if claim is None and adjacency is not None:
         raise AuditInputError("--adjacency", "is part of a claimed guarantee; give one with it")
     d = claim.delta if claim is not None else (0.0 if delta is None else _delta(delta))
@@ -223,6 +221,8 @@ def _membership(sets, claim, delta, conf, inputs) -> AuditReport:
     verdict = p = needed = form_info = design_info = None
     note = ""
     if claim is not None:
+        import privrisk.audit.forms as forms
+
         form = forms.form_of(claim)
         lower = max(float(form.lower(t, f)[0]) for t, f in bounds)
         refuted = mb.refuted_at(evs, form, alpha)
@@ -306,6 +306,8 @@ def _membership_needed(sizes, form, alpha) -> int | None:
 
 
 def _reconstruction(t: cols.Targets, claim, delta, conf, inputs) -> AuditReport:
+    import privrisk.audit.reconstruction as rec  # only this kind needs the Poisson-binomial
+
     hits, n = int(t.hits.sum()), int(t.hits.size)
     alpha = 1 - conf
     inputs = {**inputs, "prior_range": [float(t.priors.min()), float(t.priors.max())]}
@@ -323,10 +325,10 @@ def _reconstruction(t: cols.Targets, claim, delta, conf, inputs) -> AuditReport:
         e1, d1 = pairs[0]
         parameter = f"replace-one ε at δ = {d1:g}"
         if len(pairs) == 1:  # one (ε, δ): the bound in its form, seeded so that it agrees
-            lower = forms.seeded_sup(
+            lower = seeded_sup(
                 lambda th: rec.tail_at(hits, t.priors, epsilon=th, delta=d1) <= alpha, e1, 200.0
             )
-            best = forms.seeded_sup(
+            best = seeded_sup(
                 lambda th: rec.tail_at(n, t.priors, epsilon=th, delta=d1) <= alpha, e1, 200.0
             )
             form_info = {"name": "epsilon", "parameter": parameter, "claimed": e1, "lower": lower}
@@ -405,6 +407,8 @@ def _fraction_covered(c: cols.Canaries, where: str) -> None:
 
 
 def _one_run(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -> AuditReport:
+    import privrisk.audit.one_run as onerun
+
     scores = np.concatenate([c.members, c.nonmembers])
     included = np.concatenate([np.ones(c.members.size, bool), np.zeros(c.nonmembers.size, bool)])
     m = scores.size
@@ -423,7 +427,7 @@ def _one_run(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -> Au
         pairs = claim.pairs("stated")
         if len(pairs) == 1 and pairs[0][1] == delta:
             seed = pairs[0][0]
-    eps = forms.seeded_sup(lambda th: p_of(v, m, ks, th, delta) <= alpha, seed, 64.0)
+    eps = seeded_sup(lambda th: p_of(v, m, ks, th, delta) <= alpha, seed, 64.0)
     at = onerun.p_value(m, ks, v, epsilon=eps, delta=delta)
     best_k = int(np.argmin(at))
     verdict = p = needed = form_info = design_info = None
@@ -439,9 +443,9 @@ def _one_run(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -> Au
             lower = (
                 eps
                 if d1 == delta
-                else forms.seeded_sup(lambda th: p_of(v, m, ks, th, d1) <= alpha, e1, 64.0)
+                else seeded_sup(lambda th: p_of(v, m, ks, th, d1) <= alpha, e1, 64.0)
             )
-            best = forms.seeded_sup(lambda th: p_of(ks, m, ks, th, d1) <= alpha, e1, 64.0)
+            best = seeded_sup(lambda th: p_of(ks, m, ks, th, d1) <= alpha, e1, 64.0)
             form_info = {"name": "epsilon", "parameter": f"ε at δ = {d1:g}", "claimed": e1,
                          "lower": lower}  # fmt: skip
         design_info = {"best_outcome_lower": best, "can_refute": bool(can)}

@@ -29,9 +29,8 @@ import numpy as np
 
 import privrisk.audit.family as fam
 from privrisk import accounting
+from privrisk.audit.search import seeded_sup
 from privrisk.explain import guarantee as guarantee_mod
-
-ITERATIONS = 40
 
 
 @dataclass(frozen=True)
@@ -64,28 +63,6 @@ class Form:
                 for t, f in zip(t_lo, f_hi, strict=True)
             ]
         )
-
-
-def seeded_sup(pred: Callable[[float], bool], seed: float, top: float) -> float:
-    """sup{θ ≥ 0 : pred(θ)} for a predicate true below a point and false above it, returned so
-    that ``pred(seed)`` ⇔ result > seed (``top`` when pred holds up to it)."""
-    if pred(seed):
-        lo, hi = seed, (2 * seed if seed > 0 else 1.0)
-        while pred(hi):
-            if hi >= top:
-                return float(top)
-            lo, hi = hi, min(2 * hi, top)
-        for _ in range(ITERATIONS):
-            mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if pred(mid) else (lo, mid)
-        return float(lo) if lo > seed else float(np.nextafter(seed, np.inf))
-    if not pred(0.0):
-        return 0.0
-    lo, hi = 0.0, seed
-    for _ in range(ITERATIONS):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if pred(mid) else (lo, mid)
-    return float(lo)
 
 
 def _profile_refutes(epsilons, deltas):

@@ -29,14 +29,17 @@ from .tables import read
 IMPORTERS = ("auto", "table", "ml-privacy-meter", "leakpro", "jax-privacy")
 
 
-def load(path, *, importer: str = "auto") -> tuple[str, dict]:
-    """(importer used, columns) of the file at ``path``."""
+def load(path, *, importer: str = "auto") -> tuple[str, dict, str]:
+    """(importer used, columns, the file's SHA-256) of the file at ``path``."""
     if importer not in IMPORTERS:
         raise AuditInputError(
             "--importer", f"unknown importer {importer!r}; expected one of {', '.join(IMPORTERS)}"
         )
-    kind, content = read(path)
-    where = str(path)
+    kind, content, digest = read(path)
+    return (*_columns(kind, content, str(path), importer), digest)
+
+
+def _columns(kind: str, content, where: str, importer: str) -> tuple[str, dict]:
     if importer == "auto":
         importer = _detect(kind, content)
     if importer == "leakpro":

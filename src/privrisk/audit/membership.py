@@ -120,5 +120,7 @@ def auc(members_desc, nonmembers_desc) -> float:
     """P(member score > non-member score) + ½ P(tie) (Mann–Whitney), from the sorted scores."""
     m, n = members_desc[::-1], nonmembers_desc[::-1]  # ascending
     below = np.searchsorted(n, m, side="left")
-    ties = np.searchsorted(n, m, side="right") - below
-    return float((below.sum() + 0.5 * ties.sum()) / (m.size * n.size))
+    # ties only where the non-member at ``below`` equals the member: one search for those only
+    tied = (below < n.size) & (n[np.minimum(below, n.size - 1)] == m)
+    ties = np.searchsorted(n, m[tied], side="right") - below[tied] if tied.any() else below[:0]
+    return float((below.sum(dtype=np.int64) + 0.5 * ties.sum()) / (m.size * n.size))

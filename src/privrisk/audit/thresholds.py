@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 #: false-positive rates of the central thresholds (where a μ-GDP curve is measured best)
 CENTRAL_FPRS = (0.5, 0.3, 0.15, 0.05, 0.01)
@@ -94,21 +94,21 @@ def sorted_counts(pos_desc: np.ndarray, neg_desc: np.ndarray, ks: np.ndarray) ->
 
 def false_rate_upper(ks: np.ndarray, n: int, level: float) -> np.ndarray:
     """Exact upper bound of P(score beyond the k-th order statistic) at one-sided ``level``."""
-    return stats.beta.isf(level, ks, n - ks + 1)
+    return special.betainccinv(ks, n - ks + 1, level)  # Beta(k, n − k + 1).isf(level)
 
 
 def true_rate_lower(counts, n: int, level) -> np.ndarray:
     """Clopper–Pearson lower bound of a binomial rate at one-sided ``level`` (0 at 0 counts)."""
     c = np.asarray(counts, float)
     with np.errstate(invalid="ignore"):
-        lo = stats.beta.ppf(level, np.maximum(c, 1e-300), n - c + 1)
+        lo = special.betaincinv(np.maximum(c, 1e-300), n - c + 1, level)
     return np.where(c > 0, lo, 0.0)
 
 
 def true_rate_upper(counts, n: int, level) -> np.ndarray:
     c = np.asarray(counts, float)
     with np.errstate(invalid="ignore"):
-        hi = stats.beta.isf(level, c + 1, np.maximum(n - c, 1e-300))
+        hi = special.betainccinv(c + 1, np.maximum(n - c, 1e-300), level)
     return np.where(c < n, hi, 1.0)
 
 

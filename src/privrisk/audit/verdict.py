@@ -18,8 +18,6 @@ uninformative.
 
 from __future__ import annotations
 
-from privrisk.verdicts import Verdict
-
 REFUTED = "refuted"
 CONSISTENT = "consistent"
 UNINFORMATIVE = "uninformative"
@@ -79,7 +77,9 @@ def note(
     )
 
 
-def as_verdict(verdict: str, text: str) -> Verdict:
+def as_verdict(verdict: str, text: str):
     """The verdict as :class:`privrisk.verdicts.Verdict` (for a claims ledger row)."""
+    from privrisk.verdicts import Verdict  # imported here: it pulls scipy.stats (a second)
+
     holds = {REFUTED: False, CONSISTENT: True, UNINFORMATIVE: None}[verdict]
     return Verdict(holds, text)
