@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +31,15 @@ METHOD_MEMBERSHIP = (
     "smallest level at which it would be; 'uninformative' only when no outcome of these numbers "
     "of canaries could refute",
     "all bounds hold together at the stated confidence; several groups share it (Bonferroni)",
+)
+#: what the report says when the canaries of a membership audit share one trained model
+ONE_MODEL_NOTE = (
+    "the canaries' scores come from one trained model: the membership bounds treat each canary "
+    "as an independent trial, which holds for one model per canary (or per canary set), not "
+    "here: one model's canaries share its training run, so their scores are dependent and the "
+    "bounds are not proven for them. The audit proven for this setting is the one-run audit "
+    "(--one-run; Steinke, Nasr & Jagielski 2023), which needs each canary included in training "
+    "independently with probability 1/2"
 )
 #: the largest designs a plan may ask for (the reconstruction tail is quadratic in the targets)
 MAX_TARGETS = 2_000
@@ -84,6 +94,7 @@ def audit(
     *,
     importer: str = "auto",
     one_run: bool = False,
+    one_model: bool | None = None,
     guesses=None,
     confidence=0.95,
     delta=None,
@@ -108,6 +119,10 @@ def audit(
         importer: ``auto``, ``table``, ``ml-privacy-meter``, ``leakpro``, ``jax-privacy``.
         one_run: read the scores as a one-run audit (Steinke et al. 2023): ``member`` says which
             canaries were included (each with probability ½) in the single training run.
+        one_model: the canaries' scores come from one trained model (True), or one model per
+            canary (False); None: as the importer knows (ML Privacy Meter, LeakPro and LiRA files
+            score many canaries on one target model), else False. The report then says which
+            test's assumptions hold.
         guesses: one-run only: the number of guesses k (default: a grid, Bonferroni).
         confidence: the confidence of every bound and of the verdict (default 0.95).
         delta: δ of ``epsilon_lower``, and of the claim where the claim takes one.
@@ -154,11 +169,14 @@ def audit(
         "rows": rows,
         "arguments": {
             "one_run": bool(one_run),
+            "one_model": one_model,
             "guesses": None if guesses is None else str(guesses),
             "confidence": conf,
             **{k: (None if v is None else str(v)) for k, v in claim_args.items()},
         },
     }
+    if one_model is None:
+        one_model = used in importers.ONE_MODEL
     if kind == "reconstruction":
         return _reconstruction(cols.reconstruction(columns, where), claim, d, conf, inputs)
     sets = cols.membership(columns, where)
@@ -168,7 +186,10 @@ def audit(
                 f"{where}: column 'group'", "a one-run audit takes one canary set"
             )
         return _one_run(next(iter(sets.values())), claim, d, conf, guesses, inputs, where)
-    return _membership(sets, claim, d, conf, inputs)
+    report = _membership(sets, claim, d, conf, inputs)
+    if one_model:
+        report = replace(report, assumptions=(*report.assumptions, ONE_MODEL_NOTE))
+    return report
 
 
 def _claim_text(claim) -> str | None:

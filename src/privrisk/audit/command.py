@@ -49,6 +49,13 @@ def parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--one-run", action="store_true", help="a one-run audit (Steinke et al.)")
     ap.add_argument("--guesses", help="one-run: number of guesses k (default: a grid)")
+    ap.add_argument(
+        "--one-model",
+        action="store_true",
+        default=None,
+        help="the canaries' scores come from one trained model (the report says which test's "
+        "assumptions hold; ML Privacy Meter, LeakPro and LiRA files are known to be)",
+    )
     ap.add_argument("--confidence", default="0.95", help="confidence of every bound (0.95)")
     add_guarantee_arguments(
         ap,
