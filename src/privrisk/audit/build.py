@@ -32,6 +32,13 @@ METHOD_MEMBERSHIP = (
     "of canaries could refute",
     "all bounds hold together at the stated confidence; several groups share it (Bonferroni)",
 )
+ONE_RUN_METHODS = ("steinke", "fdp")
+METHOD_ONE_RUN_FDP = (
+    "Mahloujifar, Melis & Chaudhuri (2024) f-DP one-run audit, as jax_privacy's "
+    "epsilon_one_run_fdp: the k highest scores guessed 'in' for k fixed in advance (a grid of "
+    "fractions 1%..50%, Bonferroni), tested against Gaussian trade-off curves G_mu; mu_lower is "
+    "the largest mu refuted, epsilon_lower the epsilon of the mu_lower-GDP Gaussian at delta",
+)
 #: what the report says when the canaries of a membership audit share one trained model
 ONE_MODEL_NOTE = (
     "the canaries' scores come from one trained model: the membership bounds treat each canary "
@@ -95,6 +102,7 @@ def audit(
     importer: str = "auto",
     one_run: bool = False,
     one_model: bool | None = None,
+    one_run_method: str = "steinke",
     guesses=None,
     confidence=0.95,
     delta=None,
@@ -119,6 +127,9 @@ def audit(
         importer: ``auto``, ``table``, ``ml-privacy-meter``, ``leakpro``, ``jax-privacy``.
         one_run: read the scores as a one-run audit (Steinke et al. 2023): ``member`` says which
             canaries were included (each with probability ½) in the single training run.
+        one_run_method: ``steinke`` (Steinke, Nasr & Jagielski 2023: (ε, δ) from the guesses'
+            accuracy) or ``fdp`` (Mahloujifar et al. 2024, as jax_privacy's
+            ``epsilon_one_run_fdp``: μ-GDP, the mechanism taken to be Gaussian-shaped).
         one_model: the canaries' scores come from one trained model (True), or one model per
             canary (False); None: as the importer knows (ML Privacy Meter, LeakPro and LiRA files
             score many canaries on one target model), else False. The report then says which
@@ -170,6 +181,7 @@ def audit(
         "arguments": {
             "one_run": bool(one_run),
             "one_model": one_model,
+            "one_run_method": one_run_method if one_run else None,
             "guesses": None if guesses is None else str(guesses),
             "confidence": conf,
             **{k: (None if v is None else str(v)) for k, v in claim_args.items()},
@@ -185,7 +197,15 @@ def audit(
             raise AuditInputError(
                 f"{where}: column 'group'", "a one-run audit takes one canary set"
             )
-        return _one_run(next(iter(sets.values())), claim, d, conf, guesses, inputs, where)
+        if one_run_method not in ONE_RUN_METHODS:
+            raise AuditInputError(
+                "--one-run-method", f"must be one of {', '.join(ONE_RUN_METHODS)}, got "
+                f"{one_run_method!r}"
+            )  # fmt: skip
+        c = next(iter(sets.values()))
+        if one_run_method == "fdp":
+            return _one_run_fdp(c, claim, d, conf, guesses, inputs, where)
+        return _one_run(c, claim, d, conf, guesses, inputs, where)
     report = _membership(sets, claim, d, conf, inputs)
     if one_model:
         report = replace(report, assumptions=(*report.assumptions, ONE_MODEL_NOTE))
@@ -512,3 +532,134 @@ def _one_run(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -> Au
         inputs=inputs,
         method=METHOD_ONE_RUN,
     )
+
+
+def _one_run_fdp(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -> AuditReport:
+    """The f-DP one-run audit: μ̂ (μ-GDP) from the top-k guesses; a claim is tested as μ-GDP (an
+    (ε, δ) claim as the Gaussian mechanism with that (ε, δ), as jax_privacy does)."""
+    import privrisk.audit.one_run as onerun
+    from privrisk import accounting
+
+    scores = np.concatenate([c.members, c.nonmembers])
+    included = np.concatenate([np.ones(c.members.size, bool), np.zeros(c.nonmembers.size, bool)])
+    m = scores.size
+    k_given = _guesses(guesses, m)
+    _fraction_covered(c, where)
+    ks = onerun.fdp_grid(m, k_given)
+    v = onerun.top_correct(scores, included, ks)
+    alpha = 1 - conf
+    level = alpha / ks.size
+
+    def refutes(vv, mm, kk, mu):
+        return any(
+            onerun.fdp_refutes(mm, int(r), int(x), mu=mu, level=alpha / kk.size)
+            for r, x in zip(kk, vv, strict=True)
+        )
+
+    mu_claim = None
+    assumptions = ()
+    if claim is not None:
+        p = claim.guarantee.as_stated
+        if p.mu is not None:
+            mu_claim = float(p.mu)
+        elif not p.has_profile and 0 < p.delta < 1:
+            mu_claim = float(accounting.gdp_mu(epsilon=p.epsilon, delta=p.delta))
+            assumptions = (
+                f"the claim (ε = {p.epsilon:g}, δ = {p.delta:g}) is tested as the Gaussian "
+                f"mechanism with that (ε, δ), μ = {mu_claim:.4g}-GDP (as jax_privacy's "
+                "epsilon_one_run_fdp): a refutation refutes a Gaussian-shaped mechanism, not "
+                "every (ε, δ)-DP one; the Steinke et al. audit (--one-run-method steinke) tests "
+                "(ε, δ) itself",
+            )
+        else:
+            raise AuditInputError(
+                "--one-run-method",
+                "fdp tests μ-GDP claims (--mu, --sigma) and (ε, δ) with δ > 0 read as a "
+                "Gaussian mechanism; use steinke for this claim",
+            )
+    seed = 0.0 if mu_claim is None else mu_claim
+    mu_hat = seeded_sup(lambda th: refutes(v, m, ks, th), seed, 100.0)
+    eps = float(accounting.gaussian_epsilon(delta=delta, mu=mu_hat)) if delta > 0 else math.inf
+    if mu_hat == 0:
+        eps = 0.0
+    best_k = int(np.argmax(v / ks))
+    verdict = p_val = needed = form_info = design_info = None
+    note = ""
+    if mu_claim is not None:
+        refuted = refutes(v, m, ks, mu_claim)
+
+        def p_pred(log_a):
+            a = float(np.exp(log_a))
+            return any(
+                onerun.fdp_refutes(m, int(r), int(x), mu=mu_claim, level=a / ks.size)
+                for r, x in zip(ks, v, strict=True)
+            )
+
+        p_val = _seeded_p(p_pred, alpha)
+        best = seeded_sup(lambda th: refutes(ks, m, ks, th), mu_claim, 100.0)
+        can = refutes(ks, m, ks, mu_claim)
+        verdict = vd.decide(refuted=refuted, design_can_refute=can)
+        form_info = {"name": "mu", "parameter": "μ (μ-GDP)", "claimed": mu_claim, "lower": mu_hat}
+        design_info = {"best_outcome_lower": best, "can_refute": bool(can)}
+        if verdict == vd.UNINFORMATIVE and math.isfinite(mu_claim):
+
+            def more(mm: int) -> bool:
+                kk = onerun.fdp_grid(mm, None if k_given is None else round(k_given * mm / m))
+                return refutes(kk, mm, kk, mu_claim)
+
+            needed = _smallest(more, m, MAX_ONE_RUN)
+        note = vd.note(
+            verdict,
+            claim=_claim_text(claim),
+            parameter="μ (μ-GDP)",
+            claimed=mu_claim,
+            lower=mu_hat,
+            best=best,
+            p_value=p_val,
+            confidence=conf,
+            needed=needed,
+            unit="canaries",
+            design=f"{m:,} canaries (every guess right)",
+            limit=MAX_ONE_RUN,
+        )
+    del level
+    return AuditReport(
+        schema=SCHEMA,
+        kind="one-run",
+        confidence=conf,
+        delta=delta,
+        epsilon_lower=float(eps),
+        mu_lower=float(mu_hat),
+        n_members=int(c.members.size),
+        n_nonmembers=int(c.nonmembers.size),
+        guesses=int(ks[best_k]),
+        correct=int(v[best_k]),
+        claim=_claim_text(claim),
+        verdict=verdict,
+        p_value=p_val,
+        canaries_needed=needed,
+        verdict_note=note,
+        form=form_info,
+        design=design_info,
+        assumptions=assumptions,
+        inputs=inputs,
+        method=METHOD_ONE_RUN_FDP,
+    )
+
+
+def _seeded_p(pred, alpha: float) -> float:
+    """The smallest level with ``pred`` (in log α), seeded at ``alpha`` so that the claim is
+    refuted at ``alpha`` exactly when the returned p-value is <= ``alpha``."""
+    seed = math.log(alpha)
+    if pred(seed):
+        lo, hi = math.log(mb.P_FLOOR), seed
+        if pred(lo):
+            return mb.P_FLOOR
+    else:
+        lo, hi = seed, 0.0
+        if not pred(hi):
+            return 1.0
+    for _ in range(mb.P_ITERATIONS):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if pred(mid) else (mid, hi)
+    return float(min(1.0, math.exp(hi)))

@@ -50,6 +50,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--one-run", action="store_true", help="a one-run audit (Steinke et al.)")
     ap.add_argument("--guesses", help="one-run: number of guesses k (default: a grid)")
     ap.add_argument(
+        "--one-run-method",
+        help="steinke (Steinke et al. 2023, (ε, δ); default) or fdp (Mahloujifar et al. 2024, "
+        "μ-GDP, as jax_privacy's epsilon_one_run_fdp)",
+    )
+    ap.add_argument(
         "--one-model",
         action="store_true",
         default=None,
