@@ -81,7 +81,7 @@ def test_verdicts_refuted_consistent_uninformative():
     assert r.design["best_outcome_lower"] <= 1.5 < r.form["claimed"] + 1e-12
     assert audit(_gauss(0.0, 12, seed=4), mu=1.5).canaries_needed == r.canaries_needed
     # the number it names decides: perfectly separated scores of that design refute the claim
-    n = r.canaries_needed // 2
+    n = -(-r.canaries_needed // 2)  # the plan counts both sides together
     perfect = {"score": np.r_[np.ones(n), np.zeros(n)], "member": np.r_[np.ones(n), np.zeros(n)]}
     assert audit(perfect, mu=1.5).verdict == "refuted"
     m = int(n * 0.98)

@@ -31,6 +31,12 @@ def seeded_sup(pred: Callable[[float], bool], seed: float, top: float) -> float:
     if not pred(0.0):
         return 0.0
     lo, hi = 0.0, seed
+    if not np.isfinite(hi):  # an infinite claim: find a finite point where pred fails first
+        hi = 1.0
+        while pred(hi):
+            if hi >= top:
+                return float(top)
+            lo, hi = hi, min(2 * hi, top)
     for _ in range(ITERATIONS):
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if pred(mid) else (lo, mid)
