@@ -41,11 +41,13 @@ def parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ap.add_argument("file", help="CSV/Parquet/NPZ (or LeakPro JSON) of attack results")
+    ap.add_argument(
+        "file", help="CSV/Parquet/NPZ (or LeakPro JSON, or a LiRA log directory) of attack results"
+    )
     ap.add_argument(
         "--importer",
         default="auto",
-        help="auto, table, ml-privacy-meter, leakpro or jax-privacy (default auto)",
+        help="auto, table, ml-privacy-meter, leakpro, jax-privacy or lira (default auto)",
     )
     ap.add_argument("--one-run", action="store_true", help="a one-run audit (Steinke et al.)")
     ap.add_argument("--guesses", help="one-run: number of guesses k (default: a grid)")
