@@ -163,3 +163,15 @@ def test_tightness_median_mu_lower_at_least_85_percent_at_10k_per_side(mu):
     lower = mb.mu_lower(m, x, confidence=0.95)
     assert np.median(lower) >= 0.85 * mu
     assert np.median(lower) <= mu
+
+
+@pytest.mark.parametrize("sizes", [(10, 10), (11, 37), (100, 10_000), (10_000, 100), (5000, 5000)])
+def test_the_family_spends_exactly_the_error_budget(sizes):
+    """Every bound's share of α, summed over the family (two bounds per grid test, one per band
+    checkpoint), is exactly 1: the bounds hold together at the stated confidence, no more."""
+    from privrisk.audit import family as fam
+
+    d = fam.design(*sizes)
+    total = 2 * d.high_share.sum() + 2 * d.low_share.sum()
+    total += d.band_n_share * d.band_n.size + d.band_m_share * d.band_m.size
+    assert total == pytest.approx(1.0, abs=1e-12)

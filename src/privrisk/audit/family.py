@@ -110,8 +110,9 @@ def design(n_members: int, n_nonmembers: int) -> Design:
         low_share=np.full(tails_l.size, per_tail),
         band_n=band_n,
         band_m=band_m,
-        band_n_share=SHARE_BANDS / (2 * 2 * band_n.size),
-        band_m_share=SHARE_BANDS / (2 * 2 * band_m.size),
+        # one one-sided bound per checkpoint; the two bands split their share equally
+        band_n_share=SHARE_BANDS / (2 * band_n.size),
+        band_m_share=SHARE_BANDS / (2 * band_m.size),
     )
 
 
