@@ -181,8 +181,33 @@ def test_truncated_and_corrupt_npz(capsys, tmp_path):
     assert "cannot be read" in _run(capsys, tmp_path, [p])
 
 
+def _bomb(path, inflated: int) -> None:
+    """An NPZ whose one entry declares ``inflated`` bytes: a small real zip whose size fields (local
+    header and central directory) are set to what a 1.5 MB bomb of zeros declares."""
+    import struct
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("score.npy", bytes(2**20))
+    data = bytearray(path.read_bytes())
+    local = data.index(b"PK\x03\x04")
+    central = data.index(b"PK\x01\x02")
+    data[local + 22 : local + 26] = struct.pack("<I", inflated)
+    data[central + 24 : central + 28] = struct.pack("<I", inflated)
+    path.write_bytes(bytes(data))
+
+
 def test_npz_bomb_is_refused_by_its_declared_size(capsys, tmp_path):
-    """1.5 MB inflating to 1.6 GB: refused before anything is inflated."""
+    """A file declaring 1.6 GB once inflated: refused before anything is inflated."""
+    p = tmp_path / "bomb.npz"
+    _bomb(p, 1_600_000_000)
+    line = _run(capsys, tmp_path, [p])
+    assert "declares 1,600,000,000 bytes" in line and "refused" in line
+
+
+@pytest.mark.slow
+def test_a_real_npz_bomb_is_refused(capsys, tmp_path):
+    """1.5 MB of deflated zeros inflating to 1.6 GB, made the slow way."""
     import zipfile
 
     p = tmp_path / "bomb.npz"

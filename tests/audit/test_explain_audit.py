@@ -97,7 +97,7 @@ def test_the_card_shows_the_audits_verdict_and_bounds_whenever_it_decides(tmp_pa
     p-value of the audit — a refutation is never hidden behind comparison rows that read >= 0."""
     rng = np.random.default_rng(360)
     seen = set()
-    for i in range(12):
+    for i in range(8):
         n = int(rng.integers(20, 300))
         mu = float(rng.uniform(0, 2.5))
         path = tmp_path / f"s{i}.csv"

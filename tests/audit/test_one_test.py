@@ -106,7 +106,8 @@ def test_epsilon_mu_claims_agree_with_their_bounds(seed, tmp_path):
     assert seen  # every case above asserted the equivalences
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(4))
 def test_rho_and_rdp_claims_agree_with_their_bounds(seed, tmp_path):
     rng = np.random.default_rng(3700 + seed)
     cols = _file(rng)

@@ -109,7 +109,7 @@ def test_dpsgd_claim_goes_through_explains_parser():
 def test_every_form_of_guarantee_explain_takes_is_a_claim(tmp_path):
     """One list of guarantee options for both commands (issue 31): zCDP, an RDP curve and a
     privacy profile too. ρ-zCDP with ρ = μ²/2 is μ-GDP's curve's envelope, so scores from a
-    2-GDP mechanism refute ρ = 0.5 (μ = 1) and are consistent with ρ = 8 (μ = 4)."""
+    2-GDP mechanism refute ρ = 0.5 (μ = 1); the consistent side is in test_one_test.py."""
     from privrisk.explain import GUARANTEE_ARGS
     from privrisk.explain.command import parser as explain_parser
 
@@ -117,9 +117,8 @@ def test_every_form_of_guarantee_explain_takes_is_a_claim(tmp_path):
         return {a.dest for a in ap._actions if a.dest in GUARANTEE_ARGS}
 
     assert options(command.parser()) == options(explain_parser()) == set(GUARANTEE_ARGS)
-    strong = _gauss(2.0, 5000)
+    strong = _gauss(2.0, 2000)
     assert audit(strong, rho=0.5).verdict == "refuted"
-    assert audit(strong, rho=8).verdict != "refuted"
     alphas = np.arange(2, 65, dtype=float)
     rdp = tmp_path / "rdp.csv"  # the Gaussian mechanism's RDP curve at μ = 1: ε_α = α/2
     np.savetxt(rdp, np.c_[alphas, alphas / 2], delimiter=",")
