@@ -70,16 +70,18 @@ def read(path: str | Path) -> tuple[str, dict, str]:
 
 
 def _csv(data: bytes, where: str) -> dict:
-    import pandas as pd
-
     if not data.strip():
         raise AuditInputError(where, "is empty: no header and no rows")
-    try:
-        frame = pd.read_csv(io.BytesIO(data), skipinitialspace=True, engine="pyarrow")
-    except ImportError:
-        frame = pd.read_csv(io.BytesIO(data), skipinitialspace=True)
-    except Exception:  # pyarrow's parser refuses some files pandas reads: let pandas say why
-        frame = pd.read_csv(io.BytesIO(data), skipinitialspace=True)
+    try:  # pyarrow's reader is several times faster on millions of rows
+        import pyarrow.csv as pa_csv
+
+        table = pa_csv.read_csv(io.BytesIO(data))
+        return {str(c).strip(): table.column(c).to_numpy() for c in table.column_names}
+    except Exception:  # no pyarrow, or a file it refuses (spaces, mixed types): pandas says why
+        pass
+    import pandas as pd
+
+    frame = pd.read_csv(io.BytesIO(data), skipinitialspace=True)
     return {str(c).strip(): frame[c].to_numpy() for c in frame.columns}
 
 
