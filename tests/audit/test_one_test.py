@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from privrisk import accounting
 from privrisk.audit import audit
 
 ALPHA = 0.05
@@ -78,6 +79,10 @@ def _check(cols, claim, *, check_p=True):
         assert refuted == (r.epsilon_lower > claim["epsilon"]), (claim, r.epsilon_lower)
     if r.form["name"] == "mu":
         assert refuted == (r.mu_lower > claim["mu"]), (claim, r.mu_lower)
+        # across forms too: ε̂ above the claim's own ε at its δ refutes the μ-GDP claim
+        eps_mu = accounting.gaussian_epsilon(delta=r.delta, mu=claim["mu"])
+        if r.epsilon_lower > eps_mu + 1e-9:
+            assert refuted, (claim, r.epsilon_lower, eps_mu)
     # "uninformative" is a property of the design
     assert (r.verdict == "uninformative") == (not r.design["can_refute"])
     assert r.design["can_refute"] == (r.design["best_outcome_lower"] > r.form["claimed"])
