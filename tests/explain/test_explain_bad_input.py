@@ -40,12 +40,12 @@ CASES = [
     (["--epsilon", "1", "--values", "0"], "--values"),
     (["--epsilon", "1", "--values", "2.5"], "--values"),
     (["--epsilon", "1", "--targets", "0"], "--targets"),
-    (["--epsilon", "1", "--targets", "100000"], "--targets"),
+    (["--epsilon", "1", "--targets", "100001"], "--targets"),
     (["--epsilon", "1", "--attribute-range", "1"], "--attribute-range"),
     (["--epsilon", "1", "--max-risk", "beta"], "--max-risk"),
     (["--epsilon", "1", "--max-risk", "reconstruction.beta=2"], "--max-risk"),
     (["--epsilon", "1", "--max-risk", "nonsense=0.1"], "--max-risk"),
-    ([*DPSGD, "--delta", "1e-5", "--max-risk", "membership.mace=0.5"], "--max-risk"),
+    ([*DPSGD, "--delta", "1e-5", "--max-risk", "membership.positive_accuracy=0.5"], "--max-risk"),
     # issue 30's seven: each once a traceback, a hang or a NaN on the card
     (["--epsilon", "1", "--prior", "1e-320"], "--prior"),
     ([*DPSGD[:4], "--steps", "1e12", "--delta", "1e-5"], "--steps"),
@@ -162,4 +162,4 @@ def test_unwritable_html_path_writes_nothing(capsys, tmp_path):
     target = tmp_path / "missing-dir" / "card.html"
     code = cli.main(["explain", "--epsilon", "1", "--html", str(target)])
     out, err = capsys.readouterr()
-    assert code == 1 and out == "" and "--html" in err and not target.parent.exists()
+    assert code == 2 and out == "" and "--html" in err and not target.parent.exists()

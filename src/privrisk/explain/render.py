@@ -34,6 +34,9 @@ def text(card: RiskCard, width: int = WIDTH) -> str:
         lines = textwrap.wrap(s.text, width - lw - 4) or [""]
         out.append(f"  {s.label.ljust(lw)}  {lines[0]}")
         out += [f"  {'':{lw}}  {line}" for line in lines[1:]]
+    if card.reading:
+        out += ["", "IN PLAIN WORDS"]
+        out += textwrap.wrap(card.reading, width, initial_indent="  ", subsequent_indent="  ")
     if card.headline:
         out += ["", "THE THREE NUMBERS TO QUOTE"]
         for i, h in enumerate(card.headline, start=1):
@@ -72,7 +75,9 @@ def _row_lines(r: Row, width: int) -> list[str]:
         lines = [head.rstrip(), f"{'':6}{r.text}"]
     else:
         lines = [head + "." * dots + value]
-    lines.append(f"      {r.source} [{r.adjacency}]")
+    lines += textwrap.wrap(
+        f"{r.source} [{r.adjacency}]", width, initial_indent=" " * 6, subsequent_indent=" " * 8
+    )
     lines += textwrap.wrap(r.attacker, width, initial_indent=" " * 6, subsequent_indent=" " * 6)
     if r.note:
         lines += textwrap.wrap(
