@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 import math
 from dataclasses import dataclass, field, replace
 
@@ -780,12 +781,7 @@ def _full_batch(noise_multiplier, steps, delta, adjacency: Adjacency) -> PldAcco
 ZCDP_ORDERS = np.r_[np.linspace(1.01, 2.0, 100), np.geomspace(2.0, 1e5, 400)[1:]]
 
 
-def rdp_delta(*, orders, rdp, epsilon):
-    """δ(ε) implied by an RDP curve (order α, RDP ε_α), vectorised over ε: the smaller of
-    Canonne, Kamath & Steinke's conversion exp((α − 1)(ε_α − ε + log(1 − 1/α)) − log α) over the
-    orders α > 1.01 and the KL bound √(1 − exp(−ε_α)) — dp-accounting's ``compute_delta``, in
-    numpy. Orders <= 1 are refused; ∞ values are allowed (that order gives no bound), and so is the
-    order ∞, pure DP, whose profile is exact: (e^{ε_∞} − e^ε)/(1 + e^{ε_∞}) below ε_∞."""
+def _rdp_arrays(orders, rdp):
     a = np.asarray(orders, dtype=float).ravel()
     r = np.asarray(rdp, dtype=float).ravel()
     if a.shape != r.shape or a.size == 0:
@@ -794,41 +790,107 @@ def rdp_delta(*, orders, rdp, epsilon):
         raise ValueError("RDP orders must be > 1")
     if np.any(np.isnan(r)) or np.any(r < 0):
         raise ValueError("RDP values must be >= 0")
+    return a, r
+
+
+def _lower_envelope(intercepts, slopes):
+    """The lines y = c_i − s_i·x (s_i > 0) that attain min_i at some x, in order of x, and the x
+    where each next one takes over (the convex-hull trick: O(k log k) once, then any number of x
+    by bisection, instead of k evaluations per x)."""
+    order = np.lexsort((intercepts, slopes))  # by slope, then intercept
+    c, m = intercepts[order], slopes[order]
+    keep_c: list[float] = []
+    keep_m: list[float] = []
+    starts: list[float] = []
+    for ci, mi in zip(c, m, strict=True):
+        if keep_m and mi == keep_m[-1]:
+            continue  # same slope, larger intercept: never lower
+        while keep_m:
+            x = (ci - keep_c[-1]) / (mi - keep_m[-1])  # where the new, steeper line crosses
+            if len(starts) > 1 and x <= starts[-1]:
+                keep_c.pop(), keep_m.pop(), starts.pop()
+                continue
+            starts.append(x)
+            break
+        else:
+            starts.append(-math.inf)
+        keep_c.append(ci)
+        keep_m.append(mi)
+    return np.array(keep_c), np.array(keep_m), np.array(starts)
+
+
+def rdp_delta(*, orders, rdp, epsilon):
+    """δ(ε) implied by an RDP curve (order α, RDP ε_α), vectorised over ε: the smaller of
+    Canonne, Kamath & Steinke's conversion exp((α − 1)(ε_α − ε + log(1 − 1/α)) − log α) over the
+    orders α > 1.01 and the KL bound √(1 − exp(−ε_α)) — dp-accounting's ``compute_delta``, in
+    numpy. Orders <= 1 are refused; ∞ values are allowed (that order gives no bound), and so is the
+    order ∞, pure DP, whose profile is exact: (e^{ε_∞} − e^ε)/(1 + e^{ε_∞}) below ε_∞.
+
+    log δ of each order is a line in ε, so the minimum over hundreds of orders is their lower
+    envelope, found once and read at every ε by bisection."""
+    a, r = _rdp_arrays(orders, rdp)
     eps = np.asarray(epsilon, dtype=float)
-    e = eps[..., None]
-    finite = np.isfinite(a)
-    af = np.where(finite, a, 2.0)
+    finite = np.isfinite(a) & np.isfinite(r)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         kl = np.where(r == 0, -np.inf, 0.5 * np.log1p(-np.exp(-r)))
-        cks = (af - 1) * (r - e + np.log1p(-1 / af)) - np.log(af)
-        log_d = np.where(af > 1.01, np.minimum(kl, cks), kl)
-        # order ∞ is pure r-DP: δ(ε) = (e^r − e^ε)/(1 + e^r) below r, 0 from r on
-        pure = np.where(
-            e < r, r + np.log(-np.expm1(np.minimum(e - r, 0.0))) - np.logaddexp(0.0, r), -np.inf
-        )
-        log_d = np.where(finite, log_d, np.where(np.isinf(r), 0.0, pure))
-    out = np.minimum(1.0, np.exp(np.min(log_d, axis=-1)))
+        log_d = np.full(eps.shape, float(np.min(kl[np.isfinite(r)], initial=0.0)))
+        lines = finite & (a > 1.01)
+        if np.any(lines):
+            al, rl = a[lines], r[lines]
+            # (α − 1)(ε_α − ε + log(1 − 1/α)) − log α = c − (α − 1)·ε
+            c = (al - 1) * (rl + np.log1p(-1 / al)) - np.log(al)
+            ce, me, starts = _lower_envelope(c, al - 1)
+            i = np.clip(np.searchsorted(starts, eps, side="right") - 1, 0, ce.size - 1)
+            log_d = np.minimum(log_d, ce[i] - me[i] * eps)
+        for rp in r[np.isinf(a) & np.isfinite(r)]:  # order ∞: pure rp-DP
+            pure = np.where(
+                eps < rp,
+                rp + np.log(-np.expm1(np.minimum(eps - rp, 0.0))) - np.logaddexp(0.0, rp),
+                -np.inf,
+            )
+            log_d = np.minimum(log_d, pure)
+    out = np.minimum(1.0, np.exp(log_d))
     return out if out.ndim else float(out)
 
 
 def rdp_epsilon(*, orders, rdp, delta: float) -> float:
-    """Smallest ε with :func:`rdp_delta` <= δ (bisection on the monotone δ(ε))."""
+    """Smallest ε with :func:`rdp_delta` <= δ, in closed form: each order's δ falls with ε, so it
+    is the smallest over the orders of where each reaches δ (0 if the KL bound already does)."""
     _check_delta(delta, allow_zero=False)
-    if rdp_delta(orders=orders, rdp=rdp, epsilon=0.0) <= delta:
+    a, r = _rdp_arrays(orders, rdp)
+    ok = np.isfinite(r)
+    if not np.any(ok):
+        return math.inf
+    log_delta = math.log(delta)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kl = np.where(r == 0, -np.inf, 0.5 * np.log1p(-np.exp(-r)))
+    if np.min(kl[ok]) <= log_delta:
         return 0.0
-    hi = 1.0
-    while rdp_delta(orders=orders, rdp=rdp, epsilon=hi) > delta:
-        hi *= 2
-        if hi > 1e6:
-            return math.inf
-    return optimize.brentq(
-        lambda x: rdp_delta(orders=orders, rdp=rdp, epsilon=x) - delta, 0.0, hi, xtol=1e-12
-    )
+    best = math.inf
+    lines = ok & np.isfinite(a) & (a > 1.01)
+    if np.any(lines):
+        al, rl = a[lines], r[lines]
+        best = float(np.min(rl + np.log1p(-1 / al) - (log_delta + np.log(al)) / (al - 1)))
+    for rp in r[np.isinf(a) & ok]:  # pure rp-DP: (e^rp − e^ε)/(1 + e^rp) = δ
+        arg = -math.expm1(math.log(delta) + math.log1p(math.exp(-rp)))  # 1 − δ(1 + e^−rp)
+        best = min(best, rp + math.log(arg) if arg > 0 else 0.0)
+    return max(0.0, best)
 
 
 #: the integer orders of :func:`dpsgd_rdp` (dp-accounting's default orders are these and a few
 #: fractional ones below 2, which matter only at large sampling rates)
 DPSGD_RDP_ORDERS = np.arange(2, 257, dtype=float)
+
+
+@functools.lru_cache(maxsize=4)
+def _log_binomials(orders: tuple):
+    """log C(α, k) for k = 0..max α (−∞ beyond α), with k and α as broadcastable arrays."""
+    a = np.asarray(orders, dtype=float)
+    k = np.arange(int(a.max()) + 1, dtype=float)[None, :]
+    al = a[:, None]
+    with np.errstate(invalid="ignore"):
+        table = special.gammaln(al + 1) - special.gammaln(k + 1) - special.gammaln(al - k + 1)
+    return np.where(k <= al, table, -np.inf), k, al
 
 
 def dpsgd_rdp(
@@ -844,15 +906,10 @@ def dpsgd_rdp(
     sig, q = float(noise_multiplier), float(sample_rate)
     if not (sig > 0 and 0 < q <= 1):
         raise ValueError("needs noise_multiplier > 0 and 0 < sample_rate <= 1")
-    k = np.arange(int(a.max()) + 1, dtype=float)[None, :]
-    al = a[:, None]
+    log_binom, k, al = _log_binomials(tuple(a))
     with np.errstate(divide="ignore", invalid="ignore"):
-        log_terms = (
-            special.gammaln(al + 1) - special.gammaln(k + 1) - special.gammaln(al - k + 1)
-            + np.where(al - k > 0, (al - k) * np.log1p(-q) if q < 1 else -np.inf, 0.0)
-            + k * math.log(q) + (k * k - k) / (2 * sig * sig)
-        )  # fmt: skip
-    log_terms = np.where(k <= al, log_terms, -np.inf)
+        rest = np.where(al - k > 0, (al - k) * math.log1p(-q) if q < 1 else -np.inf, 0.0)
+        log_terms = log_binom + rest + k * math.log(q) + (k * k - k) / (2 * sig * sig)
     log_a = special.logsumexp(log_terms, axis=1)
     return a, steps * np.maximum(log_a, 0.0) / (a - 1)
 

@@ -129,11 +129,35 @@ def _rdp_pairs(orders, rdp):
 def _bisect(feasible, lo, hi, iterations: int = 64):
     """The infeasible end of a bisection for the smallest feasible point of each entry: ``lo`` is
     infeasible (or the answer), ``hi`` feasible; what is returned is never above the answer."""
+    lo, hi = _bisect_bracket(feasible, lo, hi, iterations)
+    return lo
+
+
+def _bisect_bracket(feasible, lo, hi, iterations: int):
     for _ in range(iterations):
         mid = 0.5 * (lo + hi)
         ok = feasible(mid)
         hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
-    return lo
+    return lo, hi
+
+
+def _largest_root(feasible_at, lo, hi, *, coarse: int = 10, fine: int = 44):
+    """For each row of (rows, orders) brackets, the largest over the orders of the smallest
+    feasible point, returned as the lower end of its bracket (never above the true value).
+
+    A few halvings for every order first; then only the orders whose bracket still reaches the
+    best lower end can be the largest, and only those are refined (the rest cannot change the
+    answer), so a curve of hundreds of orders costs little more than one."""
+    lo, hi = _bisect_bracket(lambda m: feasible_at(m, None), lo, hi, coarse)
+    best = lo.max(axis=1, keepdims=True)
+    live = hi >= best
+    rows, cols = np.nonzero(live)
+    sub_lo, sub_hi = _bisect_bracket(
+        lambda m: feasible_at(m, (rows, cols)), lo[rows, cols], hi[rows, cols], fine
+    )
+    out = np.full(lo.shape, -np.inf)
+    out[rows, cols] = sub_lo
+    return out.max(axis=1)
 
 
 def _log_renyi_pair(x, y, order):
@@ -173,16 +197,20 @@ def tradeoff_rdp(alpha, *, orders, rdp):
         bound = (lam - 1) * values[finite][None, :]
         x = np.broadcast_to(flat, (flat.shape[0], lam.shape[1]))
 
-        def feasible(beta):
-            first = _log_renyi_pair(1 - beta, x, lam) <= bound
-            second = _log_renyi_pair(x, 1 - beta, lam) <= bound
+        def feasible_at(beta, where):
+            xs, ls, bs = (x, lam, bound) if where is None else (
+                x[where], np.broadcast_to(lam, x.shape)[where],
+                np.broadcast_to(bound, x.shape)[where],
+            )  # fmt: skip
+            first = _log_renyi_pair(1 - beta, xs, ls) <= bs
+            second = _log_renyi_pair(xs, 1 - beta, ls) <= bs
             return first & second
 
         hi = 1.0 - x
         lo = np.zeros_like(x)
-        at_zero = feasible(lo)
-        beta = np.where(at_zero, 0.0, _bisect(feasible, lo, hi))
-        best = np.maximum(best, beta.max(axis=1))
+        at_zero = feasible_at(lo, None)
+        hi = np.where(at_zero, 0.0, hi)  # β = 0 already feasible: the answer is 0
+        best = np.maximum(best, _largest_root(feasible_at, lo, hi))
     best = np.where(flat[:, 0] <= 0, 1.0, np.where(flat[:, 0] >= 1, 0.0, best))
     return _out(best.reshape(a.shape))
 
@@ -199,11 +227,14 @@ def advantage_rdp(*, orders, rdp):
     if np.any(~finite):
         best = min(best, float(advantage_approx(epsilon=float(np.min(values[~finite])))))
     if np.any(finite):
-        lam, bound = orders[finite], (orders[finite] - 1) * values[finite]
+        lam = orders[finite][None, :]
+        bound = (lam - 1) * values[finite][None, :]
 
-        def feasible(x):
-            return _log_renyi_pair(1 - x, x, lam) <= bound
+        def feasible_at(a, where):
+            ls, bs = (lam, bound) if where is None else (lam[where], bound[where])
+            return _log_renyi_pair(1 - a, a, ls) <= bs
 
-        a_star = _bisect(feasible, np.zeros(lam.shape), np.full(lam.shape, 0.5))
-        best = min(best, float(np.min(1 - 2 * a_star)))
+        lo, hi = np.zeros(lam.shape), np.full(lam.shape, 0.5)
+        a_star = float(_largest_root(feasible_at, lo, hi)[0])
+        best = min(best, 1 - 2 * a_star)
     return best
