@@ -195,19 +195,26 @@ def tradeoff_rdp(alpha, *, orders, rdp):
     if np.any(finite):
         lam = orders[finite][None, :]
         bound = (lam - 1) * values[finite][None, :]
-        x = np.broadcast_to(flat, (flat.shape[0], lam.shape[1]))
+        shape = (flat.shape[0], lam.shape[1])
+        x = np.broadcast_to(flat, shape)
+        with np.errstate(divide="ignore"):
+            la, l1a = np.log(x), np.log1p(-x)  # fixed through the bisection
+        lam_b, bound_b = np.broadcast_to(lam, shape), np.broadcast_to(bound, shape)
 
         def feasible_at(beta, where):
-            xs, ls, bs = (x, lam, bound) if where is None else (
-                x[where], np.broadcast_to(lam, x.shape)[where],
-                np.broadcast_to(bound, x.shape)[where],
-            )  # fmt: skip
-            first = _log_renyi_pair(1 - beta, xs, ls) <= bs
-            second = _log_renyi_pair(xs, 1 - beta, ls) <= bs
-            return first & second
+            if where is None:
+                ls, bs, a0, a1 = lam_b, bound_b, la, l1a
+            else:
+                ls, bs, a0, a1 = lam_b[where], bound_b[where], la[where], l1a[where]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                b0, b1 = np.log(beta), np.log1p(-beta)
+                # (1 − β)^λ α^{1−λ} + β^λ (1 − α)^{1−λ} and α^λ (1 − β)^{1−λ} + (1 − α)^λ β^{1−λ}
+                first = np.logaddexp(ls * b1 + (1 - ls) * a0, ls * b0 + (1 - ls) * a1)
+                second = np.logaddexp(ls * a0 + (1 - ls) * b1, ls * a1 + (1 - ls) * b0)
+            return (first <= bs) & (second <= bs)
 
         hi = 1.0 - x
-        lo = np.zeros_like(x)
+        lo = np.zeros(shape)
         at_zero = feasible_at(lo, None)
         hi = np.where(at_zero, 0.0, hi)  # β = 0 already feasible: the answer is 0
         best = np.maximum(best, _largest_root(feasible_at, lo, hi))

@@ -192,16 +192,12 @@ def explain(
 
 
 def html(**kwargs) -> tuple[RiskCard, str]:
-    """The card and its self-contained HTML page: the headline, the risk explorer (curves against
-    the user's knob and the prior, sliders over grids computed here) and the table."""
+    """The card and its self-contained HTML page: the plain reading, the headline, the risk
+    explorer (one slider per knob, over grids computed here) and the table."""
     from . import explorer, render
 
     card, g, a = _build(**kwargs)
-    g_args = {k: card.inputs[k] for k in GUARANTEE_ARGS if k in card.inputs}
-    if "pld_discretisation" in card.inputs:
-        g_args["pld_discretisation"] = card.inputs["pld_discretisation"]
-    a_args = {k: card.inputs[k] for k in _ATTACKER_ARGS if k in card.inputs}
-    data = explorer.data(card, g, a, g_args, a_args)
+    data = explorer.data(card, g, a)
     return card, render.html_page(card, data, plotly_js=_plotly_js())
 
 
