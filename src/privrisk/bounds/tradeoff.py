@@ -120,8 +120,8 @@ def _rdp_pairs(orders, rdp):
     r = np.asarray(rdp, dtype=float).ravel()
     if a.shape != r.shape or a.size == 0:
         raise ValueError("orders and rdp must be non-empty and of the same length")
-    if np.any(np.isnan(a)) or np.any(a <= 1) or np.any(np.isnan(r)) or np.any(r < 0):
-        raise ValueError("RDP orders must be > 1 and RDP values >= 0")
+    if np.any(np.isnan(a)) or np.any(a < 1) or np.any(np.isnan(r)) or np.any(r < 0):
+        raise ValueError("RDP orders must be >= 1 (1: the KL divergence) and RDP values >= 0")
     keep = np.isfinite(r)  # an order with ε_α = ∞ bounds nothing
     return a[keep], r[keep]
 
@@ -177,6 +177,7 @@ def tradeoff_rdp(alpha, *, orders, rdp):
 
     the data-processing inequality applied to the test's decision (Zhu et al. 2022, App. F.1; the
     single-order conversion is optimal: riskcal's ``get_beta_from_rdp``, which the tests compare).
+    Order 1 is the KL divergence (the limit of a zCDP curve ρα as α → 1).
     Each order's constraint is convex and decreasing in β on [0, 1 − α], so β is found by
     bisection; the lower end of the bracket is returned (f never overstated: the TPR bound
     1 − f(α) stays on the safe side). Order ∞ is pure ε-DP (f_{ε,0}). Broadcasts over α.
@@ -188,10 +189,22 @@ def tradeoff_rdp(alpha, *, orders, rdp):
     a = np.clip(np.asarray(alpha, dtype=float), 0.0, 1.0)
     flat = a.reshape(-1, 1)
     best = np.zeros(flat.shape[0])
-    finite = np.isfinite(orders)
-    if np.any(~finite):  # order ∞: pure DP at the smallest such ε
-        eps = float(np.min(values[~finite]))
+    finite = np.isfinite(orders) & (orders > 1)
+    if np.any(np.isinf(orders)):  # order ∞: pure DP at the smallest such ε
+        eps = float(np.min(values[np.isinf(orders)]))
         best = np.maximum(best, np.ravel(tradeoff_approx(flat[:, 0], epsilon=eps)))
+    if np.any(orders == 1):  # order 1: the KL divergence, both ways round
+        kl = float(np.min(values[orders == 1]))
+        x1 = flat[:, 0]
+
+        def kl_ok(beta):
+            first = special.rel_entr(1 - beta, x1) + special.rel_entr(beta, 1 - x1)
+            second = special.rel_entr(x1, 1 - beta) + special.rel_entr(1 - x1, beta)
+            return (first <= kl) & (second <= kl)
+
+        lo0 = np.zeros(x1.shape)
+        beta = np.where(kl_ok(lo0), 0.0, _bisect(kl_ok, lo0, 1.0 - x1))
+        best = np.maximum(best, beta)
     if np.any(finite):
         lam = orders[finite][None, :]
         bound = (lam - 1) * values[finite][None, :]
@@ -230,9 +243,16 @@ def advantage_rdp(*, orders, rdp):
     lower end of a*, so the advantage is never understated."""
     orders, values = _rdp_pairs(orders, rdp)
     best = 1.0
-    finite = np.isfinite(orders)
-    if np.any(~finite):
-        best = min(best, float(advantage_approx(epsilon=float(np.min(values[~finite])))))
+    finite = np.isfinite(orders) & (orders > 1)
+    if np.any(np.isinf(orders)):
+        best = min(best, float(advantage_approx(epsilon=float(np.min(values[np.isinf(orders)])))))
+    if np.any(orders == 1):
+        kl = float(np.min(values[orders == 1]))
+
+        def kl_ok(a):
+            return special.rel_entr(1 - a, a) + special.rel_entr(a, 1 - a) <= kl
+
+        best = min(best, 1 - 2 * float(_bisect(kl_ok, np.zeros(1), np.full(1, 0.5))[0]))
     if np.any(finite):
         lam = orders[finite][None, :]
         bound = (lam - 1) * values[finite][None, :]

@@ -641,7 +641,7 @@ def _rdp_profile(orders, values, delta: float):
     return np.r_[e, eps_exact], np.r_[dl, delta], top
 
 
-def _rdp_views(orders, values, d, adj, how, name, ro_rdp=None):
+def _rdp_views(orders, values, d, adj, how, name, ro_rdp=None, kl=None):
     """The two views of a guarantee given by an RDP curve for the stated adjacency; the
     replace-one view of an add/remove curve is ``ro_rdp`` (another RDP curve) when one is known,
     else group privacy for each (ε, δ) pair."""
@@ -650,13 +650,19 @@ def _rdp_views(orders, values, d, adj, how, name, ro_rdp=None):
         raise BadInput(name, f"ε at δ = 1e-12 is {top:.3g}: above "
                        f"{accounting.MAX_RDP_EPSILON:g}, no meaningful protection")  # fmt: skip
     how += "; (ε, δ) by Canonne, Kamath & Steinke's conversion at each order"
-    as_stated = _profile_privacy(adj, e, dl, d, how, name, rdp=(orders, values))
+
+    def direct(o, v, scale=1.0):  # the orders for the direct conversion, with KL where known
+        return (o, v) if kl is None else (np.r_[1.0, o], np.r_[scale * kl, v])
+
+    as_stated = _profile_privacy(adj, e, dl, d, how, name, rdp=direct(orders, values))
     if adj == REPLACE_ONE:
         return as_stated, as_stated
     if ro_rdp is not None:
         o2, v2, how2 = ro_rdp
         e2, d2, _ = _rdp_profile(o2, v2, d)
-        return as_stated, _profile_privacy(REPLACE_ONE, e2, d2, d, how2, name, rdp=(o2, v2))
+        return as_stated, _profile_privacy(
+            REPLACE_ONE, e2, d2, d, how2, name, rdp=direct(o2, v2, scale=4.0)
+        )
     e2, d2 = accounting.group_of_two(epsilons=e, deltas=dl)
     ro = _profile_privacy(REPLACE_ONE, e2, d2, d, "group privacy from add/remove: "
                           "(2ε, (1 + e^ε)δ) for each pair", name)  # fmt: skip
@@ -671,7 +677,8 @@ def _zcdp_guarantee(rho, delta, adj, source, what) -> Guarantee:
     how = f"ρα at every order α (Bun & Steinke 2016), {what}"
     # a replacement is two add/remove steps: 4ρ-zCDP (Bun & Steinke 2016, Prop. 1.9, k = 2)
     ro_rdp = (orders, 4 * values, "4ρ-zCDP by group privacy from add/remove (Bun & Steinke)")
-    as_stated, ro = _rdp_views(orders, values, d, adj, how, "rho", ro_rdp=ro_rdp)
+    # zCDP bounds every order above 1, so its limit too: KL <= ρ (order 1)
+    as_stated, ro = _rdp_views(orders, values, d, adj, how, "rho", ro_rdp=ro_rdp, kl=r)
     stated = {"rho": r} | ({"delta": d} if delta is not None else {})
     return Guarantee("zcdp", stated, adj, source == "default", as_stated, ro,
                      adjacency_source=source)  # fmt: skip
