@@ -344,7 +344,9 @@ DIRECTIONS = ("remove", "add", "replace")
 def _log_mix(z, s, q, sign):
     """log of (1 − q)·Φ(z) + q·Φ(z + sign·s), from log Φ (scipy's log_ndtr): exact far in the
     tails, where the cdf is below 10⁻³⁰⁰ or within 10⁻¹⁶ of 1."""
-    return np.logaddexp(np.log1p(-q) + special.log_ndtr(z), math.log(q) + special.log_ndtr(z + sign * s))
+    return np.logaddexp(
+        np.log1p(-q) + special.log_ndtr(z), math.log(q) + special.log_ndtr(z + sign * s)
+    )
 
 
 def subsampled_gaussian_pmf(
@@ -529,9 +531,7 @@ class LossDistribution:
         a = np.clip(np.asarray(alphas, dtype=float), 0.0, 1.0)
         k = np.searchsorted(-self._L, -a, side="left")  # first k with L[k] <= α
         k = np.minimum(k, self.losses.size)
-        part = np.where(
-            k > 0, (a - self._L[k]) * np.exp(self.losses[np.maximum(k - 1, 0)]), 0.0
-        )
+        part = np.where(k > 0, (a - self._L[k]) * np.exp(self.losses[np.maximum(k - 1, 0)]), 0.0)
         # the fraction of the bin below k is at most its whole mass
         part = np.minimum(part, np.where(k > 0, self.probs[np.maximum(k - 1, 0)], 0.0))
         out = np.minimum(1.0, self.inf + self._U[k] + part)

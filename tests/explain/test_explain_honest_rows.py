@@ -12,9 +12,8 @@ import pytest
 from privrisk import accounting
 from privrisk.bounds import tradeoff
 from privrisk.estimators import mace
-from privrisk.explain import explain
+from privrisk.explain import explain, rows
 from privrisk.explain import guarantee as gm
-from privrisk.explain import rows
 
 riskcal = pytest.importorskip("riskcal.analysis.conversions")
 
@@ -217,7 +216,10 @@ def test_the_direct_conversion_is_valid_for_the_gaussian_mechanism():
         alpha = rng.uniform(1e-6, 1, 8)
         f = tradeoff.tradeoff_rdp(alpha, orders=orders, rdp=values)
         assert np.all(f <= tradeoff.tradeoff_gdp(alpha, mu=mu) + 1e-9)
-        assert tradeoff.advantage_rdp(orders=orders, rdp=values) >= tradeoff.advantage_gdp(mu=mu) - 1e-9
+        assert (
+            tradeoff.advantage_rdp(orders=orders, rdp=values)
+            >= tradeoff.advantage_gdp(mu=mu) - 1e-9
+        )
 
 
 def test_dpsgd_rdp_equals_dp_accountings_orders():

@@ -60,7 +60,9 @@ def test_page_is_self_contained_with_viewport_reading_noscript_and_a_panel_per_k
 
 def _kwargs(command: str) -> dict:
     args = parser().parse_args(shlex.split(command)[2:])
-    return {k: v for k, v in vars(args).items() if k not in ("json", "html", "load") and v is not None}
+    return {
+        k: v for k, v in vars(args).items() if k not in ("json", "html", "load") and v is not None
+    }
 
 
 def _check_point(p: dict, i: int):
@@ -81,7 +83,9 @@ CARDS = [
 ]
 
 
-@pytest.mark.parametrize("kwargs", CARDS, ids=[" ".join(f"{k}={v}" for k, v in c.items()) for c in CARDS])
+@pytest.mark.parametrize(
+    "kwargs", CARDS, ids=[" ".join(f"{k}={v}" for k, v in c.items()) for c in CARDS]
+)
 def test_every_panel_position_is_the_card_of_its_command(kwargs):
     card, page = html(**kwargs)
     data = _data(page)
@@ -93,7 +97,9 @@ def test_every_panel_position_is_the_card_of_its_command(kwargs):
         for i in {0, n - 1, int(rng.integers(n))}:
             _check_point(p, i)
         u = p["user"]
-        if not (card.guarantee.startswith("DP-SGD") and p["name"] in explorer.GUARANTEE_KNOBS["dpsgd"]):
+        if not (
+            card.guarantee.startswith("DP-SGD") and p["name"] in explorer.GUARANTEE_KNOBS["dpsgd"]
+        ):
             assert all(p["text"][k][u] == card.row(k).text for k in p["keys"])
             assert p["reading"][u] == card.reading
 
@@ -215,8 +221,9 @@ def test_chromium_without_javascript_shows_the_static_card(page):
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:
-            context = browser.new_context(java_script_enabled=False, viewport={"width": 390,
-                                                                                "height": 900})
+            context = browser.new_context(
+                java_script_enabled=False, viewport={"width": 390, "height": 900}
+            )
             tab = context.new_page()
             tab.goto(page.as_uri())
             assert tab.is_visible("pre.card-text")

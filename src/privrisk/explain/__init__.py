@@ -219,7 +219,9 @@ def adjacency_reason(g) -> str:
     if g.adjacency_source == "file":
         return f"(stated in the file {g.curve.name})"
     if g.kind == "dpsgd":
-        return "(default for DP-SGD, as opacus and dp-accounting report its ε; set with --adjacency)"
+        return (
+            "(default for DP-SGD, as opacus and dp-accounting report its ε; set with --adjacency)"
+        )
     if g.kind in ("rdp", "profile"):
         return (
             "(assumed: the file does not say, and add/remove is the safe reading, as opacus and TF "

@@ -128,9 +128,7 @@ class Privacy:
             out = np.asarray(tradeoff.success_from_baseline_gdp(a, mu=self.mu))
         elif self.has_profile:
             eps, deltas = self.profile
-            out = np.asarray(
-                tradeoff.success_from_baseline_profile(a, epsilons=eps, deltas=deltas)
-            )
+            out = np.asarray(tradeoff.success_from_baseline_profile(a, epsilons=eps, deltas=deltas))
         else:
             out = np.asarray(
                 tradeoff.success_from_baseline_approx(
@@ -389,10 +387,16 @@ def privacy_of_account(acct: accounting.PldAccount) -> Privacy:
     privacy profile on a grid, and the same at the coarser grid 2Δ (for the rows' stated errors)."""
     how = acct.method
     if acct.interval > 0:
+        # the mass is stated against the check's tolerance, not as its rounding noise (which
+        # differs between CPUs' FFTs, and a saved card must rebuild to the same text anywhere)
+        mass = (
+            f"within {MASS_TOLERANCE:.0e} of 1"
+            if acct.mass_error <= MASS_TOLERANCE
+            else f"off by {acct.mass_error:.2g}, which the rows' stated errors include"
+        )
         how += (
             f", discretisation {acct.interval:.2g}; ε error ≤ {acct.error:.2g} "
-            f"({100 * acct.relative_error:.2g} %, on the safe side); PLD mass within "
-            f"{max(acct.mass_error, 1e-16):.0e} of 1 (checked)"
+            f"({100 * acct.relative_error:.2g} %, on the safe side); PLD mass {mass} (checked)"
         )
 
     def profile():
@@ -415,6 +419,9 @@ def privacy_of_account(acct: accounting.PldAccount) -> Privacy:
         mass_error=acct.mass_error,
     )
 
+
+#: how far from 1 a composed PLD's mass may be before the card states it as an error of its own
+MASS_TOLERANCE = 1e-9
 
 #: points of a privacy-profile grid: one vectorised δ(ε) call per guarantee
 PROFILE_POINTS = 2001
@@ -469,7 +476,9 @@ def parse(
         if way != "dpsgd":
             raise BadInput("accountant", "applies only to a DP-SGD guarantee (pld or rdp)")
         if accountant not in ACCOUNTANTS:
-            raise BadInput("accountant", f"must be one of {', '.join(ACCOUNTANTS)}, got {accountant!r}")
+            raise BadInput(
+                "accountant", f"must be one of {', '.join(ACCOUNTANTS)}, got {accountant!r}"
+            )
         if accountant == "rdp" and pld_discretisation is not None:
             raise BadInput("pld_discretisation", "applies only to the PLD accountant")
 
@@ -722,10 +731,15 @@ def _dpsgd_rdp_guarantee(stated: dict, adj, source) -> Guarantee:
 
 def _curve_guarantee(way, c: Curve, delta, adj, source) -> Guarantee:
     d = DEFAULT_DELTA if delta is None else _delta(delta, required_positive=KINDS[way])
-    what = f"{adj} adjacency" + (
-        {"given": "", "file": " (stated in the file)", "default": " (assumed: the safe reading)"}[
-            source
-        ]
+    what = (
+        f"{adj} adjacency"
+        + (
+            {
+                "given": "",
+                "file": " (stated in the file)",
+                "default": " (assumed: the safe reading)",
+            }[source]
+        )
     )
     e = np.array([p[0] for p in c.pairs])
     dl = np.array([p[1] for p in c.pairs])

@@ -113,7 +113,9 @@ def _adjacency(argument: str, value, where: str) -> str:
         return Adjacency.parse(value).value
     except ValueError:
         names = ", ".join(a.value for a in Adjacency)
-        raise BadInput(argument, f"{where}: adjacency must be one of {names}, got {value!r}") from None
+        raise BadInput(
+            argument, f"{where}: adjacency must be one of {names}, got {value!r}"
+        ) from None
 
 
 def read_pairs(argument: str, path, *, what: str) -> tuple[tuple[float, float], ...]:

@@ -173,7 +173,7 @@ def _panel_html(p: dict) -> list[str]:
     n = len(p["x"])
     return [
         f'<section class="panel" id="panel-{e(name)}">',
-        f"<h3>What if {e(p['symbol'])} changes? <span class=\"note\">(everything else at your "
+        f'<h3>What if {e(p["symbol"])} changes? <span class="note">(everything else at your '
         "setting)</span></h3>",
         dpsgd_note,
         '<div class="controls js-only">',
@@ -295,7 +295,9 @@ def html_page(card: RiskCard, explorer: dict | None = None, plotly_js: str | Non
         f'<p><b id="guarantee">{e(card.guarantee)}</b></p>',
     ]
     if card.reading:
-        parts.append(f'<p class="reading" id="reading"><b>In plain words:</b> {e(card.reading)}</p>')
+        parts.append(
+            f'<p class="reading" id="reading"><b>In plain words:</b> {e(card.reading)}</p>'
+        )
     parts += _headline_html(card)
     if explorer is not None:
         parts += _explorer_html(explorer, card)

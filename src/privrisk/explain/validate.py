@@ -167,7 +167,9 @@ def check_recomputed(card, saved: dict | None = None, sections: Mapping[str, Sec
     try:
         fresh = explain(**card.inputs)
     except BadInput as err:
-        raise CardError("inputs", f"cannot make a card from them: {err.flag}: {err.message}") from None
+        raise CardError(
+            "inputs", f"cannot make a card from them: {err.flag}: {err.message}"
+        ) from None
     except TypeError as err:
         raise CardError("inputs", f"cannot make a card from them: {err}") from None
     for i, sec in enumerate(saved.get("sections", [])):
