@@ -119,7 +119,7 @@ def grid(knob: Knob, user: float, kind: str) -> np.ndarray:
     elif knob.name == "sample_rate":
         xs = np.geomspace(u / 10, min(1.0, 10 * u), n)
     elif knob.name == "steps":
-        top = min(10 * u, 1e7) if u < 1 else min(10 * u, 1e7)
+        top = min(10 * u, 1e7)  # the accounting's limit
         xs = np.unique(np.round(np.geomspace(max(1.0, u / 10), max(top, 2.0), n)))
     elif knob.name == "base_rate":
         xs = np.linspace(0.01, 0.99, n)
