@@ -43,9 +43,9 @@ def test_ten_thousand_per_target_priors_return(tmp_path):
 
 def test_reverse_question_on_dp_sgd_with_steps_written_as_a_float():
     run = _run(*DPSGD[:4], "--steps", "6e2", "--delta", "1e-5",
-               "--max-risk", "reconstruction.beta=0.5")  # fmt: skip
+               "--max-risk", "membership.advantage_fdp=0.2")  # fmt: skip
     assert run.returncode == 0 and run.stderr == "", run.stderr
-    assert "smallest noise multiplier keeping reconstruction.beta ≤ 0.5" in run.stdout
+    assert "smallest noise multiplier keeping membership.advantage_fdp ≤ 0.2" in run.stdout
 
 
 @pytest.mark.slow

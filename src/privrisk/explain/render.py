@@ -337,7 +337,11 @@ def png(fig) -> bytes:
 
 
 def write_atomic(path: str | os.PathLike, content: str) -> None:
-    """Write the whole file or nothing (a temporary file in the same folder, then a rename)."""
+    """Write the whole file or nothing (a temporary file in the same folder, then a rename).
+    A path that names no file (empty, a folder) is an OSError like any other unwritable path, so
+    every caller that reports OSError in one line reports this too."""
+    if str(path).strip() == "" or str(path).endswith(os.sep) or Path(path).is_dir():
+        raise IsADirectoryError(f"{str(path) or repr(path)} is not a file name")
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
