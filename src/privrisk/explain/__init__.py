@@ -212,8 +212,8 @@ def _plotly_js() -> str:
     return get_plotlyjs()
 
 
-#: why the card reads the guarantee under its adjacency, by where the adjacency came from
 def adjacency_reason(g) -> str:
+    """Why the card reads the guarantee under its adjacency, by where the adjacency came from."""
     if g.adjacency_source == "given":
         return "(given)"
     if g.adjacency_source == "file":
