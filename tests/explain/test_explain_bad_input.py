@@ -40,12 +40,12 @@ CASES = [
     (["--epsilon", "1", "--values", "0"], "--values"),
     (["--epsilon", "1", "--values", "2.5"], "--values"),
     (["--epsilon", "1", "--targets", "0"], "--targets"),
-    (["--epsilon", "1", "--targets", "100000"], "--targets"),
+    (["--epsilon", "1", "--targets", "100001"], "--targets"),
     (["--epsilon", "1", "--attribute-range", "1"], "--attribute-range"),
     (["--epsilon", "1", "--max-risk", "beta"], "--max-risk"),
     (["--epsilon", "1", "--max-risk", "reconstruction.beta=2"], "--max-risk"),
     (["--epsilon", "1", "--max-risk", "nonsense=0.1"], "--max-risk"),
-    ([*DPSGD, "--delta", "1e-5", "--max-risk", "membership.mace=0.5"], "--max-risk"),
+    ([*DPSGD, "--delta", "1e-5", "--max-risk", "membership.positive_accuracy=0.5"], "--max-risk"),
     # issue 30's seven: each once a traceback, a hang or a NaN on the card
     (["--epsilon", "1", "--prior", "1e-320"], "--prior"),
     ([*DPSGD[:4], "--steps", "1e12", "--delta", "1e-5"], "--steps"),
@@ -65,6 +65,14 @@ CASES = [
     (["--profile", "/nonexistent/profile.csv"], "--profile"),
     (["--load", "/nonexistent/card.json"], "--load"),
     (["--load", "/nonexistent/card.json", "--epsilon", "1"], "--load"),
+    # issue 38's: the accountant, a target count that overflows, an empty adjacency
+    (["--epsilon", "1", "--accountant", "rdp"], "--accountant"),
+    ([*DPSGD, "--delta", "1e-5", "--accountant", "exact"], "--accountant"),
+    ([*DPSGD, "--delta", "1e-5", "--accountant", "rdp", "--pld-discretisation", "1e-3"],
+     "--pld-discretisation"),
+    (["--epsilon", "1", "--targets", "1e300"], "--targets"),
+    (["--epsilon", "1", "--adjacency", ""], "--adjacency"),
+    (["--epsilon", "1", "--base-rate", "true"], "--base-rate"),
 ]  # fmt: skip
 
 
@@ -162,4 +170,28 @@ def test_unwritable_html_path_writes_nothing(capsys, tmp_path):
     target = tmp_path / "missing-dir" / "card.html"
     code = cli.main(["explain", "--epsilon", "1", "--html", str(target)])
     out, err = capsys.readouterr()
-    assert code == 1 and out == "" and "--html" in err and not target.parent.exists()
+    assert code == 2 and out == "" and "--html" in err and not target.parent.exists()
+
+
+@pytest.mark.parametrize("flag", ["--prior-file", "--rdp", "--profile", "--load"])
+def test_a_directory_where_a_file_belongs_is_named_as_such(capsys, tmp_path, flag):
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    args = [flag, str(folder)] if flag != "--prior-file" else ["--epsilon", "1", flag, str(folder)]
+    assert cli.main(["explain", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert f"error: {flag}: " in err and "is a directory" in err, err
+
+
+@pytest.mark.parametrize("target", [".", "", "a-folder", "a-folder/", "missing/card.html"])
+def test_html_to_a_folder_or_nowhere_is_refused_before_anything_is_computed(
+    capsys, tmp_path, monkeypatch, target
+):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-folder").mkdir()
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    assert cli.main(["explain", "--epsilon", "1", "--html", target]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "error: --html: " in err, err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before

@@ -144,9 +144,12 @@ def test_approximate_dp_rows_and_the_pure_only_rows_say_why():
     assert value(c, "membership.advantage_fdp") == pytest.approx(
         riskcal.get_advantage_from_adp(eps, d), abs=1e-12
     )
+    # Mace's Adv_p at base rate 1/2: the Bayes accuracy of the (ε, δ) trade-off curve, 2·δ(0)/2
+    assert value(c, "membership.mace") == pytest.approx(
+        riskcal.get_advantage_from_adp(eps, d), abs=1e-12
+    )
     for key in (
         "membership.positive_accuracy",
-        "membership.mace",
         "attribute.simplified",
         "attribute.precise",
         "reconstruction.rero",

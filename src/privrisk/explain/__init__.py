@@ -21,7 +21,7 @@ import types
 
 from . import attacker as attacker_mod
 from . import guarantee as guarantee_mod
-from . import headline, reverse, rows
+from . import headline, reading, reverse, rows
 from .card import Headline, RiskCard, Row, Section, Setting
 from .guarantee import ADD_REMOVE, REPLACE_ONE
 from .inputs import BadInput
@@ -54,6 +54,7 @@ GUARANTEE_ARGS = (
     "rho",
     "rdp",
     "profile",
+    "accountant",
 )
 _ATTACKER_ARGS = (
     "base_rate",
@@ -85,21 +86,41 @@ def _build(**kw) -> tuple[RiskCard, object, object]:
     a = attacker_mod.parse(**a_args)
     card_rows, notes = rows.build(g, a)
     if target is not None:
-        card_rows = (*card_rows, reverse.answer(g_args, g, a, *target))
-    inputs = {k: _jsonable(v) for k, v in given.items() if v is not None}
+        card_rows = (*card_rows, reverse.answer(g, a, *target))
+    by_key = {r.key: r for r in card_rows}
     card = RiskCard(
         guarantee=g.description,
         settings=_settings(g, a),
         rows=card_rows,
         notes=notes,
-        headline=headline.choose(g, {r.key: r for r in card_rows}),
-        inputs=inputs,
+        headline=headline.choose(g, by_key),
+        inputs=_inputs(given, g, a),
+        reading=reading.sentence(g, a, by_key),
     )
     return card, g, a
 
 
+def _inputs(given: dict, g, a) -> dict:
+    """The arguments as a saved card records them: numbers and words as given, and what a file
+    held (an RDP curve, a profile, per-target priors) as data, so that ``--load`` rebuilds the
+    card from the card alone."""
+    out = {}
+    for k, v in given.items():
+        if v is None:
+            continue
+        if k in ("rdp", "profile") and g.curve is not None:
+            out[k] = g.curve.to_input()
+        elif k == "prior_file" and a.prior_file is not None:
+            out[k] = a.prior_file.to_input()
+        else:
+            out[k] = _jsonable(v)
+    return out
+
+
 def _jsonable(v):
     if isinstance(v, str | int | float | bool):
+        return v
+    if isinstance(v, dict):
         return v
     try:
         return [float(x) for x in v]
@@ -130,6 +151,7 @@ def explain(
     rho=None,
     rdp=None,
     profile=None,
+    accountant=None,
 ) -> RiskCard:
     """The risk card of a DP guarantee against the papers' attackers.
 
@@ -152,8 +174,13 @@ def explain(
             ``"reconstruction.beta=0.5"``).
         pld_discretisation: DP-SGD only: the PLD grid (default: adaptive, with a stated error).
         rho: ρ-zCDP (converted through its RDP curve ρα; δ as for μ).
-        rdp: a file of RDP orders α and values ε_α (two columns), e.g. from TF Privacy / opacus.
-        profile: a file of privacy-profile pairs ε, δ(ε) (two columns), each a valid guarantee.
+        rdp: a file of RDP orders α and values ε_α (two columns), e.g. from TF Privacy / opacus;
+            a line ``# adjacency: replace-one`` states its adjacency (else add/remove is assumed,
+            the safe reading). Or the data a saved card recorded.
+        profile: a file of privacy-profile pairs ε, δ(ε) (two columns), each a valid guarantee
+            (the same adjacency line and default).
+        accountant: DP-SGD only: ``"pld"`` (default; tight, with a stated error) or ``"rdp"``
+            (its RDP curve at integer orders: milliseconds at any number of steps, looser).
 
     Returns:
         RiskCard.
@@ -165,19 +192,15 @@ def explain(
 
 
 def html(sections: tuple[Section, ...] = (), **kwargs) -> tuple[RiskCard, str]:
-    """The card and its self-contained HTML page: the headline, the risk explorer (curves against
-    the user's knob and the prior, sliders over grids computed here) and the table; ``sections``
-    (e.g. an audit's, :mod:`.audit_section`) are added to the card before it is drawn."""
+    """The card and its self-contained HTML page: the plain reading, the headline, the risk
+    explorer (one slider per knob, over grids computed here) and the table; ``sections`` (e.g. an
+    audit's, :mod:`.audit_section`) are added to the card before it is drawn."""
     from . import explorer, render
 
     card, g, a = _build(**kwargs)
     for s in sections:
         card = card.with_section(s)
-    g_args = {k: card.inputs[k] for k in GUARANTEE_ARGS if k in card.inputs}
-    if "pld_discretisation" in card.inputs:
-        g_args["pld_discretisation"] = card.inputs["pld_discretisation"]
-    a_args = {k: card.inputs[k] for k in _ATTACKER_ARGS if k in card.inputs}
-    data = explorer.data(card, g, a, g_args, a_args)
+    data = explorer.data(card, g, a)
     return card, render.html_page(card, data, plotly_js=_plotly_js())
 
 
@@ -192,6 +215,28 @@ def _plotly_js() -> str:
     return get_plotlyjs()
 
 
+def adjacency_reason(g) -> str:
+    """Why the card reads the guarantee under its adjacency, by where the adjacency came from."""
+    if g.adjacency_source == "given":
+        return "(given)"
+    if g.adjacency_source == "file":
+        return f"(stated in the file {g.curve.name})"
+    if g.kind == "dpsgd":
+        return (
+            "(default for DP-SGD, as opacus and dp-accounting report its ε; set with --adjacency)"
+        )
+    if g.kind in ("rdp", "profile"):
+        return (
+            "(assumed: the file does not say, and add/remove is the safe reading, as opacus and TF "
+            "Privacy report RDP; if the curve is for replace-one, give --adjacency replace-one or "
+            "a line '# adjacency: replace-one' in the file, and the reconstruction bounds shrink)"
+        )
+    return (
+        "(default: the adjacency of Swanberg et al. and Pankova & Laud; if the guarantee is for "
+        "add/remove, give --adjacency add-remove, and the reconstruction bounds grow)"
+    )
+
+
 def _settings(g, a) -> tuple[Setting, ...]:
     s, r = g.as_stated, g.replace_one
     out = [
@@ -199,8 +244,7 @@ def _settings(g, a) -> tuple[Setting, ...]:
         Setting(
             "adjacency",
             "adjacency",
-            f"{g.adjacency}: {_ADJ_MEANING[g.adjacency]}"
-            + (" (default; set with --adjacency)" if g.adjacency_default else ""),
+            f"{g.adjacency}: {_ADJ_MEANING[g.adjacency]} {adjacency_reason(g)}",
             default=g.adjacency_default,
         ),
     ]

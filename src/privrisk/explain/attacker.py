@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
-from .inputs import BadInput, integer, number
+from .inputs import BadInput, integer, number, read_text
 
 DEFAULT_BASE_RATE = 0.5
 DEFAULT_VALUES = 2  # a yes/no secret
 DEFAULT_TARGETS = 100
 DEFAULT_ATTRIBUTE_RANGE = 20.0
-#: Theorem 3.5's tail with δ > 0 is an (n + 2) × n table: keep it small enough to be instant
-MAX_TARGETS = 2000
+#: the most targets of one run: Theorem 3.5's quantiles cost O(n log n) per (ε, δ) pair
+#: (:func:`privrisk.bounds.reconstruction.success_quantiles`), so a card at this many per-target
+#: priors over a whole privacy profile still takes a few seconds
+MAX_TARGETS = 100_000
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,8 @@ class Attacker:
     priors: tuple[float, ...]
     attribute_range: float
     defaults: tuple[str, ...]
+    #: the per-target priors file as data (what a saved card records), when one was given
+    prior_file: PriorFile | None = None
 
     @property
     def targets(self) -> int:
@@ -55,16 +58,38 @@ def _prior(name: str, value) -> float:
     return p
 
 
+@dataclass(frozen=True)
+class PriorFile:
+    """Per-target priors read from a file, as a saved card records them (the file's name and its
+    numbers: a card never depends on a file that may change after it was made)."""
+
+    name: str
+    priors: tuple[float, ...]
+
+    def to_input(self) -> dict:
+        return {"name": self.name, "priors": list(self.priors)}
+
+
 def read_prior_file(path) -> tuple[float, ...]:
     """Per-target priors from a text/CSV file: one number per line, an optional one-word header,
     blank lines and ``#`` comments ignored. Anything else (several columns, no rows) is refused."""
-    path = Path(path)
-    if not path.is_file():
-        raise BadInput("prior_file", f"no such file: {path}")
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as err:
-        raise BadInput("prior_file", f"cannot read {path}: {err}") from None
+    return prior_file_of(path).priors
+
+
+def prior_file_of(value) -> PriorFile:
+    """Per-target priors from a file name, or from what a saved card recorded
+    (:meth:`PriorFile.to_input`)."""
+    if isinstance(value, PriorFile):
+        return value
+    if isinstance(value, dict):
+        if set(value) != {"name", "priors"} or not isinstance(value["name"], str):
+            raise BadInput("prior_file", "saved per-target priors have the fields name and priors")
+        if not isinstance(value["priors"], list) or not value["priors"]:
+            raise BadInput("prior_file", "saved per-target priors must be a non-empty list")
+        if len(value["priors"]) > MAX_TARGETS:
+            raise BadInput("prior_file", f"at most {MAX_TARGETS:,} targets are supported")
+        return PriorFile(value["name"], tuple(_prior("prior_file", x) for x in value["priors"]))
+    path, text = read_text("prior_file", value)
     out = []
     header_seen = False
     for lineno, raw in enumerate(text.splitlines(), start=1):
@@ -93,13 +118,13 @@ def read_prior_file(path) -> tuple[float, ...]:
                 f"{path}: line {lineno}: prior {fields[0]} is outside [{MIN_PRIOR:g}, 1]",
             )
         out.append(p)
+        if len(out) > MAX_TARGETS:
+            raise BadInput(
+                "prior_file", f"{path}: more than {MAX_TARGETS:,} targets; at most that many"
+            )
     if not out:
         raise BadInput("prior_file", f"{path}: no priors in the file (one number per line)")
-    if len(out) > MAX_TARGETS:
-        raise BadInput(
-            "prior_file", f"{path}: {len(out):,} targets; at most {MAX_TARGETS:,} are supported"
-        )
-    return tuple(out)
+    return PriorFile(path.name, tuple(out))
 
 
 def parse(
@@ -130,6 +155,7 @@ def parse(
         raise BadInput(ways[1], f"the prior is given more than one way ({flags}); give one")
     k = None
     per_target = None
+    pf = None
     if prior is not None:
         p = _prior("prior", prior)
         prior_from = "given"
@@ -139,17 +165,20 @@ def parse(
         prior_from = f"{k:,} equally likely values"
     elif priors is not None or prior_file is not None:
         if prior_file is not None:
-            per_target = read_prior_file(prior_file)
-            src = f"file {Path(prior_file).name}"
+            pf = prior_file_of(prior_file)
+            per_target = pf.priors
+            src = f"file {pf.name}"
         else:
+            if isinstance(priors, str | bytes | dict):
+                raise BadInput("priors", "must be a sequence of probabilities")
             try:
+                if len(priors) > MAX_TARGETS:
+                    raise BadInput("priors", f"at most {MAX_TARGETS:,} targets are supported")
                 per_target = tuple(_prior("priors", x) for x in priors)
             except TypeError:
                 raise BadInput("priors", "must be a sequence of probabilities") from None
             if not per_target:
                 raise BadInput("priors", "is empty")
-            if len(per_target) > MAX_TARGETS:
-                raise BadInput("priors", f"at most {MAX_TARGETS:,} targets are supported")
             src = "per-target priors"
         if targets is not None:
             raise BadInput(
@@ -191,4 +220,5 @@ def parse(
         priors=per_target,
         attribute_range=m,
         defaults=tuple(defaults),
+        prior_file=pf,
     )

@@ -8,6 +8,7 @@ knows, the adjacency the number is computed under, and the library function that
 
 from __future__ import annotations
 
+import enum
 import json
 import math
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -70,7 +71,7 @@ class Section:
 
 #: the JSON's schema name and version: a card of another version is refused on load
 SCHEMA = "privrisk.riskcard"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,8 @@ class RiskCard:
     #: the arguments of :func:`privrisk.explain.explain` the card was made from (as given)
     inputs: dict = field(default_factory=dict, compare=False)
     sections: tuple[Section, ...] = ()
+    #: the card in one plain sentence (:mod:`.reading`)
+    reading: str = ""
 
     def row(self, key: str) -> Row:
         for r in self.rows:
@@ -144,10 +147,11 @@ class RiskCard:
             guarantee=d["guarantee"],
             settings=settings,
             rows=rows,
-            notes=tuple(d.get("notes", ())),
+            notes=tuple(d["notes"]),
             headline=headline,
             inputs=dict(d.get("inputs", {})),
             sections=sections,
+            reading=d.get("reading", ""),
         )
 
     @classmethod
@@ -180,6 +184,10 @@ def _row(r: dict) -> Row:
 # JSON has no ∞ or NaN: non-finite floats travel as the strings "inf", "-inf", "nan" (what they
 # are; strict parsers accept them)
 def _encode(x):
+    if isinstance(x, enum.Enum):  # an Adjacency: its spelling, a plain string
+        return _encode(x.value)
+    if isinstance(x, str):
+        return str(x)
     if isinstance(x, float) and not math.isfinite(x):
         return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
     if isinstance(x, dict):
@@ -211,7 +219,16 @@ class CardError(ValueError):
         super().__init__(f"{field}: {message}")
 
 
-_REQUIRED = {"guarantee": str, "settings": list, "rows": list, "headline": list, "inputs": dict}
+_REQUIRED = {
+    "guarantee": str,
+    "settings": list,
+    "rows": list,
+    "notes": list,
+    "headline": list,
+    "inputs": dict,
+    "sections": list,
+    "reading": str,
+}
 _FIELD_TYPES = {
     Row: {
         "key": str,
@@ -262,8 +279,15 @@ def _check_object(where: str, kind, obj) -> None:
             raise CardError(f"{where}.values", f"must be a list of numbers, got {vals!r}")
 
 
+def _check_strings(where: str, items) -> None:
+    for i, x in enumerate(items):
+        if not isinstance(x, str):
+            raise CardError(f"{where}[{i}]", f"must be a string, got {x!r}")
+
+
 def check_structure(d) -> None:
-    """The schema: name, version and every field's presence and type."""
+    """The schema: name, version and every field's presence and type (``notes`` a list of
+    strings, not a string; every section an object with a key, a title, rows and notes)."""
     if not isinstance(d, dict):
         raise CardError("card", "must be a JSON object")
     if d.get("schema") != SCHEMA:
@@ -277,20 +301,27 @@ def check_structure(d) -> None:
         if name not in d:
             raise CardError(name, "missing")
         if not isinstance(d[name], typ):
-            raise CardError(name, f"must be a {typ.__name__}")
-    known = set(_REQUIRED) | {"schema", "schema_version", "privrisk", "libraries", "notes"}
-    unknown = sorted(set(d) - known - {"sections"})
+            raise CardError(name, f"must be a {typ.__name__}, got {type(d[name]).__name__}")
+    known = set(_REQUIRED) | {"schema", "schema_version", "privrisk", "libraries"}
+    unknown = sorted(set(d) - known)
     if unknown:
         raise CardError(unknown[0], "unknown field of a card")
+    _check_strings("notes", d["notes"])
     for i, s in enumerate(d["settings"]):
         _check_object(f"settings[{i}]", Setting, s)
     for i, r in enumerate(d["rows"]):
         _check_object(f"rows[{i}]", Row, r)
     for i, h in enumerate(d["headline"]):
         _check_object(f"headline[{i}]", Headline, h)
-    for i, sec in enumerate(d.get("sections", [])):
+    for i, sec in enumerate(d["sections"]):
+        where = f"sections[{i}]"
         if not isinstance(sec, dict):
-            raise CardError(f"sections[{i}]", "must be an object")
-        _check_object(f"sections[{i}]", Section, {k: v for k, v in sec.items() if k != "rows"})
+            raise CardError(where, "must be an object")
+        _check_object(where, Section, {k: v for k, v in sec.items() if k not in ("rows", "notes")})
+        if not isinstance(sec.get("rows", []), list):
+            raise CardError(f"{where}.rows", "must be a list")
+        if not isinstance(sec.get("notes", []), list):
+            raise CardError(f"{where}.notes", "must be a list of strings")
+        _check_strings(f"{where}.notes", sec.get("notes", []))
         for j, r in enumerate(sec.get("rows", [])):
-            _check_object(f"sections[{i}].rows[{j}]", Row, r)
+            _check_object(f"{where}.rows[{j}]", Row, r)

@@ -48,7 +48,12 @@ def add_guarantee_arguments(
     g.add_argument("--profile", metavar="FILE", help="a privacy profile: two columns, ε and δ(ε)")
     g.add_argument(
         "--adjacency",
-        help="replace-one or add-remove (default: add-remove for DP-SGD, else replace-one)",
+        help="replace-one or add-remove (default: add-remove for DP-SGD and for a curve file "
+        "that does not say, else replace-one)",
+    )
+    g.add_argument(
+        "--accountant",
+        help="DP-SGD: pld (default: tight, with a stated error) or rdp (fast at any steps, looser)",
     )
 
 
@@ -92,9 +97,12 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     import warnings
 
-    # numerical warnings (a quadrature's roundoff, an overflow handled at the edge) are not the
-    # user's to act on: the card states its own numbers; stderr keeps one line for errors
-    with warnings.catch_warnings():
+    from privrisk.accounting import quiet_absl
+
+    # numerical warnings (a quadrature's roundoff, an overflow handled at the edge) and
+    # dp-accounting's absl log lines are not the user's to act on: the card states its own
+    # numbers; stderr keeps one line for errors
+    with warnings.catch_warnings(), quiet_absl():
         warnings.simplefilter("ignore")
         return _main(argv)
 
@@ -111,6 +119,8 @@ def _main(argv: Sequence[str] | None) -> int:
     skip = ("json", "html", "load", *audit_section.AUDIT_OPTIONS)
     kwargs = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     try:
+        if args.html is not None:
+            check_output_path("html", args.html)
         if args.load is not None:
             card = _load(args.load, kwargs)
             if args.html is not None:
@@ -129,28 +139,51 @@ def _main(argv: Sequence[str] | None) -> int:
             print(
                 f"privrisk explain: error: --html: cannot write {args.html}: {err}", file=sys.stderr
             )
-            return 1
-    sys.stdout.write(to_json(card) if args.json else text(card))
+            return 2
+    try:
+        sys.stdout.write(to_json(card) if args.json else text(card))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `privrisk explain ... | head`: the reader has what it wanted
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     if args.html is not None:
         print(f"privrisk explain: wrote {args.html}", file=sys.stderr)
     return 0
 
 
-def _load(path: str, kwargs: dict):
-    """The saved card at ``path``, checked in full; BadInput naming --load and the field."""
+def check_output_path(argument: str, path: str) -> None:
+    """BadInput naming ``argument`` unless ``path`` names a file that can be written: not empty,
+    not a directory, in a folder that exists. Checked before anything is computed."""
+    import os
     from pathlib import Path
 
     from . import BadInput
+
+    if path is None or str(path).strip() == "":
+        raise BadInput(argument, "needs a file name, got an empty one")
+    p = Path(path)
+    if p.is_dir() or str(path).endswith(os.sep):
+        raise BadInput(argument, f"{path} is a directory; give a file name such as card.html")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise BadInput(argument, f"no such folder: {parent}")
+    if not os.access(parent, os.W_OK):
+        raise BadInput(argument, f"cannot write in {parent}")
+
+
+def _load(path: str, kwargs: dict):
+    """The saved card at ``path``, checked in full; BadInput naming --load and the field."""
+    from . import BadInput
+    from .inputs import read_text
     from .validate import CardError, load
 
     if kwargs:
         other = "--" + next(iter(kwargs)).replace("_", "-")
         raise BadInput("load", f"a saved card carries its own inputs; drop {other}")
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise BadInput("load", f"cannot read {path}: {err}") from None
+    _, text = read_text("load", path)
     try:
         return load(text)
     except CardError as err:

@@ -1,134 +1,364 @@
-"""The risk explorer: the data behind the HTML page's interactive curves.
+"""The risk explorer: the data behind the HTML page's sliders, one panel per knob the CLI has.
 
 Every number is made here, in Python, by the card's own row functions (:data:`.rows.ROWS`) on
-guarantees parsed by :func:`.guarantee.parse` — the page's JavaScript only looks values up in
-these precomputed grids and moves a marker; no bound is re-implemented in JavaScript. Two grids:
+guarantees and attackers parsed by :func:`.guarantee.parse` and :func:`.attacker.parse` — the
+page's JavaScript only looks values up and moves a marker; no bound is re-implemented in
+JavaScript. Each panel moves one knob over a fine grid (the others held at the user's setting)
+and holds, at every grid point, the followed rows' values and texts as the card prints them, the
+plain-language reading of :mod:`.reading`, and the command that prints the same card: so a
+slider's readout equals ``privrisk explain`` at the value it shows, by construction.
 
-- **the user's knob**: ε (pure or (ε, δ)), μ (μ-GDP), σ (Gaussian mechanism), ρ (zCDP) or the
-  noise multiplier (DP-SGD, the other parameters held), with the user's own value on the grid;
-- **the prior**: the attacker's prior success for one secret, from 10⁻⁴ to 1, with the user's own
-  prior on the grid, at the user's guarantee; the "prior alone" line is y = prior.
-
-Guarantees given as a file (RDP curve, privacy profile) have no knob: only the prior grid.
+The knobs: the guarantee's own (ε and δ; μ; σ and the sensitivity; ρ; DP-SGD's noise multiplier,
+sampling rate, steps and δ; a curve file's δ) and the attacker's (base rate, prior, targets,
+attribute range). DP-SGD's guarantee knobs are swept with the RDP accountant (``--accountant
+rdp``), milliseconds per point at any number of steps, where the card's PLD costs up to a second
+per point at 10⁶ steps; the page says so, and the card itself keeps the PLD.
 """
 
 from __future__ import annotations
 
 import math
+import shlex
+from dataclasses import dataclass
 
 import numpy as np
 
-from privrisk import accounting
-
+from .attacker import MAX_TARGETS
 from .attacker import parse as parse_attacker
+from .guarantee import Guarantee
 from .guarantee import parse as parse_guarantee
 from .inputs import BadInput
-from .rows import ROWS, prob
+from .reading import sentence
+from .rows import ROWS
 
-#: the knob per kind of guarantee: (argument, symbol, grid kind)
-KNOBS = {
-    "epsilon": ("epsilon", "ε", "linear"),
-    "epsilon-delta": ("epsilon", "ε", "linear"),
-    "gdp": ("mu", "μ", "linear"),
-    "gaussian": ("sigma", "σ", "log"),
-    "zcdp": ("rho", "ρ", "linear"),
-    "dpsgd": ("noise_multiplier", "noise multiplier", "log"),
-}
-#: grid points (DP-SGD's are fewer: each is a PLD accounting)
-POINTS = {"dpsgd": 9}
-DEFAULT_POINTS = 41
-PRIOR_POINTS = 41
-
-#: the rows the explorer follows (probabilities; the 95 % count is in the card's table)
-SERIES = (
+#: the rows each kind of knob moves (the reading's rows are computed at every point too)
+GUARANTEE_SERIES = (
     "membership.tpr_at_fpr_0.01",
     "membership.advantage_fdp",
     "membership.positive_accuracy",
+    "membership.mace",
     "reconstruction.beta",
     "reconstruction.baseline_fdp",
     "attribute.precise",
 )
-#: the rows that depend on the prior (the curves against the prior)
-PRIOR_SERIES = ("reconstruction.beta", "reconstruction.baseline_fdp", "reconstruction.mmc")
+ATTACKER_SERIES = {
+    "base_rate": ("membership.positive_accuracy", "membership.mace"),
+    "prior": ("reconstruction.beta", "reconstruction.baseline_fdp", "reconstruction.advantage"),
+    "targets": ("reconstruction.quantiles",),
+    "attribute_range": ("attribute.precise",),
+}
+READING_ROWS = ("membership.advantage_fdp", "reconstruction.beta", "reconstruction.baseline_fdp")
+#: kept for callers of the earlier explorer: the rows against the guarantee's knob
+SERIES = GUARANTEE_SERIES
 
 
-def knob_grid(kind: str, user: float) -> np.ndarray:
-    _, _, scale = KNOBS[kind]
-    n = POINTS.get(kind, DEFAULT_POINTS)
-    if scale == "log":
-        grid = user * np.geomspace(1 / 3, 3, n)
+@dataclass(frozen=True)
+class Knob:
+    """One slider: the argument it sets, its symbol, how its grid is spaced, and how many points
+    (fewer where a point is dearer)."""
+
+    name: str
+    symbol: str
+    scale: str  # "linear", "log" or "integer"
+    points: int
+    part: str  # "guarantee" or "attacker"
+
+
+KNOBS = {
+    "epsilon": Knob("epsilon", "ε", "linear", 121, "guarantee"),
+    "delta": Knob("delta", "δ", "log", 61, "guarantee"),
+    "mu": Knob("mu", "μ", "linear", 121, "guarantee"),
+    "sigma": Knob("sigma", "σ", "log", 121, "guarantee"),
+    "sensitivity": Knob("sensitivity", "sensitivity Δ", "log", 81, "guarantee"),
+    "rho": Knob("rho", "ρ", "linear", 61, "guarantee"),
+    "noise_multiplier": Knob("noise_multiplier", "noise multiplier", "log", 41, "guarantee"),
+    "sample_rate": Knob("sample_rate", "sampling rate", "log", 41, "guarantee"),
+    "steps": Knob("steps", "steps", "integer", 41, "guarantee"),
+    "base_rate": Knob("base_rate", "membership base rate", "linear", 81, "attacker"),
+    "prior": Knob("prior", "prior success of one guess", "log", 81, "attacker"),
+    "targets": Knob("targets", "targets in one run", "integer", 41, "attacker"),
+    "attribute_range": Knob("attribute_range", "attribute range (units)", "log", 61, "attacker"),
+}
+#: the guarantee's knobs per kind of guarantee, in the order the page shows them
+GUARANTEE_KNOBS = {
+    "epsilon": ("epsilon", "delta"),
+    "epsilon-delta": ("epsilon", "delta"),
+    "gdp": ("mu", "delta"),
+    "gaussian": ("sigma", "sensitivity", "delta"),
+    "zcdp": ("rho", "delta"),
+    "dpsgd": ("noise_multiplier", "sample_rate", "steps", "delta"),
+    "rdp": ("delta",),
+    "profile": ("delta",),
+}
+ATTACKER_KNOBS = ("base_rate", "prior", "targets", "attribute_range")
+
+
+def _round(x: float) -> float:
+    """A grid value as the command line spells it (6 significant digits), so the command shown
+    for a point parses to the very float the point was computed at."""
+    return float(f"{x:.6g}")
+
+
+def grid(knob: Knob, user: float, kind: str) -> np.ndarray:
+    """The knob's grid around the user's value (which is on it, exactly)."""
+    n = knob.points
+    finite = math.isfinite(user)
+    u = user if finite else 0.0
+    if knob.name == "epsilon":
+        xs = np.linspace(0.0, max(2.0 * u, 6.0) if finite else 20.0, n)
+    elif knob.name == "mu":
+        xs = np.linspace(0.0, max(2.0 * u, 3.0) if finite else 10.0, n)
+    elif knob.name == "rho":
+        xs = np.linspace(0.0, max(2.0 * u, 1.0), n)
+    elif knob.name == "delta":
+        lo = 1e-12
+        hi = 0.1 if kind in ("epsilon", "epsilon-delta") else 0.5
+        xs = np.geomspace(lo, hi, n)
+        if kind in ("epsilon", "epsilon-delta"):
+            xs = np.r_[0.0, xs]  # δ = 0 is pure ε-DP
+    elif knob.name == "sample_rate":
+        xs = np.geomspace(u / 10, min(1.0, 10 * u), n)
+    elif knob.name == "steps":
+        top = min(10 * u, 1e7)  # the accounting's limit
+        xs = np.unique(np.round(np.geomspace(max(1.0, u / 10), max(top, 2.0), n)))
+    elif knob.name == "base_rate":
+        xs = np.linspace(0.01, 0.99, n)
+    elif knob.name == "prior":
+        xs = np.geomspace(1e-4, 1.0, n)
+    elif knob.name == "targets":
+        xs = np.unique(np.round(np.geomspace(1, max(min(10 * u, MAX_TARGETS), 1000), n)))
+    elif knob.name == "attribute_range":
+        xs = np.geomspace(2.5, max(10 * u, 200.0), n)
+    else:  # sigma, sensitivity, noise multiplier: a factor 3 (σ: 10) either way, log-spaced
+        f = 10.0 if knob.name in ("sigma", "sensitivity") else 3.0
+        xs = np.geomspace(u / f, u * f, n)
+    xs = np.array([_round(x) for x in xs])
+    if finite:
+        xs = np.unique(np.r_[xs, user])
+    return xs
+
+
+@dataclass
+class _Base:
+    """The user's setting as arguments (numbers as parsed), from which each point changes one."""
+
+    guarantee: dict
+    attacker: dict
+    command: dict  # the same as the command line spells it
+
+
+def _base(card, g: Guarantee, a) -> _Base:
+    from .reverse import base_arguments
+
+    if g.kind in ("rdp", "profile"):
+        gargs = {g.kind: g.curve.to_input(), "adjacency": str(g.adjacency)}
+        if "delta" in g.stated:
+            gargs["delta"] = g.stated["delta"]
     else:
-        top = max(2.0 * user, {"epsilon": 6.0, "epsilon-delta": 6.0, "gdp": 3.0}.get(kind, 1.0))
-        grid = np.linspace(0.0, top, n)
-    return np.unique(np.r_[grid, user])
+        gargs = base_arguments(g)
+    if "pld_discretisation" in card.inputs:
+        gargs["pld_discretisation"] = card.inputs["pld_discretisation"]
+    aargs = {}
+    if "base_rate" not in a.defaults:
+        aargs["base_rate"] = a.base_rate
+    if "attribute_range" not in a.defaults:
+        aargs["attribute_range"] = a.attribute_range
+    if a.prior_file is not None:
+        aargs["prior_file"] = a.prior_file.to_input()
+    elif len(set(a.priors)) > 1:
+        aargs["priors"] = list(a.priors)
+    else:
+        if a.values is not None and "prior" not in a.defaults:
+            aargs["values"] = a.values
+        elif "prior" not in a.defaults:
+            aargs["prior"] = a.prior
+        if "targets" not in a.defaults:
+            aargs["targets"] = a.targets
+    command = {k: v for k, v in card.inputs.items() if k != "max_risk"}
+    return _Base(gargs, aargs, command)
 
 
-def prior_grid(user: float) -> np.ndarray:
-    return np.unique(np.r_[np.geomspace(1e-4, 1.0, PRIOR_POINTS), user])
+def _spell(value) -> str:
+    if isinstance(value, dict):  # a file's data: the command names the file
+        return str(value.get("name", "FILE"))
+    if isinstance(value, float):
+        return "inf" if math.isinf(value) else f"{value:.6g}"
+    return str(value)
 
 
-def _values(g, a, keys) -> dict[str, float | None]:
-    out = {}
-    for k in keys:
-        v = ROWS[k](g, a).value
-        out[k] = None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
+def command_line(args: dict) -> str:
+    parts = ["privrisk explain"]
+    for k, v in args.items():
+        if v is None:
+            continue
+        if isinstance(v, list):
+            v = ",".join(f"{x:g}" for x in v)
+        parts.append(f"--{k.replace('_', '-')} {shlex.quote(_spell(v))}")
+    return " ".join(parts)
+
+
+def _point(knob: Knob, x: float, base: _Base, g: Guarantee, a, keys) -> dict | None:
+    """The followed rows, the reading and the command at one grid point; None if the point is
+    outside what the card takes (e.g. a noise multiplier too small to account)."""
+    value = int(x) if knob.scale == "integer" else float(x)
+    gx, ax = g, a
+    command = dict(base.command)
+    try:
+        if knob.part == "guarantee":
+            args = dict(base.guarantee) | {knob.name: value}
+            if g.kind == "dpsgd":
+                args["accountant"] = "rdp"
+                args.pop("pld_discretisation", None)
+                command["accountant"] = "rdp"
+                command.pop("pld_discretisation", None)
+            gx = parse_guarantee(**args)
+            command[knob.name] = value
+        else:
+            args = dict(base.attacker)
+            if knob.name == "prior":
+                for k in ("prior", "values", "priors", "prior_file"):
+                    args.pop(k, None)
+                    command.pop(k, None)
+                if a.targets != 100 or "targets" not in a.defaults:
+                    args["targets"] = a.targets
+                    command["targets"] = a.targets
+            if knob.name == "targets":
+                for k in ("priors", "prior_file", "values"):
+                    if k in args:
+                        args.pop(k)
+                        command.pop(k, None)
+                        args["prior"] = a.prior
+                        command["prior"] = a.prior
+            args[knob.name] = value
+            command[knob.name] = value
+            ax = parse_attacker(**args)
+    except BadInput:
+        return None
+    needed = dict.fromkeys((*keys, *READING_ROWS))
+    rows = {k: ROWS[k](gx, ax) for k in needed}
+    out = {
+        "values": {k: _value(rows[k], ax) for k in keys},
+        "text": {k: rows[k].text for k in keys},
+        "baseline": _baseline(rows[keys[0]], ax),
+        "reading": sentence(gx, ax, rows),
+        "command": command_line(command),
+    }
     return out
 
 
-def _series_out(xs, columns: dict[str, list]) -> dict:
+def _value(row, a) -> float | None:
+    """The number a curve plots: the row's value, or for a count the fraction of the targets."""
+    v = row.value
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return None
+    if row.key == "reconstruction.quantiles":
+        return float(v) / a.targets
+    return float(v)
+
+
+def _baseline(row, a) -> float | None:
+    b = row.baseline
+    if b is None:
+        return None
+    if row.key == "reconstruction.quantiles":
+        return float(b) / a.targets
+    return float(b)
+
+
+def _user_value(knob: Knob, g: Guarantee, a) -> float:
+    if knob.part == "guarantee":
+        if knob.name == "delta" and "delta" not in g.stated:
+            return {"epsilon": 0.0}.get(g.kind, g.as_stated.delta)
+        if knob.name == "sensitivity" and "sensitivity" not in g.stated:
+            return 1.0
+        return float(g.stated[knob.name])
+    return float({"base_rate": a.base_rate, "prior": a.prior, "targets": a.targets,
+                  "attribute_range": a.attribute_range}[knob.name])  # fmt: skip
+
+
+def panel(card, knob: Knob, g: Guarantee, a, base: _Base) -> dict | None:
+    """One slider's data; None when every row it moves is n/a for this guarantee."""
+    keys = GUARANTEE_SERIES if knob.part == "guarantee" else ATTACKER_SERIES[knob.name]
+    keys = tuple(k for k in keys if card.row(k).value is not None) or ()
+    if not keys:
+        return None
+    user = _user_value(knob, g, a)
+    xs = grid(knob, user, g.kind)
+    points, kept = [], []
+    for x in xs:
+        p = _point(knob, x, base, g, a, keys)
+        if p is not None:
+            points.append(p)
+            kept.append(float(x))
+    user_row = {
+        "values": {k: _value(card.row(k), a) for k in keys},
+        "text": {k: card.row(k).text for k in keys},
+        "baseline": _baseline(card.row(keys[0]), a),
+        "reading": card.reading,
+        "command": command_line({k: v for k, v in card.inputs.items() if k != "max_risk"}),
+    }
+    if math.isfinite(user):
+        at = int(np.argmin(np.abs(np.asarray(kept) - user)))
+        if g.kind == "dpsgd" and knob.part == "guarantee":
+            pass  # the RDP sweep's own point: the card (PLD) is shown beside it
+        else:
+            points[at] = user_row  # the card itself, to the last digit
+        xs_out = kept
+    else:  # ε = ∞ or μ = ∞: the curve over finite values, then the user's point at the end
+        points.append(user_row)
+        xs_out = [*kept, None]
+        at = len(points) - 1
     return {
-        "x": [float(x) for x in xs],
-        "xtext": [f"{x:.4g}" for x in xs],
-        "values": columns,
-        "text": {k: [prob(v) if v is not None else "n/a" for v in vs] for k, vs in columns.items()},
+        "name": knob.name,
+        "symbol": knob.symbol,
+        "scale": "log" if knob.scale in ("log",) or knob.name == "targets" else "linear",
+        "x": xs_out,
+        "xtext": [("∞" if x is None else f"{x:.6g}") for x in xs_out],
+        "user": at,
+        "keys": list(keys),
+        "labels": {k: card.row(k).label for k in keys},
+        "values": {k: [p["values"][k] for p in points] for k in keys},
+        "text": {k: [p["text"][k] for p in points] for k in keys},
+        "baseline": [p["baseline"] for p in points],
+        "reading": [p["reading"] for p in points],
+        "command": [p["command"] for p in points],
+        "card": {k: card.row(k).text for k in keys},
+        "note": _note(knob, g, a),
     }
 
 
-def data(card, g, a, g_args: dict, a_args: dict) -> dict:
-    """The page's data: the two grids with every followed row's value (and its text as the card
-    prints it), the user's index on each, and the row labels."""
-    out: dict = {"labels": {r.key: r.label for r in card.rows}}
-    keys = [k for k in SERIES if card.row(k).value is not None]
-    if g.kind in KNOBS:
-        name, symbol, scale = KNOBS[g.kind]
-        user = float(g.stated[name])
-        xs = knob_grid(g.kind, user)
-        cols: dict[str, list] = {k: [] for k in keys}
-        kept = []
-        for x in xs:
-            try:
-                gx = parse_guarantee(**(g_args | {name: float(x)}))
-            except BadInput:  # e.g. a noise multiplier too small to account
-                continue
-            vals = _values(gx, a, keys)
-            kept.append(x)
-            for k in keys:
-                cols[k].append(vals[k])
-        out["knob"] = _series_out(kept, cols) | {
-            "name": name,
-            "symbol": symbol,
-            "scale": scale,
-            "user": int(np.argmin(np.abs(np.asarray(kept) - user))),
-        }
-    # MMC needs a prior 1/K: not a curve over every prior
-    p_keys = [k for k in PRIOR_SERIES if k != "reconstruction.mmc"]
-    ps = prior_grid(a.prior)
-    cols = {k: [] for k in p_keys}
-    base = {k: v for k, v in a_args.items() if k not in ("prior", "values", "priors", "prior_file")}
-    for p in ps:
-        ap = parse_attacker(**(base | {"prior": float(p)}))
-        vals = _values(g, ap, p_keys)
-        for k in p_keys:
-            cols[k].append(vals[k])
-    out["prior"] = _series_out(ps, cols) | {"user": int(np.argmin(np.abs(ps - a.prior)))}
-    out["prior_alone"] = a.prior
-    return out
-
-
-def knob_note(kind: str) -> str:
-    if kind == "dpsgd":
+def _note(knob: Knob, g: Guarantee, a) -> str:
+    if g.kind == "dpsgd" and knob.part == "guarantee":
         return (
-            "each point of the noise-multiplier grid is a full PLD accounting "
-            f"(stated error ≤ {100 * accounting.PLD_RELATIVE_ERROR:g} %)"
+            "This slider recomputes DP-SGD with the RDP accountant (--accountant rdp: milliseconds "
+            "per point at any number of steps), which is looser than the card's PLD; the card's "
+            "own values at your setting are in the last column."
         )
+    if knob.name == "targets":
+        return (
+            "The curve is the 95 % bound on the targets reconstructed, as a fraction of the "
+            "targets; the dotted line is what the prior alone gives."
+            + (" Each target has the largest prior of the file here." if a.prior_file else "")
+        )
+    if knob.name == "prior" and a.prior_file is not None:
+        return "Every target has the prior the slider shows here, not the file's."
     return ""
+
+
+def data(card, g: Guarantee, a) -> dict:
+    """The page's data: one panel per knob (see :func:`panel`), the user's reading, the labels."""
+    base = _base(card, g, a)
+    panels = []
+    skipped = []
+    for name in (*GUARANTEE_KNOBS.get(g.kind, ()), *ATTACKER_KNOBS):
+        p = panel(card, KNOBS[name], g, a, base)
+        if p is None:
+            skipped.append(KNOBS[name].symbol)
+        else:
+            panels.append(p)
+    return {
+        "panels": panels,
+        "skipped": skipped,
+        "reading": card.reading,
+        "labels": {r.key: r.label for r in card.rows},
+    }

@@ -17,7 +17,7 @@ from privrisk import accounting
 
 from .attacker import Attacker
 from .card import Row
-from .guarantee import REPLACE_ONE, Guarantee, adjacency_of, parse, privacy_of_account
+from .guarantee import REPLACE_ONE, Adjacency, Guarantee, parse, privacy_of_account
 from .inputs import BadInput
 from .rows import ROWS, VIEW, num, prob
 
@@ -79,31 +79,46 @@ def parse_max_risk(value) -> tuple[str, float]:
     return key, t
 
 
-def _risk(g_args: dict, kind: str, a: Attacker, key: str, x: float, grid: dict) -> float:
+def base_arguments(g: Guarantee) -> dict:
+    """The parsed guarantee as arguments of :func:`.guarantee.parse` (numbers, not the text the
+    user typed: ``--steps 6e3`` is 6000 here), with its adjacency made explicit."""
+    args = {k: v for k, v in g.stated.items() if k in _PARSE_ARGS}
+    args["adjacency"] = str(g.adjacency)
+    return args
+
+
+_PARSE_ARGS = (
+    "epsilon", "delta", "mu", "sigma", "sensitivity", "noise_multiplier", "sample_rate", "steps",
+    "rho", "accountant",
+)  # fmt: skip
+
+
+def _risk(base: dict, kind: str, a: Attacker, key: str, x: float, grid: dict) -> float:
     """The row's value when the searched parameter is x (privacy loss grows with x).
 
-    DP-SGD: every step of the search, and the check of its answer, use one PLD discretisation
-    ``grid["interval"]`` (the adaptive one at the user's own setting), so the risk the answer
-    reports is the very value the search compared with the target. A noise multiplier too small
-    to account (:class:`~privrisk.accounting.AccountingLimit`) counts as above any target."""
+    DP-SGD (PLD): every step of the search, and the check of its answer, use one PLD
+    discretisation ``grid["interval"]`` (the adaptive one at the user's own setting), so the risk
+    the answer reports is the very value the search compared with the target. A noise multiplier
+    too small to account (:class:`~privrisk.accounting.AccountingLimit`) counts as above any
+    target."""
     name, sign = PARAMETER[kind]
-    args = dict(g_args)
+    args = dict(base)
     if sign > 0:
         args[name] = x
     else:
         args[name] = math.inf if x == 0 else 1.0 / x
-    if kind == "dpsgd":
+    if kind == "dpsgd" and args.get("accountant") != "rdp":
         # account only the view this row reads: each PLD costs ~0.05 s
-        adjacency, _ = adjacency_of(args.get("adjacency"), kind)
+        adjacency = Adjacency.parse(args["adjacency"])
         view = adjacency if VIEW[key] == "stated" else REPLACE_ONE
         if math.isinf(args[name]):
             return _extreme(key, a, 0.0)
         try:
             acct = accounting.dpsgd_pld(
                 noise_multiplier=args["noise_multiplier"],
-                sample_rate=float(args["sample_rate"]),
-                steps=int(args["steps"]),
-                delta=float(args["delta"]),
+                sample_rate=args["sample_rate"],
+                steps=args["steps"],
+                delta=args["delta"],
                 adjacency=view,
                 interval=grid.get("interval"),
             )
@@ -113,6 +128,8 @@ def _risk(g_args: dict, kind: str, a: Attacker, key: str, x: float, grid: dict) 
         privacy = privacy_of_account(acct)
         g = Guarantee(kind, {}, adjacency, False, privacy, privacy)
     else:
+        if kind == "dpsgd" and math.isinf(args[name]):
+            return _extreme(key, a, 0.0)
         try:
             g = parse(**args)
         except BadInput:  # beyond the card's range (ε > 1000, μ > 100): the risk of no privacy
@@ -126,7 +143,7 @@ def _extreme(key: str, a: Attacker, epsilon: float) -> float:
     return float(ROWS[key](parse(epsilon=epsilon), a).value)
 
 
-def answer(g_args: dict, g: Guarantee, a: Attacker, key: str, target: float) -> Row:
+def answer(g: Guarantee, a: Attacker, key: str, target: float) -> Row:
     if g.kind not in PARAMETER:
         raise BadInput(
             "max_risk",
@@ -143,11 +160,12 @@ def answer(g_args: dict, g: Guarantee, a: Attacker, key: str, target: float) -> 
     rel_tol = 1e-3 if g.kind == "dpsgd" else 1e-6
 
     grid: dict = {}
+    base = base_arguments(g)
     if g.kind == "dpsgd":
-        _risk(g_args, g.kind, a, key, x_user, grid)  # fixes the grid at the user's setting
+        _risk(base, g.kind, a, key, x_user, grid)  # fixes the grid at the user's setting
 
     def risk(x):
-        return _risk(g_args, g.kind, a, key, x, grid)
+        return _risk(base, g.kind, a, key, x, grid)
 
     at_zero = _extreme(key, a, 0.0)
     common = dict(

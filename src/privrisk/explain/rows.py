@@ -31,7 +31,9 @@ PROTECT_THRESHOLD = 0.05
 
 
 def prob(x: float | None) -> str:
-    """A probability for the card: 3 decimals, more digits near 1, scientific when tiny."""
+    """A probability for the card: 3 decimals from 0.1 up, more digits near 1, and 3 significant
+    digits below 0.1 (so a TPR of 0.00272 at a false-positive rate of 0.001 reads as such, not as
+    0.003), scientific below 10⁻⁴."""
     if x is None:
         return "n/a"
     if x == 1:
@@ -44,8 +46,11 @@ def prob(x: float | None) -> str:
         return f"1 − {1 - x:.1e}"
     if 0.999 < x < 1:
         return f"{x:.6f}".rstrip("0")
-    if x < 0.001:
+    if x < 1e-4:
         return f"{x:.2e}"
+    if x < 0.1:
+        decimals = 2 - math.floor(math.log10(x))  # three significant digits
+        return f"{x:.{decimals}f}"
     return f"{x:.3f}"
 
 
@@ -87,13 +92,19 @@ def over_profile(
         idx = np.arange(grid.size)
         vals = np.asarray(fn(grid, deltas), dtype=float).reshape(grid.size, -1)
     else:
-        coarse = np.arange(0, grid.size, stride)
-        v_coarse = np.array([np.atleast_1d(fn(grid[i], deltas[i])) for i in coarse])
-        best = int(coarse[int(np.argmin(v_coarse[:, -1]))])
-        fine = np.arange(max(best - stride, 0), min(best + stride + 1, grid.size), 2)
-        v_fine = np.array([np.atleast_1d(fn(grid[i], deltas[i])) for i in fine])
-        idx = np.r_[coarse, fine]
-        vals = np.vstack([v_coarse, v_fine])
+        # every pair gives a valid bound, so the search only decides how tight: coarse, then
+        # finer around the best so far (21 + 21 + 11 evaluations at the default grid)
+        idx = np.arange(0, grid.size, stride * 2)
+        vals = np.array([np.atleast_1d(fn(grid[i], deltas[i])) for i in idx])
+        for step, reach in ((stride // 5, stride * 2), (2, stride // 5)):
+            best = int(idx[int(np.argmin(vals[:, -1]))])
+            more = np.setdiff1d(
+                np.arange(max(best - reach, 0), min(best + reach + 1, grid.size), max(step, 1)),
+                idx,
+            )
+            if more.size:
+                extra = np.array([np.atleast_1d(fn(grid[i], deltas[i])) for i in more])
+                idx, vals = np.r_[idx, more], np.vstack([vals, extra])
     eps = np.r_[grid[idx], priv.epsilon]
     dls = np.r_[deltas[idx], priv.delta]
     vals = np.vstack([vals, own])
@@ -164,11 +175,39 @@ def advantage_eps_delta(g: Guarantee, a: Attacker) -> Row:
     )
 
 
+def pld_error(s: Privacy, fn) -> float | None:
+    """The stated error of a row read off DP-SGD's PLD: how much it moves between the grids 2Δ
+    and Δ (as the ε error is stated), plus how far the PLD's mass is from 1. None elsewhere."""
+    if s.coarse is None:
+        return None
+    return abs(float(fn(s)) - float(fn(s.coarse))) + s.mass_error
+
+
+def _error_note(err: float | None) -> str:
+    if err is None:
+        return ""
+    return f"PLD error ≤ {err:.1g} (its change from discretisation 2Δ to Δ, and the PLD's mass)"
+
+
+def _join(*notes: str) -> str:
+    return "; ".join(n for n in notes if n)
+
+
 def advantage_fdp(g: Guarantee, a: Attacker) -> Row:
     s = g.as_stated
     if s.mu is not None:
         source, fn = "μ-GDP: 2Φ(μ/2) − 1 (Dong, Roth & Su 2019)", "advantage_gdp"
-    elif s.has_profile and s.mu is None:
+    elif s.tpr_source is not None and s.coarse is not None:
+        source, fn = (
+            "the PLD's total variation δ(0) (Dong, Roth & Su 2019)",
+            "privrisk.accounting.PldAccount.tv",
+        )
+    elif s.tpr_source is not None:
+        source, fn = (
+            "RDP orders directly (Zhu et al. 2022), or the profile's δ(0) where smaller",
+            "advantage_rdp",
+        )
+    elif s.has_profile:
         source, fn = (
             "privacy profile: δ(0) (Dong, Roth & Su 2019)",
             "privrisk.accounting (δ(0) of the profile)",
@@ -183,6 +222,7 @@ def advantage_fdp(g: Guarantee, a: Attacker) -> Row:
         note = "for pure ε-DP it equals tanh(ε/2), Mace's bound at base rate 1/2"
     elif s.has_profile and s.mu is None:
         note = "from the whole privacy-loss distribution: tighter than any single (ε, δ)"
+    note = _join(note, _error_note(pld_error(s, lambda p: p.advantage)))
     return Row(
         key="membership.advantage_fdp",
         group="membership",
@@ -219,13 +259,15 @@ def tpr_at_fpr(fpr: float) -> Callable[[Guarantee, Attacker], Row]:
             label=f"membership test's true-positive rate at false-positive rate {fpr:.1%}",
             value=v,
             text=f"{prob(v)} (a coin that flags {fpr:.1%}: {prob(fpr)})",
-            source="f-DP trade-off curve: TPR <= 1 − f(FPR) (Dong, Roth & Su 2019)",
+            source="f-DP trade-off curve: TPR <= 1 − f(FPR) (Dong, Roth & Su 2019)"
+            + _tradeoff_source(s),
             attacker=(
                 f"The strongest membership test that wrongly flags at most {fpr:.1%} of "
                 f"non-members ({_member_meaning(s)}): the fraction of members it can catch."
             ),
             adjacency=s.adjacency,
             baseline=fpr,
+            note=_error_note(pld_error(s, lambda p: p.success_from_baseline(fpr))),
             function="privrisk.bounds.tradeoff." + _baseline_fn(s),
         )
 
@@ -233,9 +275,21 @@ def tpr_at_fpr(fpr: float) -> Callable[[Guarantee, Attacker], Row]:
     return row
 
 
+def _tradeoff_source(s: Privacy) -> str:
+    if s.tpr_source is None or s.mu is not None:
+        return ""
+    if s.coarse is not None:
+        return ", f read off the PLD itself"
+    return ", f from each RDP order directly (Zhu et al. 2022) where tighter"
+
+
 def _baseline_fn(s: Privacy) -> str:
     if s.mu is not None:
         return "success_from_baseline_gdp"
+    if s.tpr_source is not None and s.coarse is not None:
+        return "success_from_baseline_profile and PldAccount.tpr_for_fpr"
+    if s.tpr_source is not None:
+        return "success_from_baseline_profile and tradeoff_rdp"
     if s.has_profile:
         return "success_from_baseline_profile"
     return "success_from_baseline_approx"
@@ -243,36 +297,47 @@ def _baseline_fn(s: Privacy) -> str:
 
 def mace_advantage(g: Guarantee, a: Attacker) -> Row:
     s = g.as_stated
-    common = dict(
+    b = a.base_rate
+    base = abs(2 * b - 1)
+
+    def adv(p: Privacy) -> float:
+        return min(1.0, max(base, 2 * p.membership_accuracy(b) - 1))
+
+    v = adv(s)
+    gain = v - base
+    paper = ""
+    if s.pure and math.isfinite(s.epsilon):
+        theirs = float(mace.dp_bound(epsilon=s.epsilon, p=b))
+        if theirs > v + 1e-12:
+            paper = (
+                f"Mace's Theorem 1(4) gives {prob(theirs)} here; no test reaches it: the most "
+                f"accurate one scores max(|2b − 1|, tanh(ε/2)) = {prob(v)}"
+            )
+    if base == 0:
+        text = prob(v)
+    elif gain <= 1e-12:
+        text = f"{prob(v)} (the majority guess alone: {prob(base)}; no gain possible)"
+    else:
+        text = f"{prob(v)} (the majority guess alone: {prob(base)}; +{prob(gain)})"
+    return Row(
         key="membership.mace",
         group="membership",
         label="membership advantage of any query of the model (Mace's Adv_p = 2·accuracy − 1)",
-        source="Xu et al. 2022 (Mace), Theorem 1(4)",
+        source="Xu et al. 2022 (Mace), Theorem 1(4); tight: the Bayes accuracy "
+        "max(b, 1 − b) + min(b, 1 − b)·δ(|log(b/(1 − b))|)",
         attacker=(
             "An attacker who scores the target with any query of the released model (a GAN "
-            f"discriminator's output, a loss) when a fraction {a.base_rate:g} of candidates are "
+            f"discriminator's output, a loss) when a fraction {b:g} of candidates are "
             "members: twice its accuracy minus one, of which always answering the majority class "
-            f"without the release already scores {prob(abs(2 * a.base_rate - 1))}."
+            f"without the release already scores {prob(base)}."
         ),
         adjacency=s.adjacency,
-        baseline=abs(2 * a.base_rate - 1),
-        function="privrisk.estimators.mace.dp_bound",
-    )
-    if not s.pure:
-        return Row(
-            value=None,
-            text="n/a",
-            note=_not_pure(s) + " (the paper applies it with δ = 10⁻⁵ ignored; the card does not)",
-            **common,
-        )
-    v = float(mace.dp_bound(epsilon=s.epsilon, p=a.base_rate))
-    base = abs(2 * a.base_rate - 1)
-    if base == 0:
-        return Row(value=v, text=prob(v), **common)
-    return Row(
+        baseline=base,
         value=v,
-        text=f"{prob(v)} (the majority guess alone: {prob(base)}; +{prob(max(v - base, 0.0))})",
-        **common,
+        text=text,
+        note=_join(paper, _error_note(pld_error(s, adv))),
+        function="privrisk.explain.guarantee.membership_accuracy "
+        "(privrisk.estimators.mace.dp_bound for the paper's value)",
     )
 
 
@@ -572,19 +637,13 @@ def baseline_fdp(g: Guarantee, a: Attacker) -> Row:
     kappa = a.prior
     v = s.success_from_baseline(kappa)
     null = "removed" if s.adjacency == ADD_REMOVE else "replaced by a fresh draw from the prior"
-    if s.mu is not None:
-        fn = "success_from_baseline_gdp"
-    elif s.has_profile and s.mu is None:
-        fn = "success_from_baseline_profile"
-    else:
-        fn = "success_from_baseline_approx"
     return Row(
         key="reconstruction.baseline_fdp",
         group="reconstruction",
         label="success of any attack with baseline κ = prior: 1 − f(κ)",
         value=v,
         text=f"{prob(v)} (κ = {prob(kappa)})",
-        source="Kulynych et al. 2025 (riskcal), f of the stated adjacency",
+        source="Kulynych et al. 2025 (riskcal), f of the stated adjacency" + _tradeoff_source(s),
         attacker=(
             f"Any attacker (re-identification, attribute inference, reconstruction) whose best "
             f"guess without the release is right with probability κ; one test against a world "
@@ -592,7 +651,8 @@ def baseline_fdp(g: Guarantee, a: Attacker) -> Row:
         ),
         adjacency=s.adjacency,
         baseline=kappa,
-        function=f"privrisk.bounds.tradeoff.{fn}",
+        note=_error_note(pld_error(s, lambda p: p.success_from_baseline(kappa))),
+        function=f"privrisk.bounds.tradeoff.{_baseline_fn(s)}",
     )
 
 

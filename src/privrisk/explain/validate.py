@@ -1,22 +1,34 @@
 """Checks of a serialised risk card, each naming the field it is about (``privrisk explain --load``).
 
-Three layers, in order: the **schema** (:func:`.card.check_structure`, which
-:meth:`.card.RiskCard.from_dict` applies) (the name and version, every field present with its type,
-no unknown field); the **numbers** (each row's value, baseline and values in the range of what the
-row is — a probability, a count of targets, an ε — and monotone where the bound is: the 5 / 50 /
-95 % counts, the TPR at growing false-positive rates, a success bound at least its baseline);
-and the **recomputation**: the card is made again from its recorded inputs and every number and
-text must agree (numbers to 10⁻⁹ relative), so a card whose numbers were edited is refused even
-when they stay in range.
+A saved card is data, not text: it is rebuilt from the inputs it records (the guarantee, the
+attacker, and what any file held), and it is accepted only if every field it would display is
+what the rebuilt card displays. Three layers, in order: the **schema**
+(:func:`.card.check_structure`, which :meth:`.card.RiskCard.from_dict` applies: the name and
+version, every field present with its type, no unknown field); the **numbers** (each row's value,
+baseline and values in the range of what the row is — a probability, a count of targets, an ε —
+and monotone where the bound is), which gives the clearest message for a number edited out of
+range; and the **recomputation**: the card is made again from its inputs and every field must be
+equal (numbers to 10⁻⁹ relative, text exactly): the guarantee, every row's number, text, label,
+source, attacker sentence, note and function, every setting, the headline, the notes, the plain
+reading and the sections. What ``--load`` then shows is the rebuilt card, never the file's text.
+
+Sections (rows attached beside the card's own, :meth:`.card.RiskCard.with_section`) cannot be
+rebuilt from a card's inputs alone; a caller that can rebuild one passes a ``sections`` mapping
+from the section's key to a function (the card's inputs, the saved section) → the rebuilt
+:class:`.card.Section`, and a saved section with no such function is refused.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 
-from .card import CardError, check_structure
+from .card import CardError, Section, check_structure
 
 __all__ = ["CardError", "check_structure", "check_numbers", "check_recomputed", "load"]
+
+#: fields of a saved card that describe the software that wrote it, not the card: not compared
+PROVENANCE = ("privrisk", "libraries")
 
 
 #: what a row's number is: a probability (in [baseline, 1] or [0, 1]), a count, an ε
@@ -70,9 +82,20 @@ def check_numbers(card) -> None:
             )
 
 
+def _number(x):
+    if isinstance(x, str) and x in ("inf", "-inf", "nan"):
+        return float(x)
+    return x
+
+
 def _close(a, b) -> bool:
+    a, b = _number(a), _number(b)
     if a is None or b is None:
         return a is b
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if not (isinstance(a, int | float) and isinstance(b, int | float)):
+        return False
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     if math.isinf(a) or math.isinf(b):
@@ -80,57 +103,107 @@ def _close(a, b) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
-def check_recomputed(card):
-    """Make the card again from its inputs; CardError naming the first field that differs.
-    Returns the recomputed card."""
+def _short(x, n: int = 80) -> str:
+    text = repr(x)
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def first_difference(path: str, saved, fresh) -> tuple[str, str] | None:
+    """The first place where ``saved`` (from the file) and ``fresh`` (rebuilt) differ, as
+    (path, message), or None. Numbers compare to 10⁻⁹ relative, everything else exactly; a row's
+    path names its key."""
+    numeric = (int, float)
+    if isinstance(fresh, dict):
+        if not isinstance(saved, dict):
+            return path, f"{_short(saved)} in the card, an object recomputed"
+        for k in fresh:
+            if k not in saved:
+                return f"{path}.{k}" if path else k, "missing from the card"
+        for k in saved:
+            if k not in fresh:
+                return f"{path}.{k}" if path else k, "not part of a card rebuilt from its inputs"
+        for k in fresh:
+            found = first_difference(f"{path}.{k}" if path else k, saved[k], fresh[k])
+            if found:
+                return found
+        return None
+    if isinstance(fresh, list):
+        if not isinstance(saved, list):
+            return path, f"{_short(saved)} in the card, a list recomputed"
+        if len(saved) != len(fresh):
+            return path, f"{len(saved)} entries in the card, {len(fresh)} recomputed"
+        for i, (x, y) in enumerate(zip(saved, fresh, strict=True)):
+            label = f"{path}[{i}]"
+            if isinstance(y, dict) and "key" in y and path.endswith("rows"):
+                label += f" ({y['key']})"
+            found = first_difference(label, x, y)
+            if found:
+                return found
+        return None
+    is_num = isinstance(fresh, numeric) and not isinstance(fresh, bool)
+    if is_num or fresh in ("inf", "-inf", "nan"):
+        if not _close(saved, fresh):
+            return path, f"{_short(saved)} in the card, {_short(fresh)} recomputed from its inputs"
+        return None
+    if saved != fresh or type(saved) is not type(fresh):
+        return path, f"{_short(saved)} in the card, {_short(fresh)} recomputed from its inputs"
+    return None
+
+
+#: the order in which a rebuilt card is compared with the saved one (the clearest first)
+_ORDER = ("guarantee", "rows", "settings", "headline", "notes", "reading", "sections", "inputs")
+
+SectionBuilder = Callable[[dict, dict], Section]
+
+
+def check_recomputed(card, saved: dict | None = None, sections: Mapping[str, SectionBuilder] = ()):
+    """Make the card again from its inputs; CardError naming the first field that differs from
+    ``saved`` (the card's JSON dict; by default the card's own). Returns the rebuilt card, with
+    its sections rebuilt by ``sections``."""
     from . import BadInput, explain
 
+    if saved is None:
+        saved = card.to_dict()
     try:
         fresh = explain(**card.inputs)
-    except (BadInput, TypeError) as err:
+    except BadInput as err:
+        raise CardError(
+            "inputs", f"cannot make a card from them: {err.flag}: {err.message}"
+        ) from None
+    except TypeError as err:
         raise CardError("inputs", f"cannot make a card from them: {err}") from None
-    if card.guarantee != fresh.guarantee:
-        raise CardError("guarantee", f"{card.guarantee!r}, recomputed {fresh.guarantee!r}")
-    if len(card.rows) != len(fresh.rows):
-        raise CardError("rows", f"{len(card.rows)} rows, recomputed {len(fresh.rows)}")
-    for i, (a, b) in enumerate(zip(card.rows, fresh.rows, strict=True)):
-        for name in ("key", "value", "baseline", "values", "text", "label", "adjacency"):
-            x, y = getattr(a, name), getattr(b, name)
-            same = (
-                _close(x, y)
-                if name in ("value", "baseline")
-                else (
-                    len(x) == len(y) and all(_close(p, q) for p, q in zip(x, y, strict=True))
-                    if name == "values"
-                    else x == y
-                )
-            )
-            if not same:
-                raise CardError(
-                    f"rows[{i}] ({a.key}).{name}",
-                    f"{x!r} in the card, {y!r} recomputed from its inputs",
-                )
-    for i, (a, b) in enumerate(zip(card.settings, fresh.settings, strict=False)):
-        if a.text != b.text or not _close(a.value, b.value):
+    for i, sec in enumerate(saved.get("sections", [])):
+        build = dict(sections).get(sec.get("key"))
+        if build is None:
             raise CardError(
-                f"settings[{i}] ({a.name})", f"{a.text!r} in the card, {b.text!r} recomputed"
+                f"sections[{i}] ({sec.get('key')})",
+                "a section that privrisk explain cannot rebuild from the card's inputs; a saved "
+                "card holds only what it can rebuild",
             )
-    for i, (a, b) in enumerate(zip(card.headline, fresh.headline, strict=False)):
-        if a.text != b.text or not _close(a.value, b.value):
-            raise CardError(f"headline[{i}]", f"{a.text!r} in the card, {b.text!r} recomputed")
+        fresh = fresh.with_section(build(dict(card.inputs), sec))
+    rebuilt = fresh.to_dict()
+    for name in _ORDER:
+        found = first_difference(name, saved.get(name), rebuilt.get(name))
+        if found:
+            raise CardError(*found)
+    extra = sorted(set(saved) - set(rebuilt) - set(PROVENANCE))
+    if extra:
+        raise CardError(extra[0], "not part of a card rebuilt from its inputs")
     return fresh
 
 
-def load(text: str):
-    """A card from JSON text, checked in full (schema, numbers, recomputation)."""
+def load(text: str, sections: Mapping[str, SectionBuilder] = ()):
+    """A card from JSON text, checked in full (schema, numbers, recomputation); returns the card
+    rebuilt from its inputs (never the file's text)."""
     import json
 
     from .card import RiskCard
 
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise CardError("card", f"not JSON: {err.msg} at line {err.lineno}") from None
+    except (json.JSONDecodeError, RecursionError) as err:
+        msg = f"{err.msg} at line {err.lineno}" if hasattr(err, "msg") else "nested too deeply"
+        raise CardError("card", f"not JSON: {msg}") from None
     try:
         card = RiskCard.from_dict(data)
     except CardError:
@@ -138,5 +211,4 @@ def load(text: str):
     except (TypeError, ValueError, KeyError) as err:
         raise CardError("card", str(err)) from None
     check_numbers(card)
-    check_recomputed(card)
-    return card
+    return check_recomputed(card, data, sections)
