@@ -672,10 +672,33 @@ def _rdp_views(orders, values, d, adj, how, name, ro_rdp=None, kl=None):
         return as_stated, _profile_privacy(
             REPLACE_ONE, e2, d2, d, how2, name, rdp=direct(o2, v2, scale=4.0)
         )
-    e2, d2 = accounting.group_of_two(epsilons=e, deltas=dl)
+    # group privacy multiplies δ by 1 + e^ε: the pairs must reach far enough along the curve that
+    # some (2ε, (1 + e^ε)δ) lies below the card's δ (a curve whose ε at δ = 1e-12 is 20 needs them)
+    eg, dg = _group_reach(orders, values, e, dl, d)
+    e2, d2 = accounting.group_of_two(epsilons=eg, deltas=dg)
     ro = _profile_privacy(REPLACE_ONE, e2, d2, d, "group privacy from add/remove: "
                           "(2ε, (1 + e^ε)δ) for each pair", name)  # fmt: skip
     return as_stated, ro
+
+
+def _group_reach(orders, values, e, dl, delta: float):
+    """The pairs ``(e, dl)`` extended along the RDP curve until (1 + e^ε)·δ(ε) is below both the
+    card's δ and 10⁻¹² (or ε reaches :data:`~privrisk.accounting.MAX_RDP_EPSILON`, where the
+    replace-one view may then honestly have no pair at the card's δ)."""
+    target = min(delta, 1e-12)
+    top = float(e[-1]) if len(e) else 0.0
+    if (1 + math.exp(min(top, 700.0))) * float(np.min(dl)) <= target:
+        return e, dl
+    hi = max(top, 1.0)
+    while hi < accounting.MAX_RDP_EPSILON:
+        hi = min(2 * hi, accounting.MAX_RDP_EPSILON)
+        reach = float(accounting.rdp_delta(orders=orders, rdp=values, epsilon=np.array([hi]))[0])
+        if (1 + math.exp(min(hi, 700.0))) * reach <= target:
+            break
+    extra = profile_grid(hi)
+    extra = extra[extra > top]
+    dx = np.asarray(accounting.rdp_delta(orders=orders, rdp=values, epsilon=extra), dtype=float)
+    return np.r_[e, extra], np.r_[dl, dx]
 
 
 def _zcdp_guarantee(rho, delta, adj, source, what) -> Guarantee:
