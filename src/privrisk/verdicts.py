@@ -534,6 +534,11 @@ def _search(power: Callable[[np.ndarray], np.ndarray], relative: bool) -> tuple[
     reach = np.flatnonzero(p >= POWER)
     if reach.size == 0:
         best = int(np.argmax(p))
+        if p[-1] <= p[len(p) // 2] + 1e-6:  # flat: more data cannot help at the observed value
+            return math.inf, (
+                "more units give no better chance to decide: the observed value sits on the "
+                "decision boundary"
+            )
         if p[-1] >= p[best] - 1e-9:  # still rising at the end of the search
             return (float(grid[-1]) * 1.000001 if relative else PLAN_MAX + 1), ""
         amount = f"{grid[best]:.3g}×" if relative else f"{int(grid[best])}"
