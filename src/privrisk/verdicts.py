@@ -1023,11 +1023,13 @@ def equivalent(
     margin: float,
     z: float = Z,
     what: str = "A − B",
+    floor: Floor | None = None,
     saturated: Sequence[str] = (),
 ) -> Verdict:
     """ "|A − B| ≤ margin" as two one-sided tests: holds when the interval lies inside
     [−margin, margin], fails when it lies wholly outside, else uninformative. A margin of 0
-    between experimental estimates can never hold; give the margin the statement means."""
+    between experimental estimates can never hold; give the margin the statement means.
+    ``floor`` as in :func:`greater` (a failure below it is the estimator's shortfall)."""
     if not margin >= 0:
         raise ValueError(f"equivalence margin {margin!r} must be >= 0")
 
@@ -1042,7 +1044,9 @@ def equivalent(
     def prob(v: float, lean: bool, side: Side) -> np.ndarray:
         if lean:  # both ends inside: at least P(lo inside) + P(hi inside) − 1
             return side(v + margin, True) + side(margin - v, False) - 1.0
-        return side(v - margin, True) + side(-margin - v, False)  # disjoint: above or below
+        # disjoint: above the margin, or below it without reading as a shortfall
+        below = side(-margin - v, False) - _below_floor(side, v, -margin, floor)
+        return side(v - margin, True) + below
 
     return _judge(
         diff,
@@ -1051,6 +1055,7 @@ def equivalent(
         z=z,
         statement=f"|{what}| ≤ {_fmt(margin)}",
         what=what,
+        floor=floor,
         saturated=saturated,
     )
 
