@@ -273,7 +273,9 @@ def test_fig1c_at_least_the_heuristic(tmp_path):
     assert st["fig1c_optimal_ge_hilprecht"] in ("qualitative-ok", "uninformative")
 
     # a few huge outliers in the hold-out set blow up Scott's bandwidth: the KDE plug-in sees
-    # nothing in the bulk while the threshold still separates it, so the claim must fail
+    # nothing in the bulk while the threshold still separates it. The optimal adversary ranges
+    # over the threshold, so this is the estimator's shortfall: never a failure of the claim, and
+    # no number of runs decides it
     def outliers(rng, k):
         out = rng.normal(0, 1, 2500)
         out[:50] = rng.choice([-1e4, 1e4], 50)
@@ -282,8 +284,10 @@ def test_fig1c_at_least_the_heuristic(tmp_path):
             {"d": out, "nn": -rng.normal(0, 1, (2500, 3))},
         )
 
-    st = status(figures_skin.fig1c(P_SKIN, skin_file(tmp_path, outliers)))
-    assert st["fig1c_optimal_ge_hayes"] == "qualitative-fails"
+    res = figures_skin.fig1c(P_SKIN, skin_file(tmp_path, outliers))
+    row = next(c for c in res.claims if c.claim_id == "fig1c_optimal_ge_hayes")
+    assert row.status == "uninformative" and "shortfall" in row.note
+    assert row.to_decide.startswith("never by more runs")
 
 
 @pytest.mark.slow  # 10 synthetic runs cross-fitted: 9-21 s each (fast tier budget)
