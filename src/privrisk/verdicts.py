@@ -840,6 +840,7 @@ def _robust(e: Estimate, decide: _Decide, zz: float) -> bool | None:
 
 
 SATURATED = "every method at the top of the scale in every draw"
+VACUOUS = "the margin is larger than the levels compared, so it decides nothing"
 
 
 def _judge(
@@ -852,29 +853,37 @@ def _judge(
     what: str,
     floor: Floor | None = None,
     saturated: Sequence[str] = (),
+    vacuous: Sequence[str] = (),
 ) -> Verdict:
     """Apply ``decide(estimate, z)`` at every point at the robust level ``ROBUST · z``: holds if it
     holds everywhere, fails if it fails somewhere at the Bonferroni level (a failure below the
     theorem's ``floor`` is the estimator's shortfall: uninformative), else uninformative with the
     plan that would decide it (``prob``: the chance the rule decides a point as it leans, from
     the one-sided chances of its interval). Points in ``saturated`` (every method at the top of
-    the scale: nothing to tell apart) are left out, and the note says which."""
+    the scale: nothing to tell apart) and in ``vacuous`` (the margin is larger than the levels
+    compared: it decides nothing) are left out, and the note says which."""
     points = _points(estimates)
     if not points:
         raise ValueError(f"{statement}: no estimates to judge")
-    skip = {str(s) for s in saturated}
-    unknown = skip - {lab for lab, _ in points}
+    why_out = {str(s): SATURATED for s in saturated} | {str(s): VACUOUS for s in vacuous}
+    unknown = set(why_out) - {lab for lab, _ in points}
     if unknown:
-        raise ValueError(f"saturated points {sorted(unknown)} are not among the points")
-    left = [lab for lab, _ in points if lab in skip]
-    points = [(lab, e) for lab, e in points if lab not in skip]
-    left_text = f"; left out ({SATURATED}): {', '.join(left)}" if left else ""
+        raise ValueError(f"left-out points {sorted(unknown)} are not among the points")
+    left = {}
+    for lab, _ in points:
+        if lab in why_out:
+            left.setdefault(why_out[lab], []).append(lab)
+    points = [(lab, e) for lab, e in points if lab not in why_out]
+    left_text = "".join(f"; left out ({why}): {', '.join(labs)}" for why, labs in left.items())
     if not points:
         unit = _points(estimates)[0][1].unit
         return Verdict(
             None,
             f"undecided: {statement}: no point left to judge{left_text}",
-            never(unit, "every point is saturated: no method can be told apart there"),
+            never(
+                unit,
+                "every point is left out (" + "; ".join(left) + "): none can decide the statement",
+            ),
         )
     k = len(points)
     zr = ROBUST * z
@@ -952,6 +961,7 @@ def greater(
     what: str = "A − B",
     floor: Floor | None = None,
     saturated: Sequence[str] = (),
+    vacuous: Sequence[str] = (),
 ) -> Verdict:
     """ "A > B + margin", from the estimate(s) of A − B: holds when the interval lies above the
     margin, fails when it lies at or below it, else uninformative. A margin > 0 states "much
@@ -977,6 +987,7 @@ def greater(
         what=what,
         floor=floor,
         saturated=saturated,
+        vacuous=vacuous,
     )
 
 
@@ -988,6 +999,7 @@ def at_least(
     what: str = "A − B",
     floor: Floor | None = None,
     saturated: Sequence[str] = (),
+    vacuous: Sequence[str] = (),
 ) -> Verdict:
     """Non-inferiority "A ≥ B − margin", from the estimate(s) of A − B (symmetric margin): holds
     when the interval lies above −margin, fails when it lies below −margin, else uninformative.
@@ -1014,6 +1026,7 @@ def at_least(
         what=what,
         floor=floor,
         saturated=saturated,
+        vacuous=vacuous,
     )
 
 
@@ -1025,6 +1038,7 @@ def equivalent(
     what: str = "A − B",
     floor: Floor | None = None,
     saturated: Sequence[str] = (),
+    vacuous: Sequence[str] = (),
 ) -> Verdict:
     """ "|A − B| ≤ margin" as two one-sided tests: holds when the interval lies inside
     [−margin, margin], fails when it lies wholly outside, else uninformative. A margin of 0
@@ -1057,6 +1071,7 @@ def equivalent(
         what=what,
         floor=floor,
         saturated=saturated,
+        vacuous=vacuous,
     )
 
 
