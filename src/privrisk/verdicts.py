@@ -437,8 +437,9 @@ class Plan:
     (``unit``: runs, draws, samples; ``relative``: ``n`` is a multiple of the current sample), or
     ``math.inf`` with ``why`` when no amount would (a gate, a shortfall, the boundary itself).
     ``leaning`` is the decision it would reach (True ok, False fails). ``power`` maps planned
-    units to the probability of reaching it and ``base`` is what ``n`` counts (the units of the
-    point with the fewest): :func:`combine` joins plans of the same base into one."""
+    units to the probability of reaching it (``n`` units at every point; a point with more keeps
+    its own) and ``base`` is the fewest units a point has now: :func:`combine` joins plans of the
+    same unit into one."""
 
     n: float
     unit: str = "samples"
@@ -567,13 +568,13 @@ def _search(power: Callable[[np.ndarray], np.ndarray], relative: bool) -> tuple[
     return (hi if relative else int(hi)), ""
 
 
-def _point_power(e: Estimate, lean: bool, z: float, prob: Prob, base: float | None):
-    """P(the rule decides ``e``'s point as it leans) per planned amount (units at the base point,
-    or a multiple of the current sample without a base)."""
+def _point_power(e: Estimate, lean: bool, z: float, prob: Prob, absolute: bool):
+    """P(the rule decides ``e``'s point as it leans) per planned amount: units at every point
+    (``absolute``; a point that has more keeps its own), or a multiple of the current sample."""
 
     def power(amount: np.ndarray) -> np.ndarray:
         amount = np.asarray(amount, float)
-        scale = amount / base if base is not None else amount
+        scale = np.maximum(amount, e.n) / e.n if absolute else amount
         return np.clip(prob(e.value, lean, _sides(e, z, scale)), 0.0, 1.0)
 
     return power
@@ -583,7 +584,7 @@ def _unit_words(points: Sequence[Estimate], base: float | None) -> str:
     """What a planned n counts when the points differ in size or come in clusters."""
     parts = []
     if base is not None and len({e.n for e in points}) > 1:
-        parts.append(f"at the point with the fewest {points[0].unit}; the others in proportion")
+        parts.append(f"at every point; a point with more {points[0].unit} keeps its own")
     clusters = {e.cluster for e in points if e.cluster > 1}
     if clusters:
         parts.append(f"in clusters of {', '.join(f'{c:g}' for c in sorted(clusters))}")
@@ -630,9 +631,11 @@ def _plan(
         best: Plan | None = None
         whys = []
         for _, e in failing:
-            power = _point_power(e, False, zk, prob, base)
+            power = _point_power(e, False, zk, prob, absolute)
             n, why = _search(power, not absolute)
             whys.append(why)
+            if absolute and math.isfinite(n):
+                n = max(n, int(base))
             if math.isfinite(n) and (best is None or n < best.n):
                 best = Plan(n, unit, False, words, not absolute, power, base)
         if best is not None:
@@ -644,7 +647,7 @@ def _plan(
                 "estimator, which more of the same cannot turn into evidence",
             )
         return never(unit, next((w for w in whys if w), "no amount reaches the power"))
-    powers = [_point_power(e, True, zr, prob, base) for _, e in exp]
+    powers = [_point_power(e, True, zr, prob, absolute) for _, e in exp]
 
     def joint(amount: np.ndarray) -> np.ndarray:
         out = np.ones_like(np.asarray(amount, float))
@@ -655,6 +658,8 @@ def _plan(
     n, why = _search(joint, not absolute)
     if not math.isfinite(n):
         return never(unit, why)
+    if absolute:  # a rerun of the current size is the least the plan asks for
+        n = max(n, int(base))
     return Plan(n, unit, True, words, not absolute, joint, base)
 
 
@@ -672,7 +677,7 @@ def runs_to_decide(e: Estimate, gap: float, *, z: float, power: float = POWER) -
     if gap == 0 or not math.isfinite(gap):
         return never(e.unit, "no effect observed")
     base = float(e.n) if e.n is not None else None
-    f = _point_power(e, True, z, lambda v, lean, side: side(gap, True), base)
+    f = _point_power(e, True, z, lambda v, lean, side: side(gap, True), base is not None)
     n, why = _search(f, base is None)
     if not math.isfinite(n):
         return never(e.unit, why)
@@ -780,7 +785,7 @@ def combine(plans: Sequence[Plan | None]) -> Plan | None:
         return nevers[0]
     if len(plans) == 1:
         return plans[0]
-    same = {(p.unit, p.relative, p.base) for p in plans}
+    same = {(p.unit, p.relative) for p in plans}
     if len(same) == 1 and all(p.power is not None for p in plans):
         powers = [p.power for p in plans]
 

@@ -175,14 +175,14 @@ def left_out(summ, lambdas, *, margin: float) -> tuple[list[str], list[str]]:
     record in every draw: nothing to tell apart) and vacuous (the margin exceeds the levels
     compared, the paper's attack and the prior: attack ≥ prior − margin or |attack − prior| ≤
     margin would hold whatever the attack did)."""
-    lam0 = lambdas[0]
+    levels = ["prior", f"attack_l{lambdas[0]:g}"]
     sat = [_label(r["x"]) for _, r in summ.iterrows() if bool(r.get("saturated", False))]
+    if margin <= 0 or not set(levels) <= set(summ.columns):
+        return sat, []
     vac = [
         _label(r["x"])
         for _, r in summ.iterrows()
-        if margin > 0
-        and not bool(r.get("saturated", False))
-        and margin >= max(r["prior"], r[f"attack_l{lam0:g}"])
+        if not bool(r.get("saturated", False)) and margin >= max(r[c] for c in levels)
     ]
     return sat, vac
 
