@@ -643,8 +643,8 @@ def _plan(
         if floor is not None and any(e.value < floor.value for _, e in failing):
             return never(
                 unit,
-                f"the estimate leans below what {floor.why} guarantees: a shortfall of the "
-                "estimator, which more of the same cannot turn into evidence",
+                f"the estimate leans below {_fmt(floor.value)}, though {floor.why}: a shortfall "
+                "of the estimator, which more of the same cannot turn into evidence",
             )
         return never(unit, next((w for w in whys if w), "no amount reaches the power"))
     powers = [_point_power(e, True, zr, prob, absolute) for _, e in exp]
@@ -928,8 +928,8 @@ def _judge(
             f"({statement}) [{tail}]",
             never(
                 unit,
-                f"the estimate falls below what {floor.why} guarantees: a better estimator is "
-                f"needed, not more {unit}",
+                f"the estimate falls below {_fmt(floor.value)}, though {floor.why}: a better "
+                f"estimator is needed, not more {unit}",
             ),
         )
     if not undecided:

@@ -170,3 +170,18 @@ def test_a_claims_data_and_note_from_its_sources(sources, data, note):
     )
     assert row.data == data and row.note.endswith("; " + note)
     assert row.status == "qualitative-ok"  # the verdict decides; the data goes to its column
+
+
+def test_an_optimum_that_ranks_worse_than_a_heuristic_gates_its_superiority():
+    rng = np.random.default_rng(4)
+
+    def runs_of(values):
+        return [(v, v + rng.normal(0, 0.002, 200)) for v in values]
+
+    heur = runs_of(np.full(10, 0.85))
+    worse = runs_of(np.full(10, 0.834) + rng.normal(0, 0.003, 10))
+    reason = C.ranking_gate(worse, heur, "the query")
+    assert "ranks worse than the heuristic on the query" in reason and "shortfall" in reason
+    assert C.ranking_gate(runs_of(np.full(10, 0.86)), heur, "the query") == ""
+    v = C.beats_heuristic(runs([0.002, 0.001, 0.003] * 3, se=0.002), gates=[reason], what="d")
+    assert v.holds is None and v.to_decide.startswith("never by more runs (gated: the estimated")
