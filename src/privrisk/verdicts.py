@@ -634,8 +634,8 @@ def _plan(
             power = _point_power(e, False, zk, prob, absolute)
             n, why = _search(power, not absolute)
             whys.append(why)
-            if absolute and math.isfinite(n):
-                n = max(n, int(base))
+            if math.isfinite(n):  # a rerun of the current size is the least a plan asks for
+                n = max(n, int(base)) if absolute else max(n, 1.0)
             if math.isfinite(n) and (best is None or n < best.n):
                 best = Plan(n, unit, False, words, not absolute, power, base)
         if best is not None:
@@ -658,8 +658,7 @@ def _plan(
     n, why = _search(joint, not absolute)
     if not math.isfinite(n):
         return never(unit, why)
-    if absolute:  # a rerun of the current size is the least the plan asks for
-        n = max(n, int(base))
+    n = max(n, int(base)) if absolute else max(n, 1.0)  # at least a rerun of the current size
     return Plan(n, unit, True, words, not absolute, joint, base)
 
 
