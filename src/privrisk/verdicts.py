@@ -522,7 +522,9 @@ def _sides(e: Estimate, z: float, scale: np.ndarray) -> Side:
     def t(gap: float, lower: bool) -> np.ndarray:
         se = (se_lo if lower else se_hi) / np.sqrt(scale)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(ok, stats.nct.sf(q, dfv, gap / se), 0.0)
+            # scipy's noncentral t returns nan far out in the tail (a spread of ~0): certain there
+            delta = np.clip(np.nan_to_num(gap / se, nan=0.0, posinf=1e4, neginf=-1e4), -1e4, 1e4)
+            return np.where(ok, stats.nct.sf(q, dfv, delta), 0.0)
 
     return t
 

@@ -172,17 +172,23 @@ def estimate(summ_row, name: str) -> Estimate:
 
 def left_out(summ, lambdas, *, margin: float) -> tuple[list[str], list[str]]:
     """The points an "at every point" statement leaves out: saturated (every method recovers every
-    record in every draw: nothing to tell apart) and vacuous (the margin exceeds the levels
-    compared, the paper's attack and the prior: attack ≥ prior − margin or |attack − prior| ≤
-    margin would hold whatever the attack did)."""
+    record in every draw: nothing to tell apart) and vacuous (the margin is not robustly below the
+    levels compared, the paper's attack and the prior: attack ≥ prior − margin or |attack − prior|
+    ≤ margin would hold whatever the attack did). "Robustly": the larger level's interval at the
+    robust level must lie above the margin, so that which points are judged does not move with a
+    rerun any more than a decision does."""
     levels = ["prior", f"attack_l{lambdas[0]:g}"]
     sat = [_label(r["x"]) for _, r in summ.iterrows() if bool(r.get("saturated", False))]
     if margin <= 0 or not set(levels) <= set(summ.columns):
         return sat, []
+
+    def above(r) -> bool:
+        return any(estimate(r, c).interval(V.ROBUST * V.Z)[0] > margin for c in levels)
+
     vac = [
         _label(r["x"])
         for _, r in summ.iterrows()
-        if not bool(r.get("saturated", False)) and margin >= max(r[c] for c in levels)
+        if not bool(r.get("saturated", False)) and not above(r)
     ]
     return sat, vac
 

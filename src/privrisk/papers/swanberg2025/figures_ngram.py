@@ -80,7 +80,10 @@ def summarise(npz_path, delta: float, confidence: float = 0.95) -> pd.DataFrame:
                 "baseline": float(prior.max()),
                 "maxprior_correct": float(np.mean(tgt == mode)),
                 "gain": float(diff.mean()),
-                "gain_se": float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf,
+                # every model's difference the same: exactly 0 (not the std's rounding residue)
+                "gain_se": (0.0 if np.ptp(diff) == 0 else float(diff.std(ddof=1) / math.sqrt(n)))
+                if n > 1
+                else math.inf,
                 "gain_baseline": "exact" if exact else "paired",
                 "mmc_gdp": rb.mmc_gdp(mu=mu, K=len(prior)) if names[pi] == "uniform" else np.nan,
                 "mu": mu,
