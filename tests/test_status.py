@@ -95,6 +95,13 @@ def _results(root: Path, *, ours: float = 0.93233236, adv: float = 0.31, threads
         json.dumps({"data_source": "standin", "auc": {"d0": 0.84412}, "wall_time_s": 9.1})
     )
     (res / "xu2022" / "intermediate" / "other_record.json").write_text(json.dumps({"n": 3}))
+    # a model trained several times: each run's record holds its AUCs
+    runs = [
+        {"run": k, "auc": {"d": a, "nn[0]": 0.5 + k / 100}} for k, a in enumerate([0.8, 0.9, 0.7])
+    ]
+    (res / "xu2022" / "intermediate" / "cifar10_wgangp_record.json").write_text(
+        json.dumps({"data_source": "standin", "runs": runs, "wall_time_s": 3.2})
+    )
     return res
 
 
@@ -121,7 +128,9 @@ def test_table_from_results(tmp_path):
     )
     # an experimental number states its uncertainty: 2 × s.e.
     assert "| fig7 | `adv_mc` | 0.3 | 0.31 | 0.04 | reproduced | real |" in lines
-    assert "| skin_jsgan | standin | d0 0.844 |" in lines  # the training record's AUC
+    assert "| skin_jsgan | standin | 1 | d0 0.844 |" in lines  # the training record's AUC
+    # every run's AUCs: their mean and range over the runs, per query
+    assert "| cifar10_wgangp | standin | 3 | d 0.8 (0.7–0.9), nn[0] 0.51 (0.5–0.52) |" in lines
     assert "other" not in block  # a record without an AUC
     for unstable in ("1.234", "9.1", "abc", str(tmp_path)):  # wall times, commits, paths
         assert unstable not in block

@@ -373,8 +373,10 @@ def test_planner_for_runs_and_gates_and_monotone():
     e = Estimate.across_runs([0.05, 0.01, 0.03, -0.01, 0.04])
     v = V.greater(e)
     assert v.holds is None and v.plan.unit == "runs" and v.plan.n > 5
+    # a failed gate is a property of the observed experiment: more runs at the observed effect
+    # do not make it pass, so the plan is never, naming the gate
     g = v.gated("the model does not leak")
-    assert g.plan.n == v.plan.n and "gate must pass" in g.to_decide
+    assert g.to_decide == "never by more runs (gated: the model does not leak)"
     decided = V.greater(Estimate.exact(1.0)).gated("no control")
     assert decided.holds is None and decided.to_decide.startswith("never")
     x = [1, 2, 4]
@@ -383,3 +385,27 @@ def test_planner_for_runs_and_gates_and_monotone():
     assert m.holds is None and m.plan is not None and m.plan.unit == "draws"
     both = V.all_of([V.greater(Estimate.exact(1.0)), m])
     assert both.holds is None and both.plan == m.plan
+
+
+def test_clustered_draws_take_the_world_as_a_random_effect():
+    # three draws in each of four worlds; world means 1, 2, 3, 4
+    x = np.array([0.9, 1.0, 1.1, 1.9, 2.0, 2.1, 2.9, 3.0, 3.1, 3.9, 4.0, 4.1])
+    w = np.repeat(np.arange(4), 3)
+    e = Estimate.clustered(x, w, bounds=(0, 5))
+    means = np.array([1.0, 2.0, 3.0, 4.0])
+    assert e.value == pytest.approx(2.5) and e.df == 3 and e.n == 12 and e.cluster == 3
+    assert e.se == pytest.approx(means.std(ddof=1) / 2)  # the world means' s.e., not the draws'
+    assert e.se > Estimate.from_draws(x).se
+    # never narrower than independent draws (worlds that happen to agree)
+    flat = Estimate.clustered(np.array([1.0, 3.0, 1.0, 3.0]), np.array([0, 0, 1, 1]))
+    assert flat.se == pytest.approx(Estimate.from_draws([1.0, 3.0, 1.0, 3.0]).se)
+    # one world: independent draws; a tie: the exact bound over all the draws
+    assert Estimate.clustered(x, np.zeros(12)).df == 11
+    tie = Estimate.clustered(np.zeros(30), np.repeat(np.arange(10), 3), bounds=(-100, 100))
+    assert tie.zero_variance and tie.interval(3.0) == pytest.approx(
+        (-100 * V.tie_share(30, 3.0), 100 * V.tie_share(30, 3.0))
+    )
+    with pytest.raises(ValueError, match="cluster labels"):
+        Estimate.clustered(x, w[:5])
+    with pytest.raises(ValueError, match="outside its bounds"):
+        Estimate(7.0, se=1.0, bounds=(0, 5))

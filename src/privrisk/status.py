@@ -3,7 +3,7 @@
 ``privrisk status`` reads ``results/claims.csv`` (every claim's status and numbers), the figure
 provenance records ``results/<key>/<fig>.json`` (every output and its data source) and the
 training records ``results/<key>/intermediate/*_record.json`` (each trained model's
-member-vs-hold-out AUC), and renders one Markdown block: a count of claims by status per paper,
+member-vs-hold-out AUC of every query, mean and range over its training runs), and renders one Markdown block: a count of claims by status per paper,
 then per paper its outputs, its trained models and every claim row (claim id, paper value, ours,
 status). Numbers are rounded one fixed way (:func:`fmt`); nothing that changes from run to run of
 the same config (wall times, paths, dates, commits, the CPU) is shown.
@@ -24,8 +24,8 @@ states (2 × the standard error behind a numeric experimental value). The check 
   is compared, carries the decision;
 * the text of an experimental qualitative row (its evidence) with its numbers masked: the status
   carries the decision, which the verdict rules make robust (:mod:`privrisk.verdicts`);
-* trained models by name and data; their AUCs (experimental, no stated uncertainty) are shown,
-  not compared; the header's thread count is not compared (a run with another
+* trained models by name, data and number of runs; their AUCs (experimental, no stated
+  uncertainty) are shown, not compared; the header's thread count is not compared (a run with another
   ``torch_threads`` must give the same table).
 """
 
@@ -116,12 +116,26 @@ def outputs(results: Path, paper: str) -> list[dict[str, Any]]:
     return sorted(records, key=lambda r: _natural(r["figure"]))
 
 
+def run_aucs(rec: dict[str, Any]) -> dict[str, list[float]]:
+    """Each query column's member-vs-hold-out AUC in every training run of a record: the runs'
+    ``auc`` (``runs[k].auc``, a model trained several times) or the record's own (one run)."""
+    runs = [r["auc"] for r in rec.get("runs") or [] if isinstance(r, dict) and "auc" in r]
+    if not runs and "auc" in rec:
+        runs = [rec["auc"]]
+    out: dict[str, list[float]] = {}
+    for auc in runs:
+        for k, v in (auc if isinstance(auc, dict) else {"auc": auc}).items():
+            out.setdefault(str(k), []).append(float(v))
+    return out
+
+
 def models(results: Path, paper: str) -> list[tuple[str, dict[str, Any]]]:
-    """Training records with an ``auc`` (``results/<paper>/intermediate/<model>_record.json``)."""
+    """Training records with an AUC (``results/<paper>/intermediate/<model>_record.json``: the
+    record's ``auc`` or its runs')."""
     found = []
     for path in sorted((results / paper / "intermediate").glob("*_record.json"), key=str):
         rec = _json(path)
-        if "auc" in rec:
+        if run_aucs(rec):
             found.append((path.name.removesuffix("_record.json"), rec))
     return sorted(found, key=lambda m: _natural(m[0]))
 
@@ -131,10 +145,19 @@ def _data(sources: dict[str, str] | None) -> str:
     return ", ".join(values) if values else "analytic"
 
 
-def _aucs(auc: Any) -> str:
-    if isinstance(auc, dict):
-        return ", ".join(f"{k} {fmt(v)}" for k, v in sorted(auc.items()))
-    return fmt(auc)
+def _aucs(rec: dict[str, Any]) -> str:
+    """'d 0.871 (0.652–0.951)': each query column's mean AUC over the runs and its range."""
+    parts = []
+    for k, vals in sorted(run_aucs(rec).items()):
+        mean = fmt(sum(vals) / len(vals))
+        parts.append(
+            f"{k} {mean}" + (f" ({fmt(min(vals))}–{fmt(max(vals))})" if len(vals) > 1 else "")
+        )
+    return ", ".join(parts)
+
+
+def _runs(rec: dict[str, Any]) -> str:
+    return str(max((len(v) for v in run_aucs(rec).values()), default=0))
 
 
 def _counts(statuses: Iterable[str]) -> str:
@@ -145,7 +168,12 @@ def _counts(statuses: Iterable[str]) -> str:
 # --- the block -----------------------------------------------------------------------------------
 
 CLAIM_HEADER = ["figure", "claim", "paper", "ours", "±", "status", "data"]
-MODEL_HEADER = ["trained model", "data", "member vs hold-out AUC"]
+MODEL_HEADER = [
+    "trained model",
+    "data",
+    "runs",
+    "member vs hold-out AUC of each query: mean over the runs (range)",
+]
 _SE = re.compile(r"2 × s\.e\. ([-+0-9.eE]+|inf)")
 
 
@@ -209,9 +237,9 @@ def render(results: str | Path = "results") -> str:
             )
         trained = models(results, paper)
         if trained:
-            out += ["", _row(MODEL_HEADER), "|---|---|---|"]
+            out += ["", _row(MODEL_HEADER), "|---|---|---:|---|"]
             for name, rec in trained:
-                out.append(_row([name, rec.get("data_source", ""), _aucs(rec["auc"])]))
+                out.append(_row([name, rec.get("data_source", ""), _runs(rec), _aucs(rec)]))
         out += ["", _row(CLAIM_HEADER), "|---|---|---|---|---|---|---|"]
         for r in rows.itertuples(index=False):
             status = f"**{r.status}**" if r.status in ("differs", "qualitative-fails") else r.status
@@ -352,7 +380,7 @@ def compare(committed: str, block: str) -> list[str]:
                     continue
                 problems.append(f"{paper}/{cb[1].strip('`')}: {why}")
                 continue
-            if header == MODEL_HEADER and ca[:2] == cb[:2] and _mask(ca[2]) == _mask(cb[2]):
+            if header == MODEL_HEADER and ca[:3] == cb[:3] and _mask(ca[3]) == _mask(cb[3]):
                 continue
         problems.append(f"line {i + 1}{f' ({paper})' if paper else ''}: {a!r} != {b!r}")
     return problems

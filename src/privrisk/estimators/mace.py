@@ -73,6 +73,22 @@ def bin_edges(
     return edges
 
 
+def equal_frequency_edges(pooled, bins: int) -> list[np.ndarray]:
+    """Edges of ``bins`` equal-frequency bins of a 1-d pooled sample (its quantiles k / bins): each
+    bin holds about len(pooled) / bins points whatever the query's scale, so no bin is too small
+    to bound (equal-width bins over the range put a handful of points in the tails). Ties can
+    merge bins; the edges then hold fewer than ``bins`` + 1 distinct values."""
+    pooled = _as2d(pooled)
+    if pooled.shape[1] != 1:
+        raise ValueError("equal-frequency bins are for a 1-d query")
+    if not 1 <= bins <= len(pooled):
+        raise ValueError(f"need 1 <= bins <= {len(pooled)} points, got {bins}")
+    edges = np.unique(np.quantile(pooled[:, 0], np.linspace(0.0, 1.0, bins + 1)))
+    if edges.size < 2:
+        edges = np.array([edges[0], edges[0] + 1.0])
+    return [edges]
+
+
 def bin_ids(x, edges: list[np.ndarray]) -> np.ndarray:
     """Flat index of each row's cell in the product grid (values outside are clipped in)."""
     x = _as2d(x)
@@ -83,12 +99,13 @@ def bin_ids(x, edges: list[np.ndarray]) -> np.ndarray:
     return flat
 
 
-def _counts(q_in, q_out, bins, value_range):
+def _counts(q_in, q_out, bins, value_range, edges=None):
     q_in, q_out = _as2d(q_in), _as2d(q_out)
     if q_in.shape[1] != q_out.shape[1]:
         raise ValueError("member and hold-out queries differ in dimension")
-    edges = bin_edges(np.vstack([q_in, q_out]), bins, value_range)
-    n_cells = bins ** q_in.shape[1]
+    if edges is None:
+        edges = bin_edges(np.vstack([q_in, q_out]), bins, value_range)
+    n_cells = int(np.prod([len(e) - 1 for e in edges]))
     c_in = np.bincount(bin_ids(q_in, edges), minlength=n_cells)
     c_out = np.bincount(bin_ids(q_out, edges), minlength=n_cells)
     return c_in, c_out, edges
@@ -190,16 +207,27 @@ def abs_interval(lo, hi):
 
 
 def individual_risk(
-    q_in, q_out, q_query, p: float, *, confidence: float = 0.95, bins: int = 100, value_range=None
+    q_in,
+    q_out,
+    q_query,
+    p: float,
+    *,
+    confidence: float = 0.95,
+    bins: int = 100,
+    value_range=None,
+    edges: list[np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:
     """AdvI_p(Q_S, z) = |f_p(z)| for each query point (Theorem 2) with its ``confidence`` interval.
 
     With δ = 1 − confidence, r_j and q_j each get a two-sided Clopper–Pearson interval of level
     1 − δ/2 (union bound); f's interval follows from f increasing in r and decreasing in q.
+    ``edges``: the bins' edges per dimension (:func:`equal_frequency_edges`); default ``bins``
+    equal-width bins over ``value_range`` or the pooled range.
 
-    Returns a dict of arrays: ``f``, ``advi``, ``f_lo``, ``f_hi``, ``lo``, ``hi``, ``bin``.
+    Returns a dict of arrays: ``f``, ``advi``, ``f_lo``, ``f_hi``, ``lo``, ``hi``, ``bin``, and
+    per bin ``members`` and ``holdout`` (the counts).
     """
-    c_in, c_out, edges = _counts(q_in, q_out, bins, value_range)
+    c_in, c_out, edges = _counts(q_in, q_out, bins, value_range, edges)
     n1, n2 = c_in.sum(), c_out.sum()
     j = bin_ids(q_query, edges)
     k1, k2 = c_in[j], c_out[j]
@@ -209,7 +237,17 @@ def individual_risk(
     f = _f(k1 / n1, k2 / n2, p)
     f_lo, f_hi = _f(r_lo, q_hi, p), _f(r_hi, q_lo, p)
     lo, hi = abs_interval(f_lo, f_hi)
-    return {"f": f, "advi": np.abs(f), "f_lo": f_lo, "f_hi": f_hi, "lo": lo, "hi": hi, "bin": j}
+    return {
+        "f": f,
+        "advi": np.abs(f),
+        "f_lo": f_lo,
+        "f_hi": f_hi,
+        "lo": lo,
+        "hi": hi,
+        "bin": j,
+        "members": c_in,
+        "holdout": c_out,
+    }
 
 
 def individual_risk_kde(

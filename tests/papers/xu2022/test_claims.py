@@ -58,22 +58,6 @@ def test_leak_gate():
     assert "the control" in reason and "0.550" in reason and "< min_auc 0.7" in reason
 
 
-def test_increases_over_runs():
-    x = [10, 100, 1000]
-    curve = np.array([[0.1, 0.2, 0.3], [0.12, 0.21, 0.33], [0.09, 0.19, 0.31]] * 3)  # runs × points
-
-    def diffs(c):
-        return lambda j, i: runs(c[:, j] - c[:, i], se=0.005)
-
-    stats = [runs(curve[:, j]) for j in range(3)]
-    assert C.increases(stats, x, diffs(curve), margin=0.05, what="adv").holds is True
-    assert C.increases(stats, x, diffs(curve[:, ::-1]), margin=0.05, what="adv").holds is False
-    flat = curve * 0 + np.array([[0.2], [0.25], [0.15]] * 3)
-    assert C.increases(stats, x, diffs(flat), margin=0.05, what="adv").holds is None
-    gated = C.increases(stats, x, diffs(curve), margin=0.05, what="adv", gates=["no signal"])
-    assert gated.holds is None and "no signal" in gated.note
-
-
 def test_an_estimated_optimum_below_a_heuristic_reads_uninformative():
     above = C.beats_heuristic(runs([0.05, 0.06, 0.055] * 3, se=0.002), what="opt − heur")
     assert above.holds is True
@@ -82,6 +66,46 @@ def test_an_estimated_optimum_below_a_heuristic_reads_uninformative():
     assert below.to_decide.startswith("never by more runs")
     unclear = C.beats_heuristic(runs([0.05, -0.05, 0.02] * 3), what="opt − heur")
     assert unclear.holds is None and unclear.plan.n > 9
+    # leaning below the heuristic: more runs would show the shortfall, never the statement
+    leaning = C.beats_heuristic(runs([0.01, -0.05, -0.02] * 3), what="opt − heur")
+    assert leaning.holds is None and leaning.to_decide.startswith("never by more runs")
+    assert "shortfall" in leaning.to_decide
+
+
+def test_nested_queries_get_the_same_shortfall_rule():
+    floor = C.nested("max_i D_i", "(D_1, D_2)")
+    below = runs([-0.03, -0.035, -0.028] * 3, se=0.002)
+    v = C.decide(V.greater, below, floor=floor, what="2-d − 1-d")
+    assert v.holds is None and "function of a query cannot beat the query" in v.note
+    # "much higher" (a margin): a precise small positive difference still fails
+    small = runs([0.01, 0.012, 0.008] * 3, se=0.002)
+    assert C.decide(V.greater, small, floor=floor, margin=0.1, what="2-d − 1-d").holds is False
+
+
+def test_runs_without_their_own_uncertainty_do_not_contradict_each_other():
+    # the paper's own numbers (no within-run s.e.): a run cannot decide on its own, so many runs
+    # spread around a positive mean are not a "contradiction"
+    rng = np.random.default_rng(2)
+    plain = Stat.plain(0.03 + rng.normal(0, 0.02, 40))
+    v = C.decide(V.greater, plain, what="W_N − U_N")
+    assert "contradict" not in v.note and v.holds is True
+
+
+def test_directional_auc_is_the_mann_whitney_statistic_with_paired_draws():
+    from scipy.stats import mannwhitneyu
+
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(0, 1, 40), rng.normal(0.6, 1, 70)
+    boot = C.resamples(40, 70, rng, 300)
+    v, draws = C.directional_auc(a, b, boot)
+    assert v == pytest.approx(mannwhitneyu(b, a).statistic / (40 * 70))
+    assert draws.shape == (300,) and abs(draws.mean() - v) < 0.02
+    # direction fixed: members farther than the hold-out give an AUC below ½ (a fitted classifier
+    # would flip it above)
+    assert C.directional_auc(b, a, C.resamples(70, 40, rng, 10))[0] == pytest.approx(1 - v)
+    # the same resamples for another statistic of the same points: paired draws
+    _, d2 = C.directional_auc(a + 0.1, b, boot)
+    assert np.corrcoef(draws, d2)[0, 1] > 0.9
 
 
 def test_paper_estimates_are_compared_paired_by_run():
@@ -146,3 +170,18 @@ def test_a_claims_data_and_note_from_its_sources(sources, data, note):
     )
     assert row.data == data and row.note.endswith("; " + note)
     assert row.status == "qualitative-ok"  # the verdict decides; the data goes to its column
+
+
+def test_an_optimum_that_ranks_worse_than_a_heuristic_gates_its_superiority():
+    rng = np.random.default_rng(4)
+
+    def runs_of(values):
+        return [(v, v + rng.normal(0, 0.002, 200)) for v in values]
+
+    heur = runs_of(np.full(10, 0.85))
+    worse = runs_of(np.full(10, 0.834) + rng.normal(0, 0.003, 10))
+    reason = C.ranking_gate(worse, heur, "the query")
+    assert "ranks worse than the heuristic on the query" in reason and "shortfall" in reason
+    assert C.ranking_gate(runs_of(np.full(10, 0.86)), heur, "the query") == ""
+    v = C.beats_heuristic(runs([0.002, 0.001, 0.003] * 3, se=0.002), gates=[reason], what="d")
+    assert v.holds is None and v.to_decide.startswith("never by more runs (gated: the estimated")

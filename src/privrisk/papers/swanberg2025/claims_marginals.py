@@ -42,8 +42,9 @@ def attack_name(lam: float) -> str:
 
 
 def per_draw(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
-    """One row per (x, draw): records recovered by each method, the expected success of the
-    revealed-others bound (Σ over records), Σ p* and the Theorem 3.5 bound quantiles."""
+    """One row per (x, draw): the draw's world and record count, records recovered by each
+    method, the expected success of the revealed-others bound (Σ over records), Σ p* and the
+    Theorem 3.5 bound quantiles."""
     out = []
     has_ceiling = "ceiling_ok" in rows
     for (x, draw), gd in rows.groupby(["x", "draw"], sort=False):
@@ -52,6 +53,8 @@ def per_draw(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
         d = {
             "x": x,
             "draw": int(draw),
+            "world": int(gd["world"].iloc[0]) if "world" in gd else 0,
+            "records": len(gd),
             "epsilon": eps,
             "prior": int(gd["prior_ok"].sum()),
             "prior_expected": float(gd["p_star"].sum()),
@@ -70,12 +73,20 @@ def per_draw(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def clustered(values, worlds, n_records: int, *, difference: bool) -> Estimate:
+    """The mean over draws with the world as a random effect (:meth:`Estimate.clustered`), of a
+    count of 0…n_records records (``difference``: a paired difference of two such counts)."""
+    bounds = (-n_records, n_records) if difference else (0, n_records)
+    return Estimate.clustered(np.asarray(values, float), np.asarray(worlds), bounds=bounds)
+
+
 def summarise(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
-    """Per condition x, over the draws: mean, sd and s.e. of the mean of every method's count,
-    and the paired differences (attack − prior ``gap_l<λ>``, ceiling − prior ``ceiling_gap``,
-    ceiling − attack ``shortfall_l<λ>``, revealed-others bound − the prior's expected success
-    Σ p* ``revealed_gap``: a bound on any attack's expected gain) with their s.e.; bound quantiles
-    averaged over draws."""
+    """Per condition x, over the draws: mean, sd and s.e. of the mean (the world a random
+    effect: :func:`clustered`) of every method's count, and the paired differences (attack −
+    prior ``gap_l<λ>``, ceiling − prior ``ceiling_gap``, ceiling − attack ``shortfall_l<λ>``,
+    revealed-others bound − the prior's expected success Σ p* ``revealed_gap``: a bound on any
+    attack's expected gain) with their s.e. and degrees of freedom; bound quantiles averaged over
+    draws; ``saturated`` where every method recovers every record in every draw."""
     draws = per_draw(rows, delta, lambdas)
     has_ceiling = "ceiling" in draws
     methods = ["prior", *[f"attack_l{lam:g}" for lam in lambdas]]
@@ -85,20 +96,26 @@ def summarise(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
     for x, g in draws.groupby("x", sort=False):
         first = rows[rows["x"] == x].iloc[0]
         r = len(g)
+        n_rec = int(g["records"].max())
         rec = {
             "x": x,
             "epsilon": float(g["epsilon"].iloc[0]),
             "draws": r,
+            "worlds": int(g["world"].nunique()),
+            "records": n_rec,
             "m": int(first["m"]),
             "sigma_count": float(first["sigma_count"]),
         }
         for c in ("prior_expected", "ambiguous", "bound_5", "bound_50", "bound_95"):
             rec[c] = float(g[c].mean())
         for c in methods:
-            est = Estimate.from_draws(g[c]) if g[c].notna().all() else None
+            est = (
+                clustered(g[c], g["world"], n_rec, difference=False) if g[c].notna().all() else None
+            )
             rec[c] = est.value if est else np.nan
             rec[f"{c}_sd"] = float(g[c].std(ddof=1)) if est and r > 1 else np.nan
             rec[f"{c}_se"] = est.se if est and r > 1 else np.nan
+            rec[f"{c}_df"] = est.df if est and r > 1 else np.nan
         pairs = {f"gap_l{lam:g}": (f"attack_l{lam:g}", "prior") for lam in lambdas}
         if has_ceiling:
             pairs["ceiling_gap"] = ("ceiling", "prior")
@@ -107,10 +124,14 @@ def summarise(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
             pairs |= {f"shortfall_l{lam:g}": ("ceiling", f"attack_l{lam:g}") for lam in lambdas}
         for name, (a, b) in pairs.items():
             if g[a].isna().any():
-                rec[name], rec[f"{name}_se"] = np.nan, np.nan
+                rec[name], rec[f"{name}_se"], rec[f"{name}_df"] = np.nan, np.nan, np.nan
                 continue
-            e = Estimate.paired(g[a], g[b])
-            rec[name], rec[f"{name}_se"] = e.value, (e.se if r > 1 else np.nan)
+            e = clustered(g[a] - g[b], g["world"], n_rec, difference=True)
+            rec[name] = e.value
+            rec[f"{name}_se"] = e.se if r > 1 else np.nan
+            rec[f"{name}_df"] = e.df if r > 1 else np.nan
+        counted = [c for c in methods if c != "revealed" and g[c].notna().all()]
+        rec["saturated"] = bool(all((g[c] >= n_rec).all() for c in counted))
         for lam in lambdas:
             col = f"setting_l{lam:g}"
             if col in rows:
@@ -122,15 +143,54 @@ def summarise(rows: pd.DataFrame, delta: float, lambdas) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+DIFFERENCES = ("gap", "shortfall", "ceiling_gap", "revealed_gap")
+
+
 def estimate(summ_row, name: str) -> Estimate:
-    """The estimate ``name`` of one summary row: the mean over its draws with its s.e. and
-    draws − 1 degrees of freedom, marked empirical (a zero-variance difference, every draw making
-    the same guesses, decides nothing); one draw decides nothing."""
+    """The estimate ``name`` of one summary row: the mean over its draws with its s.e. and the
+    degrees of freedom of its worlds (draws − 1 with one world), marked empirical; a tie in every
+    draw gets the exact bound of a count of 0…records (:func:`privrisk.verdicts.tie_share`); one
+    draw decides nothing."""
     se, draws = summ_row[f"{name}_se"], int(summ_row["draws"])
-    prov = {"empirical": True, "n": draws, "unit": "draws"}
+    n_rec = int(summ_row.get("records", 0) or 0)
+    difference = name.startswith(DIFFERENCES)
+    bounds = None if not n_rec else ((-n_rec, n_rec) if difference else (0, n_rec))
+    worlds = int(summ_row.get("worlds", 1) or 1)
+    prov = {
+        "empirical": True,
+        "n": draws,
+        "unit": "draws",
+        "bounds": bounds,
+        "cluster": draws / worlds if worlds > 1 else 1.0,
+    }
     if not np.isfinite(se) or draws < 2:
         return Estimate(float(summ_row[name]), se=math.inf, **prov)
-    return Estimate(float(summ_row[name]), se=float(se), df=draws - 1, **prov)
+    df = summ_row.get(f"{name}_df", np.nan)
+    df = float(df) if np.isfinite(df) and df > 0 else float(draws - 1)
+    return Estimate(float(summ_row[name]), se=float(se), df=df, **prov)
+
+
+def left_out(summ, lambdas, *, margin: float) -> tuple[list[str], list[str]]:
+    """The points an "at every point" statement leaves out: saturated (every method recovers every
+    record in every draw: nothing to tell apart) and vacuous (the margin is not robustly below the
+    levels compared, the paper's attack and the prior: attack ≥ prior − margin or |attack − prior|
+    ≤ margin would hold whatever the attack did). "Robustly": the larger level's interval at the
+    robust level must lie above the margin, so that which points are judged does not move with a
+    rerun any more than a decision does."""
+    levels = ["prior", f"attack_l{lambdas[0]:g}"]
+    sat = [_label(r["x"]) for _, r in summ.iterrows() if bool(r.get("saturated", False))]
+    if margin <= 0 or not set(levels) <= set(summ.columns):
+        return sat, []
+
+    def above(r) -> bool:
+        return any(estimate(r, c).interval(V.ROBUST * V.Z)[0] > margin for c in levels)
+
+    vac = [
+        _label(r["x"])
+        for _, r in summ.iterrows()
+        if not bool(r.get("saturated", False)) and not above(r)
+    ]
+    return sat, vac
 
 
 def _label(x) -> str:
@@ -206,7 +266,14 @@ def ge_prior(fig, summ, lambdas, what: str, data: str, *, margin: float) -> Clai
     attack − prior within ``margin`` records at every point (Bonferroni for a failure)."""
     lam0 = lambdas[0]
     diffs = {_label(r["x"]): estimate(r, f"gap_l{lam0:g}") for _, r in summ.iterrows()}
-    verdict = V.at_least(diffs, margin=margin, what=f"attack (λ = {lam0:g}) − prior")
+    sat, vac = left_out(summ, lambdas, margin=margin)
+    verdict = V.at_least(
+        diffs,
+        margin=margin,
+        what=f"attack (λ = {lam0:g}) − prior",
+        saturated=sat,
+        vacuous=vac,
+    )
     ours, where = _worst_gap(summ, lam0)
     notes = []
     if len(lambdas) > 1:
@@ -246,7 +313,8 @@ def gt_prior(fig, summ, lambdas, what: str, data: str) -> Claim:
     where some point is at or below the prior beyond noise, Bonferroni over the points)."""
     lam0 = lambdas[0]
     diffs = {_label(r["x"]): estimate(r, f"gap_l{lam0:g}") for _, r in summ.iterrows()}
-    verdict = V.greater(diffs, what=f"attack (λ = {lam0:g}) − prior")
+    sat, _ = left_out(summ, lambdas, margin=0.0)
+    verdict = V.greater(diffs, what=f"attack (λ = {lam0:g}) − prior", saturated=sat)
     ours, where = _worst_gap(summ, lam0)
     return LEDGER.judged(
         figure=fig,
@@ -446,13 +514,20 @@ def columns_claims(fig, summ, per, lambdas, *, dataset, data, params) -> list[Cl
     )
     # "The 95 % bound is >= 80 except AGEP and SCHL": the bound's quantiles vary over draws, so
     # each column's mean is judged with its s.e. (Bonferroni over the columns).
+    n = int(params["n_records"])
+
+    def bound95(x) -> tuple:
+        sel = per["x"] == x
+        worlds = per.loc[sel, "world"] if "world" in per else np.zeros(int(sel.sum()))
+        return per.loc[sel, "bound_95"], worlds
+
     high = {
-        str(r["x"]): Estimate.from_draws(per.loc[per["x"] == r["x"], "bound_95"]).shift(-80.0)
+        str(r["x"]): clustered(*bound95(r["x"]), n, difference=False).shift(-80.0)
         for _, r in summ.iterrows()
         if r["x"] not in ("AGEP", "SCHL")
     }
     low = {
-        str(r["x"]): Estimate.from_draws(80.0 - per.loc[per["x"] == r["x"], "bound_95"])
+        str(r["x"]): clustered(*bound95(r["x"]), n, difference=False).negated().shift(80.0)
         for _, r in summ.iterrows()
         if r["x"] in ("AGEP", "SCHL")
     }
@@ -528,6 +603,7 @@ def eps_claims(fig, summ, per, lambdas, *, data, params) -> list[Claim]:
             strict=True,
             margin=margin,
             what=f"attack (λ = {lam0:g}) − prior",
+            bounds=(-n, n),
         )
         claims.append(
             LEDGER.judged(
@@ -553,10 +629,13 @@ def multi_claims(fig, summ, per, lambdas, *, dataset, data, params) -> list[Clai
     claims = []
     beyond = summ[summ["x"] > 5]
     if len(beyond):
+        sat, vac = left_out(beyond, lambdas, margin=margin)
         verdict = V.equivalent(
             {_label(r["x"]): estimate(r, gap) for _, r in beyond.iterrows()},
             margin=margin,
             what=f"attack (λ = {lam0:g}) − prior",
+            saturated=sat,
+            vacuous=vac,
         )
     else:
         verdict = Verdict(
@@ -564,7 +643,8 @@ def multi_claims(fig, summ, per, lambdas, *, dataset, data, params) -> list[Clai
         )
     ours = (
         f"max |mean attack − prior| for d' > 5: {beyond[gap].abs().max():.1f} (s.e. up to "
-        f"{beyond[f'{gap}_se'].max():.1f}; paper's attack, λ = {lam0:g})"
+        f"{beyond[f'{gap}_se'].max():.1f}; paper's attack, λ = {lam0:g}); levels up to "
+        f"{beyond[[f'attack_l{lam0:g}', 'prior']].to_numpy().max():.1f} records"
         if len(beyond)
         else "no d' > 5 in this run"
     )
@@ -580,15 +660,21 @@ def multi_claims(fig, summ, per, lambdas, *, dataset, data, params) -> list[Clai
         )
     )
     xs = list(summ["x"])
+    n = int(params["n_records"])
+    worlds = per.groupby("draw")["world"].first() if "world" in per else None
     if 1 in xs and len(beyond):
         wide = per.pivot(index="draw", columns="x")
         g = (wide[f"attack_l{lam0:g}"] - wide["prior"]).dropna()
+        w = worlds.loc[g.index] if worlds is not None else np.zeros(len(g))
         parts = {
             "attack > prior at d' = 1": V.greater(
-                Estimate.from_draws(g[1]), what="attack − prior at d' = 1"
+                clustered(g[1], w, n, difference=True), what="attack − prior at d' = 1"
             ),
             "its gain exceeds the gain beyond 5": V.greater(
-                {_label(k): Estimate.paired(g[1], g[k]) for k in beyond["x"]},
+                {
+                    _label(k): Estimate.clustered(g[1] - g[k], w, bounds=(-2 * n, 2 * n))
+                    for k in beyond["x"]
+                },
                 what="gain at d' = 1 − gain at d'",
             ),
         }
@@ -607,16 +693,20 @@ def multi_claims(fig, summ, per, lambdas, *, dataset, data, params) -> list[Clai
     if dataset == "fire" and {1, 3} <= set(xs):
         wide = per.pivot(index="draw", columns="x")
         b50 = wide["bound_50"]
+        w = worlds.loc[wide.index] if worlds is not None else np.zeros(len(wide))
+        att = wide[f"attack_l{lam0:g}"]
         parts = {
             "bound flat (within margin)": V.equivalent(
-                Estimate.paired(b50[3], b50[1]), margin=margin, what="bound50(3) − bound50(1)"
+                clustered(b50[3] - b50[1], w, n, difference=True),
+                margin=margin,
+                what="bound50(3) − bound50(1)",
             ),
             "attack falls": V.greater(
-                Estimate.paired(wide[f"attack_l{lam0:g}"][1], wide[f"attack_l{lam0:g}"][3]),
-                what="attack(1) − attack(3)",
+                clustered(att[1] - att[3], w, n, difference=True), what="attack(1) − attack(3)"
             ),
             "prior falls": V.greater(
-                Estimate.paired(wide["prior"][1], wide["prior"][3]), what="prior(1) − prior(3)"
+                clustered(wide["prior"][1] - wide["prior"][3], w, n, difference=True),
+                what="prior(1) − prior(3)",
             ),
         }
         s = summ.set_index("x")

@@ -233,11 +233,18 @@ def _plot(
 def _draws_note(summ) -> str:
     lo, hi = int(summ["draws"].min()), int(summ["draws"].max())
     draws = f"{lo}" if lo == hi else f"{lo}–{hi}"
+    worlds = int(summ["worlds"].max()) if "worlds" in summ else 1
+    spread = (
+        f"spread over {worlds} stand-in worlds (each its own stand-in table and BayNet; the world a "
+        "random effect of the standard error)"
+        if worlds > 1
+        else "independent"
+    )
     return (
-        f" Attacks, ceiling and prior: mean over {draws} independent (sample, noise) draws per point "
+        f" Attacks, ceiling and prior: mean over {draws} (sample, noise) draws per point, {spread}, "
         "with ± 1 standard error of the mean (the uncertainty the claims use); each attack's optimiser, "
         "step size and number of steps were chosen per (ε, number of unknown columns) on shadow "
-        "datasets sampled from the BayNet with fresh noise (grid, choice and shadow scores in the "
+        "datasets sampled from the BayNets with fresh noise (grid, choice and shadow scores in the "
         "provenance). The ceiling is the informed attacker's best: the mode of each record's exact "
         "posterior given the BayNet prior and the noisy marginals (Gibbs sampling; at ε = ∞ the "
         "records the exact marginals determine); no attack beats it in expectation. The bounds are "
@@ -270,7 +277,7 @@ def _extra(ds, summ, params) -> dict:
             "grid": params["marginals_attack"]["tuning"]
             | ({"steps": params["tuning_steps"]} if "tuning_steps" in params else {}),
             "rule": "per (ε, number of unknown columns) and λ, the (optimiser, lr, steps) with the "
-            "highest mean success on shadow datasets sampled from the BayNet with fresh noise",
+            "highest mean success on shadow datasets sampled from the worlds' BayNets with fresh noise",
             "chosen": tuning[tuning["chosen"]].to_dict(orient="records") if len(tuning) else [],
             "scores": tuning.to_dict(orient="records"),
         },

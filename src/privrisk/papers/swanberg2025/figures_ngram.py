@@ -46,9 +46,13 @@ def summarise(npz_path, delta: float, confidence: float = 0.95) -> pd.DataFrame:
         sel = z["run_cond"] == c
         guess, tgt = z["guess"][sel], z["target"][sel]
         n, k = int(sel.sum()), int((guess == tgt).sum())
-        # paired baseline: the max-prior guess (the most probable digit) on the same canaries
+        # the baseline is the max-prior guess (the most probable digit): paired on the same
+        # canaries, except under the uniform prior, where every guess succeeds with probability
+        # exactly 1/K: the exact baseline there (the guess only adds noise to the difference)
         mode = int(np.argmax(pm[int(z["cond_prior"][c])]))
-        diff = (guess == tgt).astype(float) - (tgt == mode).astype(float)
+        exact = names[pi] == "uniform"
+        ok = (guess == tgt).astype(float)
+        diff = ok - (float(pm[pi].max()) if exact else (tgt == mode).astype(float))
         lo, hi = clopper_pearson(k, n, confidence=confidence)
         prior = pm[pi]
         ours = (
@@ -76,7 +80,11 @@ def summarise(npz_path, delta: float, confidence: float = 0.95) -> pd.DataFrame:
                 "baseline": float(prior.max()),
                 "maxprior_correct": float(np.mean(tgt == mode)),
                 "gain": float(diff.mean()),
-                "gain_se": float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf,
+                # every model's difference the same: exactly 0 (not the std's rounding residue)
+                "gain_se": (0.0 if np.ptp(diff) == 0 else float(diff.std(ddof=1) / math.sqrt(n)))
+                if n > 1
+                else math.inf,
+                "gain_baseline": "exact" if exact else "paired",
                 "mmc_gdp": rb.mmc_gdp(mu=mu, K=len(prior)) if names[pi] == "uniform" else np.nan,
                 "mu": mu,
                 "clip": float(z["clip"][c]),

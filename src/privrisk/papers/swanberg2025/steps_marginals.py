@@ -59,57 +59,91 @@ def bound_quantiles(epsilon: float, delta: float, p_star: np.ndarray, levels=LEV
 # ------------------------------------------------------------------------------------ steps
 
 
+def world_seeds(common, source: str) -> list[int]:
+    """The pre-registered worlds: seeds 0, 1, …, ``marginals.worlds`` − 1 of the stand-in (the
+    first integers, fixed before any result); with real data the world is the data: one."""
+    return [0] if source not in ("standin",) else list(range(int(common["worlds"])))
+
+
 def dataset_step(params, inputs, outputs) -> None:
-    """Raw table → degree-2 BayNet → ``n_records`` sampled records (npz + json summary).
+    """Raw table → degree-2 BayNet → ``n_records`` sampled records, for every world (npz + json).
 
     Params: ``dataset`` (acs | fire), ``data`` (its data block), ``marginals`` (n_records, degree,
-    pseudocount, world_seed) and the seed.
+    pseudocount, worlds) and the seed.
 
-    The *world* (the stand-in table, the raw-row subsample and the BayNet fit, whose random root
-    sets the visit order and so which columns Figures 5-6 reconstruct first) comes from
-    ``marginals.world_seed``; the run's ``seed`` draws the experiment in it (records, noise,
-    attack). The paper fits one BayNet per dataset and attacks it: its claims are about that
-    world, and a rerun with another seed must test the same world, not a new one.
+    A *world* is the stand-in table, the raw-row subsample and the BayNet fit (whose random root
+    sets the visit order and so which columns Figures 5-6 reconstruct first). On stand-in data no
+    claim may rest on one arbitrary world, so there are ``marginals.worlds`` of them, seeded
+    0, 1, … (:func:`world_seeds`), and the attack steps spread their draws over them (the world a
+    random effect of every estimate); with real data the world is the data (one world). The run's
+    ``seed`` draws the experiment in each (records, noise, attack).
     """
     ds = params["dataset"]
     common = params["marginals"]
-    seed, world = int(params["seed"]), int(common["world_seed"])
-    table = DATASETS[ds].load(params["data"], seed=world)
-    log.info("%s: %s table with %d rows, domains %s", ds, table.source, table.n_rows, table.domains)
-    # world_seed = seed gives the streams used before the world had a seed of its own
-    rng_fit = np.random.default_rng(seeds.seed_sequence(world, ds, "baynet").spawn(2)[0])
-    rng_sample = np.random.default_rng(seeds.seed_sequence(seed, ds, "baynet").spawn(2)[1])
-    bn = baynet.fit_greedy(
-        table.codes,
-        table.domains,
-        degree=common["degree"],
-        pseudocount=common["pseudocount"],
-        rng=rng_fit,
-        names=table.columns,
-    )
-    records = bn.sample(common["n_records"], rng_sample)
+    seed = int(params["seed"])
+    first = DATASETS[ds].load(params["data"], seed=0)
+    out, worlds = {}, []
+    for w in world_seeds(common, first.source):
+        table = first if w == 0 else DATASETS[ds].load(params["data"], seed=w)
+        log.info(
+            "%s world %d: %s table with %d rows, domains %s",
+            ds,
+            w,
+            table.source,
+            table.n_rows,
+            table.domains,
+        )
+        rng_fit = np.random.default_rng(seeds.seed_sequence(w, ds, "baynet").spawn(2)[0])
+        rng_sample = np.random.default_rng(seeds.seed_sequence(seed, ds, "baynet", w).spawn(2)[1])
+        bn = baynet.fit_greedy(
+            table.codes,
+            table.domains,
+            degree=common["degree"],
+            pseudocount=common["pseudocount"],
+            rng=rng_fit,
+            names=table.columns,
+        )
+        records = bn.sample(common["n_records"], rng_sample)
+        out |= {f"w{w}_{k}": v for k, v in bn.to_arrays().items()}
+        out[f"w{w}_records"] = records
+        worlds.append(
+            {
+                "world_seed": w,
+                "raw_rows": table.n_rows,
+                "info": table.info,
+                "visit_order": [table.columns[v] for v in bn.order],
+                "parents": {
+                    table.columns[v]: [table.columns[p] for p in bn.parents[v]] for v in range(bn.d)
+                },
+            }
+        )
     Path(outputs["npz"]).parent.mkdir(parents=True, exist_ok=True)
-    np.savez(outputs["npz"], records=records, columns=np.asarray(table.columns), **bn.to_arrays())
+    np.savez(outputs["npz"], columns=np.asarray(first.columns), **out)
     summary = {
         "dataset": ds,
-        "source": table.source,
-        "raw_rows": table.n_rows,
-        "info": table.info,
-        "domains": dict(zip(table.columns, table.domains, strict=True)),
-        "visit_order": [table.columns[v] for v in bn.order],
-        "parents": {
-            table.columns[v]: [table.columns[p] for p in bn.parents[v]] for v in range(bn.d)
-        },
-        "n_records": int(records.shape[0]),
-        "world_seed": world,
+        "source": first.source,
+        "domains": dict(zip(first.columns, first.domains, strict=True)),
+        "n_records": int(common["n_records"]),
+        "worlds": worlds,
+        # the first world, as before there were several (its visit order names Fig 6's columns)
+        "visit_order": worlds[0]["visit_order"],
+        "parents": worlds[0]["parents"],
     }
     Path(outputs["json"]).write_text(json.dumps(summary, indent=2) + "\n")
 
 
 def _load_dataset(npz_path: str):
+    """The worlds' BayNets (in world order), the first world's records and the columns."""
     z = np.load(npz_path, allow_pickle=False)
     cols = [str(c) for c in z["columns"]]
-    return baynet.BayesNet.from_arrays(z, names=cols), z["records"].astype(np.int64), cols
+    ids = sorted({int(k[1:].split("_", 1)[0]) for k in z.files if k.startswith("w")})
+    nets = [
+        baynet.BayesNet.from_arrays(
+            {k.split("_", 1)[1]: z[k] for k in z.files if k.startswith(f"w{w}_")}, names=cols
+        )
+        for w in ids
+    ]
+    return nets, z[f"w{ids[0]}_records"].astype(np.int64), cols
 
 
 # ------------------------------------------------------------------------------------ draws
@@ -117,7 +151,9 @@ def _load_dataset(npz_path: str):
 
 @dataclass
 class Draws:
-    """R independent (sample, noise) draws of one condition (columns ``unknown`` at ``epsilon``).
+    """R independent (sample, noise) draws of one condition (columns ``unknown`` at ``epsilon``),
+    draw r in world ``world[r]`` (the BayNet it is sampled from and whose prior the attack starts
+    at).
 
     records (R, n, d), noisy (R, cells) normalised released marginals, init per unknown column
     (R, n, K) the BayNet conditional prior (the attack's start), z_map (R, n, d') / p_map (R, n)
@@ -134,29 +170,51 @@ class Draws:
     p_map: np.ndarray
     lay: mm.Layout
     sigma: float
+    world: np.ndarray
+    #: each draw's number among the condition's draws (its streams and its row label)
+    index: np.ndarray
 
     @property
     def truth(self) -> np.ndarray:
         return self.records[:, :, self.unknown]
 
 
+def _nets(bn) -> list:
+    return list(bn) if isinstance(bn, list | tuple) else [bn]
+
+
 def make_draws(
-    bn, unknown, epsilon: float, *, delta: float, n: int, draws: int, seed: int, tag: str, kind: str
+    bn,
+    unknown,
+    epsilon: float,
+    *,
+    delta: float,
+    n: int,
+    draws: int,
+    seed: int,
+    tag: str,
+    kind: str,
+    indices: Sequence[int] | None = None,
 ) -> Draws:
-    """``draws`` fresh datasets of ``n`` records from the BayNet, each with fresh release noise.
+    """``draws`` fresh datasets of ``n`` records, each with fresh release noise; ``bn`` is one
+    BayNet or the worlds' (draw r from world r mod W, so any number of draws spreads evenly over
+    the worlds). ``indices``: which of the draws 0 … ``draws`` − 1 to make (all by default).
 
     ``kind`` names the stream: ``target`` draws (the ones reported) are the same records in every
     figure of a dataset (their seed names only the dataset and the draw); ``shadow`` draws (the
-    attacker's tuning data, sampled from the same BayNet) are independent of them.
+    attacker's tuning data, sampled from the same BayNets) are independent of them.
     """
+    nets = _nets(bn)
     unknown = [int(u) for u in unknown]
+    idx = list(range(draws)) if indices is None else [int(r) for r in indices]
+    world = np.array([r % len(nets) for r in idx], dtype=np.int64)
     recs, noisy = [], []
     lay, sigma = None, 0.0
-    for r in range(draws):
-        x = bn.sample(n, seeds.rng(seed, tag, kind, "records", r))
+    for r, w in zip(idx, world, strict=True):
+        x = nets[w].sample(n, seeds.rng(seed, tag, kind, "records", r))
         lay, nz, sigma = mm.release(
             x,
-            bn.domains,
+            nets[w].domains,
             unknown,
             epsilon=epsilon,
             delta=delta,
@@ -166,25 +224,33 @@ def make_draws(
         recs.append(x)
         noisy.append(nz)
     records = np.stack(recs)
-    flat = records.reshape(-1, records.shape[2])
-    init = [
-        baynet.conditional_marginal(bn, flat, unknown, u).reshape(draws, n, -1) for u in unknown
-    ]
-    z, p = baynet.conditional_map(bn, flat, unknown)
+    r_all = records.shape[0]
+    init = [np.zeros((r_all, n, nets[0].domains[u])) for u in unknown]
+    z = np.zeros((r_all, n, len(unknown)), dtype=np.int64)
+    p = np.zeros((r_all, n))
+    for w in np.unique(world):
+        sel = world == w
+        flat = records[sel].reshape(-1, records.shape[2])
+        for j, u in enumerate(unknown):
+            init[j][sel] = baynet.conditional_marginal(nets[w], flat, unknown, u).reshape(
+                int(sel.sum()), n, -1
+            )
+        zw, pw = baynet.conditional_map(nets[w], flat, unknown)
+        z[sel] = zw.reshape(int(sel.sum()), n, -1)
+        p[sel] = pw.reshape(int(sel.sum()), n)
     return Draws(
         unknown,
         float(epsilon),
         records,
         np.stack(noisy),
         init,
-        z.reshape(draws, n, -1),
-        p.reshape(draws, n),
+        z,
+        p,
         lay,
         float(sigma),
+        world,
+        np.asarray(idx, dtype=np.int64),
     )
-
-
-# ------------------------------------------------------------------------------------ attack
 
 
 def run_settings(dr: Draws, settings, checkpoints, *, domains, chunk: int = 64):
@@ -325,28 +391,46 @@ def ceiling(dr: Draws, bn, cfg: dict, *, seed: int, tag: str, radii=None) -> dic
     marginals per unknown column, ``info`` its diagnostics and, for one unknown column, ``bound``
     (R, n) or (R, n, radii) the Bayes success of each record with every other record revealed at
     the release's noise (μ = √(2m)/σ of the whole release; Monte Carlo for L1 windows E > 0).
-    None when the unknown columns have more joint values than ``max_tuples`` (the block sampler
-    enumerates them): no ceiling is drawn there.
+    ``bn``: one BayNet or the worlds' (each draw's posterior under its own world's). None when
+    the unknown columns have more joint values than ``max_tuples`` (the block sampler enumerates
+    them): no ceiling is drawn there.
     """
-    n_t = int(np.prod([bn.domains[u] for u in dr.unknown]))
+    nets = _nets(bn)
+    n_t = int(np.prod([nets[0].domains[u] for u in dr.unknown]))
     if len(dr.unknown) > 1 and n_t > int(cfg["max_tuples"]):
         log.info("ceiling skipped: %d joint values > max_tuples %s", n_t, cfg["max_tuples"])
         return None
-    res = posterior.posterior_attack(
-        bn,
-        dr.records,
-        dr.unknown,
-        dr.lay,
-        dr.noisy,
-        noise_std=dr.sigma,
-        sweeps=int(cfg["sweeps"]),
-        burn_in=int(cfg["burn_in"]),
-        chains=int(cfg["chains"]),
-        anneal=float(cfg["anneal"]),
-        max_tuples=int(cfg["max_tuples"]),
-        rng=seeds.rng(seed, tag, "ceiling", *dr.unknown, str(dr.epsilon)),
-    )
-    out = {"guess": res.guess, "probs": res.probs, "info": res.info, "bound": None}
+    guess = np.zeros_like(dr.truth)
+    probs = [np.zeros_like(p) for p in dr.init]
+    info: dict = {}
+    for w in np.unique(dr.world):
+        sel = dr.world == w
+        res = posterior.posterior_attack(
+            nets[w],
+            dr.records[sel],
+            dr.unknown,
+            dr.lay,
+            dr.noisy[sel],
+            noise_std=dr.sigma,
+            sweeps=int(cfg["sweeps"]),
+            burn_in=int(cfg["burn_in"]),
+            chains=int(cfg["chains"]),
+            anneal=float(cfg["anneal"]),
+            max_tuples=int(cfg["max_tuples"]),
+            rng=seeds.rng(seed, tag, "ceiling", *dr.unknown, str(dr.epsilon), "world", int(w)),
+        )
+        guess[sel] = res.guess
+        for j, pr in enumerate(res.probs):
+            probs[j][sel] = pr
+        info.setdefault("method", res.info.get("method"))
+        if "chain_disagreement" in res.info:
+            info["chain_disagreement"] = max(
+                info.get("chain_disagreement", 0.0), float(res.info["chain_disagreement"])
+            )
+        if "undetermined" in res.info:
+            und = info.setdefault("undetermined", np.zeros(len(dr.world)))
+            und[sel] = np.asarray(res.info["undetermined"])
+    out = {"guess": guess, "probs": probs, "info": info, "bound": None}
     if len(dr.unknown) == 1:
         m = len(dr.lay.triples)
         mu = math.inf if dr.sigma == 0 else math.sqrt(2 * m) / dr.sigma
@@ -374,7 +458,8 @@ def outcome_rows(dr: Draws, attacks: dict, radii=None, ceil: dict | None = None)
         "n_unknown": len(dr.unknown),
         "m": len(dr.lay.triples),
         "sigma_count": dr.sigma,
-        "draw": np.repeat(np.arange(r), n),
+        "draw": np.repeat(dr.index, n),
+        "world": np.repeat(dr.world, n),
         "record": np.tile(np.arange(n), r),
         "ambiguous": np.concatenate([ambiguous_records(x, dr.unknown) for x in dr.records]),
     }
@@ -436,34 +521,45 @@ def _col(cols, name):
     return cols.index(name)
 
 
-def _conditions(params, bn, cols):
-    """The figure's conditions: (x, unknown columns, ε, extra columns) and the tuning key of each."""
+def _conditions(params, nets, cols):
+    """The figure's conditions: (x, {world: unknown columns}, ε, {world: extra columns}); the
+    unknown columns are the same in every world except for Fig 6 (the last d' of each world's
+    visit order)."""
     kind = params["kind"]
+    worlds = range(len(nets))
+
+    def same(unknown):
+        return {w: unknown for w in worlds}, {w: {} for w in worlds}
+
+    eps = float(params.get("epsilon", 0.0) or 0.0)
     if kind == "columns":
-        return [
-            (name, [_col(cols, name)], float(params["epsilon"]), {}) for name in params["columns"]
-        ]
+        return [(name, *same([_col(cols, name)]), eps) for name in params["columns"]]
     if kind == "epsilons":
         j = _col(cols, params["column"])
-        return [(float(e), [j], float(e), {}) for e in grid(params["epsilons"])]
+        return [(float(e), *same([j]), float(e)) for e in grid(params["epsilons"])]
     if kind == "multi":
-        order = list(bn.order)
-        if params["max_unknown"] > len(order) - 3:
+        if params["max_unknown"] > len(cols) - 3:
             raise ValueError(
                 f"{params['figure']}.max_unknown = {params['max_unknown']} leaves fewer than 3 known columns"
             )
-        return [
-            (
-                k,
-                order[-k:],
-                float(params["epsilon"]),
-                {"columns": "|".join(cols[v] for v in order[-k:])},
-            )
-            for k in range(1, params["max_unknown"] + 1)
-        ]
+        out = []
+        for k in range(1, params["max_unknown"] + 1):
+            unknown = {w: list(nets[w].order)[-k:] for w in worlds}
+            extra = {w: {"columns": "|".join(cols[v] for v in unknown[w])} for w in worlds}
+            out.append((k, unknown, extra, eps))
+        return out
     if kind == "l1":
-        return [(params["column"], [_col(cols, params["column"])], float(params["epsilon"]), {})]
+        return [(params["column"], *same([_col(cols, params["column"])]), eps)]
     raise ValueError(f"unknown attack kind {kind!r}")
+
+
+def _groups(unknown: dict[int, list[int]], indices: Sequence[int], n_worlds: int):
+    """The draws of a condition grouped by their unknown columns: [(unknown, draw indices)]
+    (draw r lies in world r mod W; one group unless the worlds attack different columns)."""
+    by: dict[tuple, list[int]] = {}
+    for r in indices:
+        by.setdefault(tuple(unknown[r % n_worlds]), []).append(int(r))
+    return [(list(u), rs) for u, rs in by.items()]
 
 
 def attack_step(params, inputs, outputs) -> None:
@@ -471,8 +567,10 @@ def attack_step(params, inputs, outputs) -> None:
     (ε, d') key, attack the target draws with the chosen settings and with the informed attacker's
     ceiling, write per-record rows (with the per-record bound for one unknown column) and the
     tuning table. A figure's ``draws`` overrides ``marginals_attack.draws``; ``headline_draws``
-    gives single conditions (a column of Fig 4) more draws."""
-    bn, _, cols = _load_dataset(inputs["dataset"])
+    gives single conditions (a column of Fig 4) more draws. Draws (shadow and target) are spread
+    over the dataset's worlds, draw r in world r mod W."""
+    nets, _, cols = _load_dataset(inputs["dataset"])
+    n_worlds = len(nets)
     att = dict(params["marginals_attack"])
     for key in ("draws", "shadow_draws"):  # a figure may override (Fig 6's attacks are costly)
         if key in params:
@@ -482,40 +580,43 @@ def attack_step(params, inputs, outputs) -> None:
     tun = dict(att["tuning"])
     if "tuning_steps" in params:  # a figure may override the step grid (Fig 6 is the costly one)
         tun["steps"] = list(params["tuning_steps"])
-    grid = [("adam", lr) for lr in tun["adam_lr"]] + [("sgd", lr) for lr in tun["sgd_lr"]]
+    grid_ = [("adam", lr) for lr in tun["adam_lr"]] + [("sgd", lr) for lr in tun["sgd_lr"]]
     lambdas = [float(v) for v in att["prior_weights"]]
     delta, seed, tag = att["delta"], int(params["seed"]), params["dataset"]
     n = int(params["n_records"])
     chunk = int(att["batch_elements"])
-    conds = _conditions(params, bn, cols)
+    domains = nets[0].domains
+    conds = _conditions(params, nets, cols)
     kind = params["kind"]
     metric = "l1" if kind == "l1" else "exact"
     keys: dict[tuple, list] = {}
     for c in conds:
-        keys.setdefault((c[2], len(c[1])), []).append(c)
+        keys.setdefault((c[3], len(c[1][0])), []).append(c)
     frames, tables = [], []
     for (eps, k), members in keys.items():
-        radii = range(bn.domains[members[0][1][0]]) if metric == "l1" else None
+        radii = range(domains[members[0][1][0][0]]) if metric == "l1" else None
         shadow = [
             make_draws(
-                bn,
+                nets,
                 u,
-                e,
+                eps,
                 delta=delta,
                 n=n,
                 draws=int(att["shadow_draws"]),
                 seed=seed,
                 tag=f"{tag}:{params['figure']}",
                 kind="shadow",
+                indices=rs,
             )
-            for _, u, e, _ in members
+            for _, unknown, _, _ in members
+            for u, rs in _groups(unknown, range(int(att["shadow_draws"])), n_worlds)
         ]
         table, chosen = tune(
             shadow,
-            grid,
+            grid_,
             lambdas,
             tun["steps"],
-            domains=bn.domains,
+            domains=domains,
             metric=metric,
             radii=radii,
             chunk=chunk,
@@ -524,34 +625,48 @@ def attack_step(params, inputs, outputs) -> None:
             table.assign(epsilon=eps, n_unknown=k, conditions="|".join(str(m[0]) for m in members))
         )
         log.info("%s eps=%s d'=%d: chosen %s", tag, eps, k, chosen)
-        for x, u, e, extra in members:
+        for x, unknown, extra, e in members:
             n_draws = headline.get(str(x), int(att["draws"]))
-            dr = make_draws(
-                bn, u, e, delta=delta, n=n, draws=n_draws, seed=seed, tag=tag, kind="target"
-            )
-            res = attack_draws(dr, chosen, domains=bn.domains, chunk=chunk)
-            ceil = ceiling(dr, bn, ceil_cfg, seed=seed, tag=tag, radii=radii)
-            f = outcome_rows(dr, res, radii, ceil)
-            f = f.assign(x=f["radius"] if radii is not None else x, **extra)
-            for lam in lambdas:
-                o, lr, st = chosen[lam]
-                f[f"setting_l{lam:g}"] = f"{o} lr={lr:g} steps={st}"
-            info = ceil["info"] if ceil is not None else {}
-            f["ceiling_method"] = info.get("method", "none")
-            f["ceiling_disagreement"] = float(info.get("chain_disagreement", np.nan))
-            if "undetermined" in info:  # ε = ∞: records whose group the marginals do not pin
-                f["ceiling_undetermined"] = np.asarray(info["undetermined"])[f["draw"]]
-            frames.append(f)
-            if radii is None:
-                per = f.groupby("draw")[[c for c in f if c.endswith("_ok")]].sum().mean()
-                log.info(
-                    "%s x=%s: mean over %d draws %s (ceiling: %s)",
-                    tag,
-                    x,
-                    n_draws,
-                    per.round(2).to_dict(),
-                    {k: v for k, v in info.items() if not isinstance(v, np.ndarray)},
+            for u, rs in _groups(unknown, range(n_draws), n_worlds):
+                dr = make_draws(
+                    nets,
+                    u,
+                    e,
+                    delta=delta,
+                    n=n,
+                    draws=n_draws,
+                    seed=seed,
+                    tag=tag,
+                    kind="target",
+                    indices=rs,
                 )
+                res = attack_draws(dr, chosen, domains=domains, chunk=chunk)
+                ceil = ceiling(dr, nets, ceil_cfg, seed=seed, tag=tag, radii=radii)
+                f = outcome_rows(dr, res, radii, ceil)
+                f = f.assign(x=f["radius"] if radii is not None else x)
+                for col in extra[int(dr.world[0])]:
+                    f[col] = extra[int(dr.world[0])][col]
+                for lam in lambdas:
+                    o, lr, st = chosen[lam]
+                    f[f"setting_l{lam:g}"] = f"{o} lr={lr:g} steps={st}"
+                info = ceil["info"] if ceil is not None else {}
+                f["ceiling_method"] = info.get("method", "none")
+                f["ceiling_disagreement"] = float(info.get("chain_disagreement", np.nan))
+                if "undetermined" in info:  # ε = ∞: records whose group the marginals do not pin
+                    pos = np.searchsorted(dr.index, f["draw"].to_numpy())
+                    f["ceiling_undetermined"] = np.asarray(info["undetermined"])[pos]
+                frames.append(f)
+                if radii is None:
+                    per = f.groupby("draw")[[c for c in f if c.endswith("_ok")]].sum().mean()
+                    log.info(
+                        "%s x=%s worlds %s: mean over %d draws %s (ceiling: %s)",
+                        tag,
+                        x,
+                        sorted({int(w) for w in dr.world}),
+                        len(rs),
+                        per.round(2).to_dict(),
+                        {k_: v for k_, v in info.items() if not isinstance(v, np.ndarray)},
+                    )
     Path(outputs["csv"]).parent.mkdir(parents=True, exist_ok=True)
     pd.concat(frames, ignore_index=True).to_csv(outputs["csv"], index=False)
     pd.concat(tables, ignore_index=True).to_csv(outputs["tuning"], index=False)

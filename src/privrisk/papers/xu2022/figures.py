@@ -349,8 +349,18 @@ def fig1a(params, inputs) -> FigureResult:
     claim_panel(axc, crow)
     axc.set_xlabel("advantage difference")
     sources = sources_of(qs, "CIFAR-10")
+    # "optimal > heuristic" is about the optimum, whose ROC dominates every statistic's: an
+    # estimate that ranks the points robustly worse than the heuristic falls short of it, and
+    # more runs of the same estimator cannot show the optimum's superiority
+    shortfall = [
+        C.ranking_gate([h[a] for h in held], [h[b] for h in held], what)
+        for a, b, what in (
+            ("auc_disc", "auc_heur_bin", "the binned query"),
+            ("auc_cont", "auc_heur", "the continuous query"),
+        )
+    ]
     v1 = C.beats_heuristic(
-        diff, gates=[gate], what="held-out optimal − heuristic advantage (same query)"
+        diff, gates=[gate, *shortfall], what="held-out optimal − heuristic advantage (same query)"
     )
     # "the KDE is somewhat poorer" is about the paper's own two estimates, paired by run
     v2 = C.paper_estimates_greater(P["W"], P["U"], gates=[gate], what="W_N − U_N (paired by run)")
@@ -451,7 +461,12 @@ def fig2a(params, inputs) -> FigureResult:
     axc.set_xlabel("advantage difference")
     sources = sources_of(qs, "MNIST")
     verdict = C.decide(
-        V.greater, d, gates=[gate], margin=params["margin"], what="held-out 2-d − 1-d advantage"
+        V.greater,
+        d,
+        gates=[gate],
+        margin=params["margin"],
+        what="held-out 2-d − 1-d advantage",
+        floor=C.nested("max_i D_i(z)", "(D_1, D_2)(z)"),
     )
     claims = [
         C.claim(
@@ -540,6 +555,7 @@ def fig3(params, inputs) -> FigureResult:
                 gates=[gate],
                 margin=params["margin"],
                 what=f"held-out optimal − heuristic {metric.upper()}",
+                floor=C.OPTIMUM,
             )
             claims.append(
                 C.claim(

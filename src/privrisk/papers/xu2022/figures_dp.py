@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from ... import plotting
 from ... import verdicts as V
 from ...estimators import crossfit, mace
+from ...estimators.intervals import clopper_pearson
 from ...figure import FigureResult
 from . import claims as C
 from .claims import Stat
@@ -229,42 +231,94 @@ def fig5(params, inputs) -> FigureResult:
     )
 
 
+def min_per_class_by_design(
+    n_per_class: int,
+    runs: int,
+    bound: float,
+    *,
+    confidence: float = 0.95,
+    p: float = 0.5,
+    power: float = V.POWER,
+) -> int:
+    """Figure 6's pre-registered bin size, from the design alone (no results): the smallest count
+    per class m whose equal-frequency bins (n_per_class // m of them) let a model that does not
+    leak show "below ``bound``" in every bin of every run with probability ``power``: each bin's
+    member count Binomial(2m', ½) of its 2m' points, its Clopper–Pearson interval widened to the
+    robust level as the verdict rule does (:mod:`privrisk.verdicts`)."""
+    for m in range(1, n_per_class + 1):
+        bins = n_per_class // m
+        size = 2 * n_per_class // bins
+        k = np.arange(size + 1)
+        k = k[(k <= n_per_class) & (size - k <= n_per_class)]
+        each = 1 - (1 - confidence) / 2
+        r_lo, r_hi = clopper_pearson(k, n_per_class, confidence=each)
+        q_lo, q_hi = clopper_pearson(size - k, n_per_class, confidence=each)
+        f = mace._f(k / n_per_class, (size - k) / n_per_class, p)
+        lo, hi = mace.abs_interval(mace._f(r_lo, q_hi, p), mace._f(r_hi, q_lo, p))
+        advi = np.abs(f)
+        robust_hi = advi + V.ROBUST * (hi - advi)  # the interval at ROBUST · Z, as Estimate widens
+        ok = float((stats.binom.pmf(k, size, 0.5) * (robust_hi < bound)).sum())
+        if ok ** (runs * bins) >= power:
+            return m
+    return n_per_class
+
+
 def fig6(params, inputs) -> FigureResult:
     """Figure 6: sorted individual membership risks of DP-cGANs at two ε, beside the bound tanh(ε/2)."""
     p, conf = params["prior_prob"], params["confidence"]
+    m = int(params["min_per_class"])
     rng = rng_for(params, "fig6")
     paths = eps_inputs(inputs)
     ctl_path = paths.pop(CONTROL, None)
     ctl = _model(ctl_path, params, rng) if ctl_path else None
     gate = control_gate(ctl, params["min_auc"])
-    fig, axes = plotting.subplots(1, len(paths), width=3.9)
-    axes = np.atleast_1d(axes)
+    fig, axes = plotting.subplots(2, len(paths), width=3.9, height=2.9)
+    axes = np.asarray(axes).reshape(2, len(paths))
     frames, claims, src, nbins, loaded = [], [], "bundled-real", {}, {}
-    for k, (ax, (eps, path)) in enumerate(zip(axes, paths.items(), strict=True)):
+    for k, (eps, path) in enumerate(paths.items()):
+        ax, axb = axes[0, k], axes[1, k]
         qs = loaded[eps] = load(path)
         src = qs.record.get("data_source", src)
         bound = float(mace.dp_bound(epsilon=eps, p=p))
-        points, where = {}, {}
+        points, bin_rows = {}, []
         for r in range(qs.runs):
             a_all, b_all = qs.split("d", r)
             i, o = mace.experiment2(len(a_all), len(b_all), p, rng, n_max=len(b_all))
             a, b = a_all[i], b_all[o]
-            nb = mace.bins_for(
-                len(a), 1, max_bins=params["bins"], points_per_bin=params.get("points_per_bin")
-            )
+            # equal-frequency bins of the pooled sample, as many as leave min_per_class points of
+            # each class per bin on average (pre-registered from the design: notes.md)
+            nb = max(1, min(len(a), len(b)) // m)
             pooled = np.r_[a, b]
-            risk = mace.individual_risk(a, b, pooled, p, confidence=conf, bins=nb)
+            edges = mace.equal_frequency_edges(pooled, nb)
+            risk = mace.individual_risk(a, b, pooled, p, confidence=conf, edges=edges)
             order = np.argsort(risk["advi"], kind="stable")
             rank = np.arange(len(pooled))
             # one point per occupied bin: every sample in a bin has the same estimate and interval
             _, first = np.unique(risk["bin"], return_index=True)
             for j in first:
-                key = f"run {r} bin {risk['bin'][j]}"
-                points[key] = V.Estimate(
+                b_id = int(risk["bin"][j])
+                e = V.Estimate(
                     float(risk["advi"][j]), lo=float(risk["lo"][j]), hi=float(risk["hi"][j])
                 )
-                # where the bin's points sit on this run's sorted curve (for marking it)
-                where[key] = (r, float(np.flatnonzero(risk["bin"][order] == risk["bin"][j]).mean()))
+                points[f"run {r} bin {b_id}"] = e
+                lo_r, hi_r = e.interval(V.ROBUST * V.Z)
+                bin_rows.append(
+                    {
+                        "series": f"bin AdvI (Theorem 2), ε = {eps:g}",
+                        "x": b_id,
+                        "y": e.value,
+                        "lo": e.lo,
+                        "hi": e.hi,
+                        "lo_robust": lo_r,
+                        "hi_robust": hi_r,
+                        "members": int(risk["members"][b_id]),
+                        "holdout": int(risk["holdout"][b_id]),
+                        "decides": "below" if hi_r < bound else ("above" if lo_r > bound else "no"),
+                        "epsilon": eps,
+                        "bins": nb,
+                        "run": str(r),
+                    }
+                )
             member = np.r_[np.ones(len(a), bool), np.zeros(len(b), bool)]
             nbins[eps] = nb
             frames.append(
@@ -321,46 +375,38 @@ def fig6(params, inputs) -> FigureResult:
                     linestyle="--",
                     label="held-out AdvI (cross-fitted, run 0)",
                 )
-        # the bins that decide the claim: the highest upper end (holds only if it is below the
-        # bound) and the highest lower end (fails only if it is above)
-        for key, marker, what in (
-            (max(points, key=lambda k: points[k].hi), "v", "highest upper end"),
-            (max(points, key=lambda k: points[k].lo), "^", "highest lower end"),
-        ):
-            e = points[key]
-            ax.errorbar(
-                where[key][1],
-                e.value,
-                yerr=[[e.value - e.lo], [e.hi - e.value]],
-                fmt=marker,
-                color=plotting.color(2),
-                ms=4,
-                capsize=2,
-                label=f"{what} (deciding bins)" if marker == "v" else None,
+        bins_df = pd.DataFrame(bin_rows)
+        frames.append(bins_df)
+        for ax_ in (ax, axb):
+            ax_.axhline(
+                bound,
+                color=plotting.color(3),
+                linestyle=":",
+                label=f"bound tanh(ε/2) = {bound:.3f}" if ax_ is ax else None,
             )
-        ax.axhline(
-            bound, color=plotting.color(3), linestyle=":", label=f"bound tanh(ε/2) = {bound:.3f}"
-        )
         ax.set(
             xlabel=f"Experiment-2 sample of each of {qs.runs} runs, sorted",
             ylabel="individual privacy risk AdvI_p",
             title=f"({'abcdefgh'[k]}) ε = {eps:g}: bound tanh(ε/2) = {bound:.4f} (dotted)",
             ylim=(0, 1.0),
         )
+        _bins_panel(axb, bins_df, qs.runs, nbins[eps])
         verdict = V.below(points, bound, what="AdvI of a bin").gated(gate)
+        n_below = int((bins_df["decides"] == "below").sum())
         claims.append(
             C.claim(
                 "fig6",
                 f"fig6_max_below_bound_eps{eps:g}",
                 f"the highest individual risk is below tanh(ε/2) at ε = {eps:g}",
                 verdict,
-                decided_by="the Clopper–Pearson interval of every occupied bin in every run (all upper ends "
-                "below the bound: holds; a lower end above it, Bonferroni over the bins: fails), the "
-                "non-private control's leakage as the precondition",
+                decided_by=f"the Clopper–Pearson interval of every one of {nb} equal-frequency "
+                f"bins (at least {m} points of each class on average) in every run (all upper ends "
+                "below the bound: holds; a lower end above it, Bonferroni over the bins: fails), "
+                "the non-private control's leakage as the precondition",
                 sources={"MNIST 0-vs-6": src},
-                ours=f"max AdvI {max(e.value for e in points.values()):.3f}, max upper end "
-                f"{max(e.hi for e in points.values()):.3f}, max lower end {max(e.lo for e in points.values()):.3f} "
-                f"vs bound {bound:.4f} ({len(points)} bins)",
+                ours=f"max AdvI {bins_df['y'].max():.3f}, max upper end {bins_df['hi'].max():.3f}, "
+                f"max lower end {bins_df['lo'].max():.3f} vs bound {bound:.4f} ({len(points)} bins; "
+                f"{n_below} below it at the robust level)",
             )
         )
         if eps in (2.0, 10.0):
@@ -374,7 +420,11 @@ def fig6(params, inputs) -> FigureResult:
                     tolerance=1e-3,
                 )
             )
-    handles, labels = axes[0].get_legend_handles_labels()
+    handles, labels = [], []
+    for ax_ in axes[:, 0]:
+        h, lab = ax_.get_legend_handles_labels()
+        handles += h
+        labels += lab
     # one legend for the panels (the bound's value is in each panel's title)
     fig.legend(handles, labels, loc="outside upper center", ncol=3, fontsize=7)
     return FigureResult(
@@ -385,18 +435,22 @@ def fig6(params, inputs) -> FigureResult:
         seeds={"experiment2": params["seed"]},
         caption=(
             "Figure 6. Estimated individual privacy risk AdvI_p(z) = |f_p(z)| (p = 0.5; Theorem 2 on "
-            f"{', '.join(f'{n} bins (ε = {e:g})' for e, n in nbins.items())} over the pooled range of the "
-            "discriminator logit D(x, y), their number from the sample size) of every point of one "
-            f"Experiment-2 sample per training run, sorted (one curve per run), for the DP-cGANs on {data_words({'MNIST 0-vs-6': src})} at "
+            f"{', '.join(f'{n} equal-frequency bins (ε = {e:g})' for e, n in nbins.items())} of the "
+            "pooled discriminator logit D(x, y), as many as leave at least "
+            f"{m} points of each class per bin on average, a number fixed from the design before "
+            "any result) of every point of one "
+            f"Experiment-2 sample per training run, sorted (one curve per run; top), for the DP-cGANs on "
+            f"{data_words({'MNIST 0-vs-6': src})} at "
             f"ε = {', '.join(f'{e:g}' for e in paths)} (δ = 1e-5), with {conf:.0%} Clopper–Pearson intervals, "
             "the cross-fitted KDE plug-in's held-out AdvI = |tanh(log r̂/q̂ / 2)| and the bound tanh(ε/2). "
-            "A bin holding only members or only non-members gives AdvI = 1 whatever the model, so the claim "
-            "is decided by the interval ends of every bin in every run, and the two deciding bins (highest "
-            "upper end, highest lower end, over all runs) are marked with their intervals; the non-private "
-            "control must leak first."
+            "Bottom: every bin of every run (dodged by run) with its interval at the robust level that "
+            "decides the claim: below the bound (it shows 'below'), above it (a violation) or across it "
+            "(undecided); the claim holds when every bin is below. The non-private control must leak "
+            "first."
         ),
         extra={
             "threads": threads(**{f"eps_{e:g}": q for e, q in loaded.items()}),
+            "min_per_class": m,
             "control": None
             if ctl is None
             else {
@@ -404,4 +458,39 @@ def fig6(params, inputs) -> FigureResult:
                 "heldout_adv": ctl["held"]["adv"].values,
             },
         },
+    )
+
+
+def _bins_panel(ax, bins_df: pd.DataFrame, runs: int, nb: int) -> None:
+    """Every bin of every run with its robust interval, coloured by what it decides."""
+    style = {
+        "below": (plotting.color(2), "below the bound (decides 'holds')"),
+        "no": (plotting.color(1), "across the bound (undecided)"),
+        "above": (plotting.color(3), "above the bound (a violation)"),
+    }
+    width = 0.7
+    for kind, (color, label) in style.items():
+        sub = bins_df[bins_df["decides"] == kind]
+        if not len(sub):
+            continue
+        x = (
+            sub["x"].to_numpy(float)
+            + (sub["run"].astype(int).to_numpy() + 0.5) / runs * width
+            - width / 2
+        )
+        ax.errorbar(
+            x,
+            sub["y"],
+            yerr=[sub["y"] - sub["lo_robust"], sub["hi_robust"] - sub["y"]],
+            fmt="o",
+            ms=2.5,
+            capsize=1.5,
+            color=color,
+            label=label,
+        )
+    ax.set_xticks(range(nb), [f"bin {j + 1}" for j in range(nb)])
+    ax.set(
+        xlabel=f"equal-frequency bin of the logit (low → high), {runs} runs each",
+        ylabel="bin AdvI, robust interval",
+        ylim=(0, 1.05),
     )
