@@ -29,6 +29,7 @@ import math
 import os
 import re
 import sys
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -434,9 +435,14 @@ def write_atomic(path: Path, text: str) -> None:
         raise PlanError(f"--write {path}: is a directory; give a file name")
     if not path.parent.is_dir():
         raise PlanError(f"--write {path}: no folder {path.parent} to write it in")
-    tmp = path.with_name(f".{path.name}.tmp")
     try:
-        tmp.write_text(text)
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as err:
+        raise PlanError(f"--write {path}: cannot write it ({err.strerror or err})") from None
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
         tmp.replace(path)
     except OSError as err:
         tmp.unlink(missing_ok=True)
