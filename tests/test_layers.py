@@ -27,6 +27,7 @@ PIPELINE = {
     PKG / "config_checks.py",
     PKG / "workflow.py",
     PKG / "docs.py",
+    PKG / "plan.py",
 }
 
 
@@ -124,13 +125,14 @@ def test_import_linter_contract_is_kept():
 
 
 def test_no_module_of_the_library_imports_the_pipeline_layer():
-    """Only the pipeline itself may import workflow, config, config_checks or cli."""
+    """Only the pipeline itself may import workflow, config, config_checks, cli, docs or plan."""
     pipeline_mods = {
         "privrisk.workflow",
         "privrisk.config",
         "privrisk.config_checks",
         "privrisk.cli",
         "privrisk.docs",
+        "privrisk.plan",
     }
     mods = _all_modules()
     bad = {
