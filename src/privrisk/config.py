@@ -47,6 +47,70 @@ def yaml_load(text: str) -> Any:
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
+#: most values a config file may hold once its YAML aliases are expanded (a shipped config holds a
+#: few hundred): ten lines of nested aliases ("billion laughs") expand to 10⁹ values, and every
+#: reader of the config (Snakemake's merge, the schema check, a printed error) would walk them all
+MAX_VALUES = 100_000
+
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Refused(yaml.constructor.ConstructorError):
+    """Valid YAML that a config file may not be (a duplicate key, an alias bomb)."""
+
+
+class _ConfigLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """``yaml_load``'s loader, stricter where a config file is concerned: a key given twice in
+    one mapping is refused (YAML keeps the last one silently), and so is a document whose aliases
+    expand it beyond :data:`MAX_VALUES` values (counted without expanding it)."""
+
+    def construct_document(self, node):
+        sizes: dict[int, int] = {}
+
+        def size(n) -> int:  # values of the expanded tree, each shared node counted once per use
+            if id(n) in sizes:
+                return sizes[id(n)]
+            sizes[id(n)] = 1  # a recursive alias counts once, not forever
+            if isinstance(n, yaml.MappingNode):
+                total = 1 + sum(size(k) + size(v) for k, v in n.value)
+            elif isinstance(n, yaml.SequenceNode):
+                total = 1 + sum(size(v) for v in n.value)
+            else:
+                total = 1
+            sizes[id(n)] = min(total, MAX_VALUES + 1)
+            return sizes[id(n)]
+
+        if size(node) > MAX_VALUES:
+            raise _Refused(
+                None,
+                None,
+                f"its YAML aliases (*name) expand it to more than {MAX_VALUES:,} values; write "
+                "the values out, or use fewer nested aliases",
+                None,
+            )
+        return super().construct_document(node)
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            first: dict[Any, Any] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge" or not isinstance(
+                    key_node, yaml.ScalarNode
+                ):
+                    continue
+                key = self.construct_object(key_node)
+                if key in first:
+                    raise _Refused(
+                        None,
+                        None,
+                        f"duplicate key {key!r} (first given at line {first[key].line + 1}); "
+                        "YAML would keep only the last one",
+                        key_node.start_mark,
+                    )
+                first[key] = key_node.start_mark
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_schema() -> dict[str, Any]:
     """The full schema: the global one with each paper's schema as property ``<key>``.
 
@@ -172,7 +236,8 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
     """Raise ConfigError listing every problem (each naming its key), or return None.
 
     Checks the schema, reversed dense grids, empty lists, the upper limits of
-    :data:`privrisk.config_checks.LIMITS` (unless ``allow_large: true``) and cross-key consistency.
+    :data:`privrisk.config_checks.LIMITS` (unless ``allow_large: true``), cross-key consistency
+    and that an explicit ``device`` exists on this machine.
     """
     schema = load_schema() if schema is None else schema
     validator = _Validator(schema)
@@ -188,7 +253,7 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
     messages += [m for m in config_checks.empty_list_errors(config) if m.split(":")[0] not in named]
     messages += config_checks.limit_errors(config)
     if not messages:
-        messages += config_checks.cross_key_errors(config)
+        messages += config_checks.cross_key_errors(config) + config_checks.device_errors(config)
     if messages:
         raise ConfigError("invalid config:\n  " + "\n  ".join(messages))
 
@@ -204,7 +269,10 @@ def read_file(path: str | Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"config file {path}: cannot be read ({err})") from None
     try:
-        data = yaml_load(text)
+        data = yaml.load(text, Loader=_ConfigLoader)
+    except _Refused as err:
+        at = f", line {err.problem_mark.line + 1}" if err.problem_mark else ""
+        raise ConfigError(f"config file {path}{at}: {err.problem}") from None
     except yaml.YAMLError as err:
         where = getattr(err, "problem_mark", None)
         at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
@@ -262,6 +330,97 @@ def normalize_booleans(config: dict[str, Any], schema: dict[str, Any] | None = N
                 walk(value, sub, where)
 
     walk(config, schema, "")
+    return done
+
+
+def _deref(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` with its ``$ref`` followed (root-relative JSON pointers), nothing merged."""
+    node = dict(node)
+    while "$ref" in node:
+        target: Any = schema
+        for part in node.pop("$ref").removeprefix("#/").split("/"):
+            target = target[part]
+        node = {**target, **node}
+    return node
+
+
+def _accepts_string(schema: dict[str, Any], node: dict[str, Any]) -> bool:
+    """Whether a string can be valid under ``node`` (a schema without a type takes anything)."""
+    node = _deref(schema, node)
+    if not all(_accepts_string(schema, part) for part in node.get("allOf", [])):
+        return False
+    for alt in ("anyOf", "oneOf"):
+        if alt in node and not any(_accepts_string(schema, a) for a in node[alt]):
+            return False
+    if "enum" in node:
+        return any(isinstance(v, str) for v in node["enum"])
+    kind = node.get("type")
+    return kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind)
+
+
+def _child(schema: dict[str, Any], node: dict[str, Any], key: str | None) -> dict[str, Any] | None:
+    """The schema a value's entry ``key`` (``None``: a list item) must meet, ``allOf`` / ``anyOf``
+    kept as they are; None where the schema says nothing about it."""
+    node = _deref(schema, node)
+    parts = []
+    own = node.get("items") if key is None else node.get("properties", {}).get(key)
+    if isinstance(own, dict):
+        parts.append(own)
+    every = [c for c in (_child(schema, p, key) for p in node.get("allOf", [])) if c]
+    parts += every
+    for alt in ("anyOf", "oneOf"):
+        some = [c for c in (_child(schema, a, key) for a in node.get(alt, [])) if c]
+        if some:
+            parts.append({"anyOf": some})
+    return {"allOf": parts} if parts else None
+
+
+def normalize_command_line(
+    config: dict[str, Any], given: Mapping[str, Any], schema: dict[str, Any] | None = None
+) -> list[str]:
+    """Give the values of ``--config`` the types a config file would give them, in place.
+
+    Snakemake parses a top-level ``--config seed=3`` as a number but reads a nested value
+    (``--config 'swanberg2025={ngram_train: {tune_trials: 11}}'``) with YAML's base loader, which
+    makes every scalar a string, so ``11`` would be refused as "'11' is not of type 'integer'".
+    Each string of ``given`` (the parsed ``--config``, whose values ``config`` holds at the same
+    paths) at a key whose schema takes no string is read as the YAML scalar it spells (``11``,
+    ``1e-5``, ``.inf``, ``true``); a string key keeps its string, and a value that is no such
+    scalar stays for validation to name. Returns the dotted keys converted.
+    """
+    schema = load_schema() if schema is None else schema
+    done: list[str] = []
+
+    def scalar(text: str) -> Any:
+        try:
+            value = yaml_load(text)
+        except yaml.YAMLError:
+            return text
+        return value if isinstance(value, bool | int | float) or value is None else text
+
+    def walk(target: Any, cli: Any, sch: dict[str, Any], path: str) -> None:
+        if isinstance(cli, Mapping) and isinstance(target, dict):
+            for key, value in cli.items():
+                sub = _child(schema, sch, str(key))
+                if key in target and sub is not None:
+                    convert(target, key, value, sub, f"{path}.{key}" if path else str(key))
+        elif isinstance(cli, list) and isinstance(target, list) and len(cli) == len(target):
+            sub = _child(schema, sch, None)
+            if sub is not None:
+                for i, value in enumerate(cli):
+                    convert(target, i, value, sub, f"{path}[{i}]")
+
+    def convert(target: Any, key: Any, value: Any, sch: dict[str, Any], where: str) -> None:
+        if isinstance(value, str):
+            if target[key] == value and not _accepts_string(schema, sch):
+                new = scalar(value)
+                if new is not value and not isinstance(new, str):
+                    target[key] = new
+                    done.append(where)
+        else:
+            walk(target[key], value, sch, where)
+
+    walk(config, given, schema, "")
     return done
 
 
