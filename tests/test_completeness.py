@@ -35,7 +35,7 @@ def _figure(folder: Path) -> Path:
 
 def test_a_figure_records_the_sha256_of_every_file_it_wrote(tmp_path):
     record = json.loads(_figure(tmp_path).read_text())[checksums.PROVENANCE_KEY]
-    assert sorted(record) == ["f.csv", "f.pdf", "f.png"]
+    assert sorted(record) == ["claims/f.csv", "f.csv", "f.pdf", "f.png"]
     for name, digest in record.items():
         assert digest == "sha256:" + hashlib.sha256((tmp_path / name).read_bytes()).hexdigest()
 

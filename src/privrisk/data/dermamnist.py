@@ -65,7 +65,11 @@ def _check_member(z: Any, key: str, path: Path) -> None:
     try:
         with z.zip.open(info) as f:
             version = npformat.read_magic(f)
-            read = npformat.read_array_header_1_0 if version == (1, 0) else npformat.read_array_header_2_0
+            read = (
+                npformat.read_array_header_1_0
+                if version == (1, 0)
+                else npformat.read_array_header_2_0
+            )
             shape, _, dtype = read(f)
             header = f.tell()
     except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as e:
