@@ -49,3 +49,41 @@ def test_a_failed_run_says_so_and_keeps_the_previous_ledger(tmp_path):
     _ledger([("p", "f", "a", "reproduced", "1")]).to_csv(tmp_path / run_summary.LEDGER, index=False)
     run_summary.text(False, tmp_path)
     assert not (tmp_path / run_summary.PREVIOUS).exists()
+
+
+def _log(tmp_path, *lines):
+    path = tmp_path / "run.snakemake.log"
+    path.write_text("\n".join(["Building DAG of jobs...", "Job stats:", *lines]) + "\n")
+    return [str(path)]
+
+
+def test_a_failed_run_names_the_failed_job_and_its_log(tmp_path):
+    logs = _log(
+        tmp_path,
+        "Error in rule swanberg2025_fig3_train:",
+        "    jobid: 4",
+        "    output: results/swanberg2025/intermediate/fig3_ngram_runs.npz",
+        "    log: results/logs/swanberg2025/fig3_train.log (check log file(s) for error details)",
+        "Shutting down, this might take some time.",
+    )
+    said = run_summary.text(False, tmp_path, logs=logs)
+    assert (
+        "Run FAILED: 1 job(s) failed: swanberg2025_fig3_train "
+        "(log results/logs/swanberg2025/fig3_train.log)" in said
+    )
+
+
+def test_a_stopped_or_interrupted_run_does_not_say_a_job_failed(tmp_path):
+    """SIGTERM ended the run with "Run FAILED (the failed job's log is named above)" when no job
+    had failed and no log was named."""
+    sigterm = _log(tmp_path, "Will exit after finishing currently running jobs (scheduler).")
+    said = run_summary.text(False, tmp_path, logs=sigterm)
+    assert "Run STOPPED on request (SIGTERM): no job failed" in said
+    assert "FAILED" not in said and "log is named" not in said
+    sigint = _log(tmp_path, "Terminating processes on user request, this might take some time.")
+    said = run_summary.text(False, tmp_path, logs=sigint)
+    assert "Run INTERRUPTED (Ctrl-C): no job failed" in said and "FAILED" not in said
+    said = run_summary.text(False, tmp_path, logs=_log(tmp_path, "MissingInputException ..."))
+    assert "Snakemake's messages above say why" in said and "job's log" not in said
+    # no log at all (file logging off): the same honest fallback
+    assert "messages above say why" in run_summary.text(False, tmp_path, logs=[])
