@@ -7,7 +7,7 @@ import yaml
 
 from privrisk import config
 from privrisk.core.grids import deep_update, grid
-from tests.conftest import REPO, run_pipeline
+from tests.conftest import REPO, TINY, run_pipeline
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +59,40 @@ def test_bad_values_name_the_key(cfg, mutate, needle):
     with pytest.raises(config.ConfigError) as err:
         config.validate(bad)
     assert needle in str(err.value)
+
+
+@pytest.mark.slow
+def test_pipeline_refuses_a_duplicate_key_and_a_missing_device_and_reads_nested_numbers(
+    tmp_path,
+):
+    """What Snakemake reads itself, checked by the Snakefile before any job: a key given twice in
+    a --configfile (Snakemake keeps the last silently), `device: cuda` on a machine without CUDA
+    (it failed only inside the first training step), and a nested `--config` number (Snakemake
+    hands it over as a string: it was refused as "'3' is not of type 'integer'")."""
+    dup = tmp_path / "dup.yaml"
+    dup.write_text("seed: 1\nseed: 2\n")
+    proc = run_pipeline(tmp_path, "thudi2022", "-n", configfiles=(str(dup),), check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 2 and "line 2: duplicate key 'seed'" in out, out
+    assert "Traceback" not in out
+    cuda = tmp_path / "cuda.yaml"
+    cuda.write_text("device: cuda\n")
+    proc = run_pipeline(tmp_path, "thudi2022", "-n", configfiles=(*TINY, str(cuda)), check=False)
+    out = proc.stdout + proc.stderr
+    import torch
+
+    if not torch.cuda.is_available():
+        assert proc.returncode == 2 and "config key device: 'cuda'" in out, out
+    proc = run_pipeline(
+        tmp_path,
+        "thudi2022",
+        "-n",
+        check=False,
+        config_overrides=("thudi2022={fig2: {epsilons: {min: 0, max: 4, n_points: 3}}}",),
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "Config error" not in out, out
+    assert not (tmp_path / "results").exists()
 
 
 def test_deep_update_merges_nested():

@@ -4,6 +4,7 @@ run, next commands; a failed run says so."""
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from privrisk import run_summary
 
@@ -87,3 +88,25 @@ def test_a_stopped_or_interrupted_run_does_not_say_a_job_failed(tmp_path):
     assert "Snakemake's messages above say why" in said and "job's log" not in said
     # no log at all (file logging off): the same honest fallback
     assert "messages above say why" in run_summary.text(False, tmp_path, logs=[])
+
+
+@pytest.mark.slow
+def test_sigterm_on_a_real_run_is_reported_as_a_stop_not_a_failure(tmp_path_factory, tmp_path):
+    """SIGTERM to Snakemake while a job runs: Snakemake finishes the running jobs and ends; its
+    last lines say it was stopped with no job failing (they said "Run FAILED (the failed job's log
+    is named above)")."""
+    import os
+    import signal
+
+    from tests.test_resume import TIMEOUT, catch_a_job, repo_copy, started
+
+    root = repo_copy(tmp_path_factory.getbasetemp())
+    work = tmp_path / "sigterm"
+    with started(root, work) as proc:
+        caught = catch_a_job(proc, work)
+        os.kill(proc.pid, signal.SIGTERM)  # Snakemake only, as `kill PID` or a scheduler sends it
+        caught.resume()
+        assert proc.wait(TIMEOUT) != 0
+    said = (work.parent / f"{work.name}.log").read_text()
+    assert "Run STOPPED on request (SIGTERM): no job failed" in said, said[-3000:]
+    assert "Run FAILED" not in said and "Error in rule" not in said, said[-3000:]
