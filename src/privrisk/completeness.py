@@ -224,18 +224,14 @@ class Report:
 
     def redo(self) -> tuple[bool, list[str]]:
         """(whether Snakemake would redo something by itself, the rules it would not redo
-        without ``--forcerun``: those of edited or stale outputs it plans nothing for)."""
-        planned = any(
-            p.kind in ("missing", "incomplete") or p.detail.startswith("rule ")
-            for p in self.problems
-        )
+        without ``--forcerun``: those of outputs that are edited, stale or gone while Snakemake
+        plans nothing for them)."""
+        planned = any(p.detail.startswith("rule ") for p in self.problems)
         forced = sorted(
             {
                 self.rules[p.path]
                 for p in self.problems
-                if p.kind in ("edited", "stale", "unverified")
-                and not p.detail.startswith("rule ")
-                and p.path in self.rules
+                if p.kind != "lock" and not p.detail.startswith("rule ") and p.path in self.rules
             }
         )
         return planned, forced

@@ -73,10 +73,10 @@ def lineage_data(paper, decls):
 
 
 def lineage_params(reg, steps):
-    """The params of the steps a rule is made from (Registry.upstream), by rule name: a rule's
-    own param, so that changing a step's parameter leaves every rule made from it out of date even
-    when the step's rerun is interrupted (and its old outputs are gone). Empty: no param at all,
-    so a rule made from no step keeps the params it always had."""
+    """The params of the steps a job is made from (Registry.upstream), keyed by their names, as
+    one more param of the job: changing a step's parameter leaves every job made from it out of
+    date even when the step's rerun is interrupted (and its old outputs are gone). Made from no
+    step: no such param at all, so that job keeps the params it always had."""
     return (
         {"upstream": {reg.rule_name(s): wf.params(config, reg.paper, s) for s in steps}}
         if steps
