@@ -52,11 +52,77 @@ def yaml_load(text: str) -> Any:
 #: reader of the config (Snakemake's merge, the schema check, a printed error) would walk them all
 MAX_VALUES = 100_000
 
+#: most levels of nested lists and mappings in a config file (a shipped config has 5); deeper
+#: nesting would exhaust the recursion of every reader after this one
+MAX_DEPTH = 50
+
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class _Refused(yaml.constructor.ConstructorError):
-    """Valid YAML that a config file may not be (a duplicate key, an alias bomb)."""
+    """Valid YAML that a config file may not be (a duplicate key, an alias bomb, nesting too deep)."""
+
+
+def _children(node: Any) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` from the parser's events, before libyaml
+    composes the document: its composer recurses in C, and 200,000 nested brackets crash the
+    process (a segmentation fault, not an exception)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_BaseLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _Refused(
+                    None,
+                    None,
+                    f"it nests lists or mappings more than {MAX_DEPTH} levels deep",
+                    event.start_mark,
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _shape(root: Any) -> tuple[int, int]:
+    """(values of the document once its aliases are expanded, capped just above
+    :data:`MAX_VALUES`; levels of nesting) of a composed YAML node, without expanding it: each
+    node shared through aliases is measured once (an iterative walk, so depth costs no
+    recursion). An alias to a list or mapping that contains it is refused."""
+    size: dict[int, int] = {}
+    height: dict[int, int] = {}
+    path: set[int] = set()  # the nodes being measured: the current node's ancestors
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        kids = _children(node)
+        if finished:
+            size[key] = min(1 + sum(size[id(k)] for k in kids), MAX_VALUES + 1)
+            height[key] = 1 + max((height[id(k)] for k in kids), default=0)
+            path.discard(key)
+            continue
+        if key in size:
+            continue
+        path.add(key)
+        stack.append((node, True))
+        for kid in kids:
+            if id(kid) in path:
+                raise _Refused(
+                    None,
+                    None,
+                    "an alias (*name) refers to a list or mapping that contains it",
+                    kid.start_mark,
+                )
+            if id(kid) not in size:
+                stack.append((kid, False))
+    return size[id(root)], height[id(root)]
 
 
 class _ConfigLoader(_BaseLoader):  # type: ignore[misc, valid-type]
@@ -65,28 +131,18 @@ class _ConfigLoader(_BaseLoader):  # type: ignore[misc, valid-type]
     expand it beyond :data:`MAX_VALUES` values (counted without expanding it)."""
 
     def construct_document(self, node):
-        sizes: dict[int, int] = {}
-
-        def size(n) -> int:  # values of the expanded tree, each shared node counted once per use
-            if id(n) in sizes:
-                return sizes[id(n)]
-            sizes[id(n)] = 1  # a recursive alias counts once, not forever
-            if isinstance(n, yaml.MappingNode):
-                total = 1 + sum(size(k) + size(v) for k, v in n.value)
-            elif isinstance(n, yaml.SequenceNode):
-                total = 1 + sum(size(v) for v in n.value)
-            else:
-                total = 1
-            sizes[id(n)] = min(total, MAX_VALUES + 1)
-            return sizes[id(n)]
-
-        if size(node) > MAX_VALUES:
+        values, depth = _shape(node)
+        if values > MAX_VALUES:
             raise _Refused(
                 None,
                 None,
                 f"its YAML aliases (*name) expand it to more than {MAX_VALUES:,} values; write "
                 "the values out, or use fewer nested aliases",
                 None,
+            )
+        if depth > MAX_DEPTH:
+            raise _Refused(
+                None, None, f"it nests lists or mappings more than {MAX_DEPTH} levels deep", None
             )
         return super().construct_document(node)
 
@@ -269,6 +325,7 @@ def read_file(path: str | Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"config file {path}: cannot be read ({err})") from None
     try:
+        _check_depth(text)
         data = yaml.load(text, Loader=_ConfigLoader)
     except _Refused as err:
         at = f", line {err.problem_mark.line + 1}" if err.problem_mark else ""
