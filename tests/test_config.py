@@ -567,7 +567,7 @@ def test_an_explicit_device_this_machine_lacks_is_refused_before_any_job(cfg, mo
     [
         # 200,000 nested brackets crashed libyaml's composer (a segmentation fault)
         ("thudi2022: " + "[" * 200_000 + "]" * 200_000 + "\n", "more than 50 levels deep"),
-        ("thudi2022:\n  fig2: &a\n    x: *a\n", "line 3: an alias (*name) refers to a list"),
+        ("thudi2022:\n  fig2: &a\n    x: *a\n", "line 2: an alias (*name) refers to a list"),
         (
             "a: &a [[[[[[[[[[1]]]]]]]]]]\n"
             + "b: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[*a]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
