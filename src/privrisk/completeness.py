@@ -328,8 +328,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {p.line()}")
     planned, forced = report.redo()
     if forced:
-        print("Snakemake would not redo the edited or stale outputs by itself; this redoes them")
-        print(f"and everything else listed:\n  {command(args, forced)}")
+        print(
+            "Snakemake would not redo all of these by itself (an edited output is newer than its "
+            "inputs; a missing input of an output it deems current is not remade); this does, "
+            f"with everything else listed:\n  {command(args, forced)}"
+        )
     elif planned:
         print(f"Run the same command again; it redoes what is listed:\n  {command(args)}")
     return 1
