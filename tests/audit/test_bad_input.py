@@ -154,3 +154,85 @@ def test_unwritable_out_writes_nothing(capsys, tmp_path):
     rc = command.main([str(p), "--out", str(tmp_path / "missing-dir" / "r.json")])
     cap = capsys.readouterr()
     assert rc == 2 and cap.out == "" and "--out" in cap.err
+
+
+@pytest.mark.parametrize("guesses", ["abc", "2.5", "1e1", "-3", "0"])
+def test_one_run_guesses_not_a_whole_number(capsys, tmp_path, guesses):
+    p = _csv(tmp_path, _scores())
+    line = _run(capsys, tmp_path, [p, "--one-run", "--guesses", guesses])
+    assert "error: --guesses: must be a whole number" in line and repr(guesses) in line
+
+
+def test_truncated_and_corrupt_npz(capsys, tmp_path):
+    import io
+    import zipfile
+
+    import numpy as np
+
+    buf = io.BytesIO()
+    np.savez(buf, score=np.arange(100.0), member=np.arange(100) % 2)
+    whole = buf.getvalue()
+    p = tmp_path / "t.npz"
+    p.write_bytes(whole[: len(whole) // 2])
+    assert "cannot be read" in _run(capsys, tmp_path, [p])
+    # a valid zip whose member is not an array
+    with zipfile.ZipFile(p, "w") as z:
+        z.writestr("score.npy", b"\x93NUMPY garbage")
+    assert "cannot be read" in _run(capsys, tmp_path, [p])
+
+
+def _bomb(path, inflated: int) -> None:
+    """An NPZ whose one entry declares ``inflated`` bytes: a small real zip whose size fields (local
+    header and central directory) are set to what a 1.5 MB bomb of zeros declares."""
+    import struct
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("score.npy", bytes(2**20))
+    data = bytearray(path.read_bytes())
+    local = data.index(b"PK\x03\x04")
+    central = data.index(b"PK\x01\x02")
+    data[local + 22 : local + 26] = struct.pack("<I", inflated)
+    data[central + 24 : central + 28] = struct.pack("<I", inflated)
+    path.write_bytes(bytes(data))
+
+
+def test_npz_bomb_is_refused_by_its_declared_size(capsys, tmp_path):
+    """A file declaring 1.6 GB once inflated: refused before anything is inflated."""
+    p = tmp_path / "bomb.npz"
+    _bomb(p, 1_600_000_000)
+    line = _run(capsys, tmp_path, [p])
+    assert "declares 1,600,000,000 bytes" in line and "refused" in line
+
+
+@pytest.mark.slow
+def test_a_real_npz_bomb_is_refused(capsys, tmp_path):
+    """1.5 MB of deflated zeros inflating to 1.6 GB, made the slow way."""
+    import zipfile
+
+    p = tmp_path / "bomb.npz"
+    with zipfile.ZipFile(p, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        with z.open("score.npy", "w", force_zip64=True) as f:
+            block = bytes(2**24)
+            for _ in range(96):  # 1.6 GB of zeros
+                f.write(block)
+    assert p.stat().st_size < 3 * 2**20
+    line = _run(capsys, tmp_path, [p])
+    assert "declares" in line and "refused" in line
+
+
+def test_header_only_file_has_no_rows(capsys, tmp_path):
+    p = _csv(tmp_path, "score,member\n")
+    assert "has no rows" in _run(capsys, tmp_path, [p])
+    q = _csv(tmp_path, "", name="empty.csv")
+    assert "is empty" in _run(capsys, tmp_path, [q])
+
+
+def test_messages_print_plain_numbers(capsys, tmp_path):
+    import numpy as np
+
+    p = tmp_path / "s.npz"
+    s = np.r_[np.nan, np.arange(59.0)]
+    np.savez(p, score=s, member=np.arange(60) % 2)
+    line = _run(capsys, tmp_path, [p])
+    assert "np.float64" not in line and "row 1: nan" in line

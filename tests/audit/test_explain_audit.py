@@ -3,25 +3,30 @@ guarantee and their comparison, as text or one JSON object; bad input is one lin
 
 import json
 
+import numpy as np
 import pytest
 
 import privrisk
 from privrisk import cli
 from privrisk.audit import compare
-from privrisk.explain import html as card_html
 from tests.conftest import REPO
 
 SCORES = str(REPO / "docs" / "examples" / "audit" / "scores.csv")
 RECON = str(REPO / "docs" / "examples" / "audit" / "reconstruction.csv")
+ONE_RUN = str(REPO / "docs" / "examples" / "audit" / "one_run.csv")
 
 
-def test_text_puts_the_audit_under_the_card(capsys):
+def test_text_puts_the_audit_in_the_card(capsys):
     assert cli.main(["explain", "--mu", "1", "--audit", SCORES]) == 0
     out = capsys.readouterr().out
     card = privrisk.explain(mu=1)
-    want = compare(card, privrisk.audit(SCORES, mu=1)).text()
+    report = privrisk.audit(SCORES, mu=1)
+    want = compare(card, report).text()
     assert out.endswith(want)
     assert out.index("Upper bounds (μ-GDP") > 0  # the card's text comes first
+    section = out[out.index("YOUR ATTACK, MEASURED") : out.index("Upper bounds (μ-GDP")]
+    assert report.verdict.upper() in section and f"p = {report.p_value:.3g}" in section
+    assert "ε̂: lower bound on ε" in section and "μ̂: lower bound on μ" in section
 
 
 def test_json_carries_card_audit_and_comparison_for_the_same_guarantee(capsys):
@@ -54,20 +59,63 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, argv, m
     assert not (tmp_path / "x.html").exists()
 
 
-def test_html_is_the_card_page_with_the_audit_after_it(capsys, tmp_path):
-    """--html with --audit: explain's own page, unchanged above, then the comparison and the
-    audit as the terminal shows them (escaped); written whole or not at all."""
+def test_html_has_the_audit_in_the_card_and_the_curve_after_it(capsys, tmp_path):
+    """--html with --audit: the card's page with the audit section in its tables (the verdict,
+    ε̂, μ̂), then the ε̂(δ) curve, the comparison and the audit; written whole or not at all."""
     import html
 
     out = tmp_path / "card.html"
     assert cli.main(["explain", "--mu", "1", "--audit", SCORES, "--html", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
-    _, card_page = card_html(mu=1)
-    head = card_page[: card_page.rindex("</body>")]
-    assert page.startswith(head)
+    for key in ("audit.verdict", "audit.epsilon_lower", "audit.mu_lower"):
+        assert f'id="{key}"' in page
+    assert "<svg" in page and "ε̂(δ)" in page
     want = compare(privrisk.explain(mu=1), privrisk.audit(SCORES, mu=1)).text()
     assert html.escape(want) in page and page.rstrip().endswith("</html>")
     assert "wrote" in capsys.readouterr().err
+
+
+def test_unwritable_html_is_exit_2_and_nothing_printed(capsys, tmp_path):
+    bad = tmp_path / "no" / "such" / "dir" / "card.html"
+    assert cli.main(["explain", "--mu", "1", "--audit", SCORES, "--html", str(bad)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "--html" in err
+
+
+def test_audit_options_are_taken_and_refused_without_audit(capsys):
+    argv = ["explain", "--epsilon", "1", "--delta", "1e-5", "--audit", ONE_RUN, "--one-run"]
+    assert cli.main([*argv, "--confidence", "0.9", "--importer", "table", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["audit"]["kind"] == "one-run" and got["audit"]["confidence"] == 0.9
+    assert cli.main(["explain", "--mu", "1", "--confidence", "0.9"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--confidence: only with --audit" in err
+
+
+def test_the_card_shows_the_audits_verdict_and_bounds_whenever_it_decides(tmp_path, capsys):
+    """Over random files and claims: the card's own audit rows carry the verdict, ε̂, μ̂ and the
+    p-value of the audit — a refutation is never hidden behind comparison rows that read >= 0."""
+    rng = np.random.default_rng(360)
+    seen = set()
+    for i in range(8):
+        n = int(rng.integers(20, 300))
+        mu = float(rng.uniform(0, 2.5))
+        path = tmp_path / f"s{i}.csv"
+        s = np.r_[rng.normal(mu, 1, n), rng.normal(0, 1, n)]
+        np.savetxt(path, np.c_[s, np.r_[np.ones(n), np.zeros(n)]], delimiter=",",
+                   header="score,member", comments="")  # fmt: skip
+        claim = float(rng.uniform(0.2, 2.0))
+        assert cli.main(["explain", "--mu", str(claim), "--audit", str(path), "--json"]) == 0
+        got = json.loads(capsys.readouterr().out)
+        rep = got["audit"]
+        rows = {r["key"]: r for sec in got["card"]["sections"] for r in sec["rows"]}
+        assert rows["audit.verdict"]["text"].startswith(rep["verdict"].upper())
+        assert rows["audit.verdict"]["value"] == rep["p_value"]
+        assert rows["audit.epsilon_lower"]["value"] == rep["epsilon_lower"]
+        assert rows["audit.mu_lower"]["value"] == rep["mu_lower"]
+        assert (rep["verdict"] == "refuted") == (rep["mu_lower"] > claim)
+        seen.add(rep["verdict"])
+    assert "refuted" in seen and "consistent" in seen
 
 
 def test_explain_without_audit_is_unchanged(capsys):

@@ -184,6 +184,72 @@ def test_ml_privacy_meter_one_run_dp_file(tmp_path, scores):
         scores=mia_scores.ravel(),
         memberships=memberships.ravel(),
     )
-    r = audit(tmp_path / "attack_result_average_dp.npz", one_run=True)
-    assert r.inputs["importer"] == "ml-privacy-meter" and r.kind == "one-run"
+    r = audit(tmp_path / "attack_result_average_dp.npz")
+    assert r.inputs["importer"] == "ml-privacy-meter" and r.kind == "membership"
     assert (r.n_members, r.n_nonmembers) == (inside.size, outside.size)
+    # 300 of 700 canaries included: not the fair coin per canary Steinke et al.'s bound needs
+    with pytest.raises(AuditInputError, match="probability 1/2"):
+        audit(tmp_path / "attack_result_average_dp.npz", one_run=True)
+
+
+def _lira_dir(tmp_path, models=32, examples=200, augs=2, seed=0):
+    """A LiRA log directory as its code writes it: experiment-<i>_<n>/keep.npy (train.py) and
+    experiment-<i>_<n>/scores/<epoch>.npy of shape (examples, augmentations) (score.py)."""
+    rng = np.random.default_rng(seed)
+    root = tmp_path / "exp" / "cifar10"
+    offset = rng.normal(0, 2, examples)  # per-example difficulty: why LiRA fits per example
+    for i in range(models):
+        keep = rng.random(examples) < 0.5
+        d = root / f"experiment-{i}_{models}"
+        (d / "scores").mkdir(parents=True)
+        np.save(d / "keep.npy", keep)
+        s = offset[:, None] + 1.5 * keep[:, None] + rng.normal(0, 1, (examples, augs))
+        np.save(d / "scores" / "0000000010.npy", s - 5)  # an earlier epoch: not the one read
+        np.save(d / "scores" / "0000000100.npy", s)
+    return root
+
+
+def _lira_reference(root):
+    """plot.py's load_data + generate_ours (online, ntest = 1), transcribed loop for loop."""
+    from scipy import stats
+
+    scores, keep = [], []
+    for d in sorted(root.iterdir()):
+        last = sorted((d / "scores").iterdir())[-1]
+        scores.append(np.load(last))
+        keep.append(np.load(d / "keep.npy"))
+    scores, keep = np.array(scores), np.array(keep)[:, : np.array(scores).shape[1]]
+    shadow_k, shadow_s = keep[:-1], scores[:-1]
+    dat_in = [shadow_s[shadow_k[:, j], j, :] for j in range(scores.shape[1])]
+    dat_out = [shadow_s[~shadow_k[:, j], j, :] for j in range(scores.shape[1])]
+    in_size = min(map(len, dat_in))
+    out_size = min(map(len, dat_out))
+    dat_in = np.array([x[:in_size] for x in dat_in])
+    dat_out = np.array([x[:out_size] for x in dat_out])
+    mean_in, mean_out = np.median(dat_in, 1), np.median(dat_out, 1)
+    std_in, std_out = np.std(dat_in, 1), np.std(dat_out, 1)
+    sc = scores[-1]
+    pr_in = -stats.norm.logpdf(sc, mean_in, std_in + 1e-30)
+    pr_out = -stats.norm.logpdf(sc, mean_out, std_out + 1e-30)
+    return -(pr_in - pr_out).mean(1), keep[-1]  # plot.py sweeps -prediction: higher = member
+
+
+def test_lira_directory_is_read_as_its_code_scores_it(tmp_path):
+    root = _lira_dir(tmp_path)
+    want_score, want_member = _lira_reference(root)
+    r = audit(root)
+    assert r.inputs["importer"] == "lira" and r.kind == "membership"
+    assert (r.n_members, r.n_nonmembers) == (int(want_member.sum()), int((~want_member).sum()))
+    from privrisk.audit.lira import read_lira
+
+    cols, _ = read_lira(root)
+    np.testing.assert_allclose(cols["score"], want_score, rtol=1e-9, atol=1e-9)
+    np.testing.assert_array_equal(cols["member"].astype(bool), want_member)
+    assert r.groups[0].auc > 0.7  # the attack works on this fixture
+    assert any("one trained model" in a for a in r.assumptions)
+
+
+def test_lira_needs_shadow_models(tmp_path):
+    root = _lira_dir(tmp_path, models=2)
+    with pytest.raises(AuditInputError, match="shadow"):
+        audit(root)

@@ -83,3 +83,43 @@ def test_bound_versus_guesses_has_the_shape_of_steinke_et_al():
     assert np.all(np.diff(e[: peak + 1]) > 0)
     assert np.all(np.diff(e[peak:]) < 0)
     assert e[peak] < accounting.gaussian_epsilon(delta=1e-5, mu=mu)
+
+
+def _one_run_file(rng, m=1000, mu=2.0):
+    inc = rng.random(m) < 0.5
+    return {"score": rng.normal(0, 1, m) + mu * inc, "member": inc}
+
+
+def test_fdp_one_run_null_runs_give_no_leakage_beyond_the_level():
+    rng = np.random.default_rng(2024)
+    from privrisk.audit import audit
+
+    mus = [audit(_one_run_file(rng, 400, 0.0), one_run=True, one_run_method="fdp").mu_lower
+           for _ in range(100)]  # fmt: skip
+    assert np.mean(np.asarray(mus) > 0) <= 0.05
+
+
+def test_fdp_one_run_verdict_agrees_with_its_bound_and_p_value():
+    from privrisk.audit import audit
+
+    rng = np.random.default_rng(2025)
+    verdicts = set()
+    for _ in range(6):
+        cols = _one_run_file(rng, 600, float(rng.uniform(0.5, 3)))
+        base = audit(cols, one_run=True, one_run_method="fdp").mu_lower
+        claim = max(0.05, base * float(rng.uniform(0.7, 1.3)))
+        r = audit(cols, one_run=True, one_run_method="fdp", mu=claim)
+        assert (r.verdict == "refuted") == (r.mu_lower > claim) == (r.p_value <= 0.05)
+        verdicts.add(r.verdict)
+    assert "refuted" in verdicts
+
+
+def test_fdp_one_run_refuses_profile_claims_and_unfair_fractions(tmp_path):
+    from privrisk.audit import AuditInputError, audit
+
+    rng = np.random.default_rng(7)
+    with pytest.raises(AuditInputError, match="one-run-method"):
+        audit(_one_run_file(rng), one_run=True, one_run_method="fdp", rho=1.0)
+    with pytest.raises(AuditInputError, match="probability 1/2"):
+        s = rng.normal(0, 1, 1000)
+        audit({"score": s, "member": np.arange(1000) < 100}, one_run=True, one_run_method="fdp")

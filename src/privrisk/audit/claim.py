@@ -23,7 +23,7 @@ import numpy as np
 from privrisk.bounds import tradeoff
 from privrisk.explain import GUARANTEE_ARGS
 from privrisk.explain import guarantee as guarantee_mod
-from privrisk.explain.inputs import BadInput
+from privrisk.explain.inputs import BadInput, read_pairs
 
 from .errors import AuditInputError, flag
 
@@ -41,6 +41,8 @@ class Claim:
     delta: float
     mu: float | None
     guarantee: object
+    #: an RDP claim's curve (orders, values), read from its file
+    rdp_curve: tuple | None = None
 
     def tradeoff(self, alpha):
         """f(α) of the guarantee as stated (membership)."""
@@ -49,10 +51,7 @@ class Claim:
             return tradeoff.tradeoff_gdp(alpha, mu=p.mu)
         if p.has_profile:
             eps, deltas = p.profile
-            step = max(1, eps.size // 400)  # f from a finite grid is only more conservative
-            return tradeoff.tradeoff_from_profile(
-                alpha, epsilons=eps[::step], deltas=deltas[::step]
-            )
+            return tradeoff.tradeoff_from_profile(alpha, epsilons=eps, deltas=deltas)
         return tradeoff.tradeoff_approx(alpha, epsilon=p.epsilon, delta=min(p.delta, _BELOW_ONE))
 
     def pairs(self, view: str) -> list[tuple[float, float]]:
@@ -76,6 +75,10 @@ def parse(args: dict) -> Claim | None:
     except BadInput as err:
         raise AuditInputError(flag(err.argument), err.message) from None
     p = g.as_stated
+    curve = None
+    if g.kind == "rdp":
+        pairs = read_pairs("rdp", given["rdp"], what="order α and RDP ε_α")
+        curve = (np.array([a for a, _ in pairs]), np.array([v for _, v in pairs]))
     return Claim(
         description=g.description,
         stated=dict(g.stated),
@@ -84,4 +87,5 @@ def parse(args: dict) -> Claim | None:
         delta=float(p.delta),
         mu=p.mu,
         guarantee=g,
+        rdp_curve=curve,
     )

@@ -59,23 +59,31 @@ def _lengths(columns: dict, where: str) -> int:
     return next(iter(sizes.values()), 0)
 
 
+def plain(v) -> str:
+    """A value as a user wrote it: numpy scalars as Python's (``nan``, not ``np.float64(nan)``)."""
+    if isinstance(v, np.generic):
+        v = v.item()
+    return repr(v) if isinstance(v, str) else str(v)
+
+
 def _numbers(columns: dict, name: str, where: str) -> np.ndarray:
     raw = np.asarray(columns[name]).reshape(-1)
     if raw.dtype == bool:
         return raw.astype(float)
     try:
-        x = raw.astype(float)
+        x = np.asarray(raw, dtype=float)  # no copy when the column is already float64
     except (TypeError, ValueError):
         bad = next((v for v in raw if not _is_number(v)), raw[0] if raw.size else None)
         raise AuditInputError(
-            f"{where}: column {name!r}", f"must be numbers, got {bad!r}"
+            f"{where}: column {name!r}", f"must be numbers, got {plain(bad)}"
         ) from None
-    nan = np.flatnonzero(~np.isfinite(x))
-    if nan.size:
+    if not np.isfinite(x).all():
+        nan = np.flatnonzero(~np.isfinite(x))
         i = int(nan[0])
         raise AuditInputError(
             f"{where}: column {name!r}",
-            f"{nan.size} value(s) are NaN, infinite or empty (first at row {i + 1}: {raw[i]!r})",
+            f"{nan.size} value(s) are NaN, infinite or empty (first at row {i + 1}: "
+            f"{plain(raw[i])})",
         )
     return x
 
@@ -89,6 +97,13 @@ def _is_number(v) -> bool:
 
 
 def _binary(columns: dict, name: str, where: str) -> np.ndarray:
+    raw = np.asarray(columns[name]).reshape(-1)
+    if raw.dtype == bool:
+        return raw
+    if raw.dtype.kind in "iu":  # integers: no float copy of a large column
+        ok = (raw == 0) | (raw == 1)
+        if ok.all():
+            return raw.astype(bool)
     x = _numbers(columns, name, where)
     bad = np.flatnonzero((x != 0) & (x != 1))
     if bad.size:
@@ -112,9 +127,16 @@ def _unique_ids(columns: dict, where: str) -> None:
         )
 
 
+def _rows(columns: dict, where: str) -> int:
+    n = _lengths(columns, where)
+    if n == 0:
+        raise AuditInputError(where, "has no rows (a header only?): an audit needs canaries")
+    return n
+
+
 def membership(columns: dict, where: str) -> dict[str, Canaries]:
     """Canary sets by group (one set ``"all"`` without a ``group`` column)."""
-    _lengths(columns, where)
+    _rows(columns, where)
     _unique_ids(columns, where)
     scores = _numbers(columns, "score", where)
     member = _binary(columns, "member", where)
@@ -149,7 +171,7 @@ def membership(columns: dict, where: str) -> dict[str, Canaries]:
 
 
 def reconstruction(columns: dict, where: str) -> Targets:
-    n = _lengths(columns, where)
+    n = _rows(columns, where)
     _unique_ids(columns, where)
     hits = _binary(columns, "hit", where)
     priors = _numbers(columns, "prior", where)

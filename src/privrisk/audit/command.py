@@ -41,14 +41,28 @@ def parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ap.add_argument("file", help="CSV/Parquet/NPZ (or LeakPro JSON) of attack results")
+    ap.add_argument(
+        "file", help="CSV/Parquet/NPZ (or LeakPro JSON, or a LiRA log directory) of attack results"
+    )
     ap.add_argument(
         "--importer",
         default="auto",
-        help="auto, table, ml-privacy-meter, leakpro or jax-privacy (default auto)",
+        help="auto, table, ml-privacy-meter, leakpro, jax-privacy or lira (default auto)",
     )
     ap.add_argument("--one-run", action="store_true", help="a one-run audit (Steinke et al.)")
     ap.add_argument("--guesses", help="one-run: number of guesses k (default: a grid)")
+    ap.add_argument(
+        "--one-run-method",
+        help="steinke (Steinke et al. 2023, (ε, δ); default) or fdp (Mahloujifar et al. 2024, "
+        "μ-GDP, as jax_privacy's epsilon_one_run_fdp)",
+    )
+    ap.add_argument(
+        "--one-model",
+        action="store_true",
+        default=None,
+        help="the canaries' scores come from one trained model (the report says which test's "
+        "assumptions hold; ML Privacy Meter, LeakPro and LiRA files are known to be)",
+    )
     ap.add_argument("--confidence", default="0.95", help="confidence of every bound (0.95)")
     add_guarantee_arguments(
         ap,
@@ -127,10 +141,21 @@ def _split_audit(argv: Sequence[str]) -> tuple[str | None, list[str]]:
 
 
 def explain_main(argv: Sequence[str]) -> int:
-    """``privrisk explain <guarantee> [attacker] --audit FILE [--json]``: the card (explain's own
-    parser and arguments), the audit of FILE against the same guarantee, and the comparison
-    under it (text) or all three as one JSON object (``card``, ``audit``, ``comparison``)."""
+    """``privrisk explain <guarantee> [attacker] --audit FILE [--confidence C] [--importer I]
+    [--one-run [--guesses K]] [--json] [--html PAGE]``: the card with the audit as a section of
+    it (ε̂, μ̂, the verdict and its p-value beside the guarantee's numbers, and what to do), the
+    comparison of comparable rows under it (text), or all as one JSON object (``card`` — with the
+    section —, ``audit``, ``comparison``)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _explain_main(argv)
+
+
+def _explain_main(argv: Sequence[str]) -> int:
     from privrisk.explain import BadInput, explain
+    from privrisk.explain import audit_section as section_mod
     from privrisk.explain import command as explain_command
     from privrisk.explain import html as explain_html
     from privrisk.explain.render import text as card_text
@@ -152,32 +177,46 @@ def explain_main(argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    kwargs = {
-        k: v for k, v in vars(args).items() if k not in ("json", "html", "load") and v is not None
+    skip = ("json", "html", "load", *section_mod.AUDIT_OPTIONS)
+    kwargs = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
+    audit_kwargs = {
+        "importer": args.importer or "auto",
+        "one_run": bool(args.one_run),
+        "guesses": args.guesses,
+        "confidence": args.confidence if args.confidence is not None else 0.95,
+        **{k: v for k, v in kwargs.items() if k in GUARANTEE_ARGS},
     }
     try:
-        if args.html is not None:
-            card, page = explain_html(**kwargs)
-        else:
-            card = explain(**kwargs)
+        card = explain(**kwargs)
     except BadInput as err:
         print(f"privrisk explain: error: {err.flag}: {err.message}", file=sys.stderr)
         return 2
     try:
-        # the card's guarantee options are the audit's claim (one list, GUARANTEE_ARGS)
-        report = audit(file, **{k: v for k, v in kwargs.items() if k in GUARANTEE_ARGS})
+        report = audit(file, **audit_kwargs)  # the card's guarantee is the audit's claim
     except AuditInputError as err:
-        print(f"privrisk explain: error: --audit: {err.where}: {err.message}", file=sys.stderr)
+        where = err.where if err.where.startswith("--") else f"--audit: {err.where}"
+        print(f"privrisk explain: error: {where}: {err.message}", file=sys.stderr)
         return 2
+    if args.html is not None and not _writable(args.html):
+        print(f"privrisk explain: error: --html: cannot write {args.html}", file=sys.stderr)
+        return 2
+    as_dict = report.to_dict()
+    card_eps = _card_epsilon(card, report)
+    sec = section_mod.section(as_dict, card_epsilon=card_eps)
+    card = card.with_section(sec)
     comparison = compare(card, report)
     if args.html is not None:
         try:
+            _, page = explain_html(sections=(sec,), **kwargs)
             write_atomic(args.html, with_audit(page, report, comparison))
+        except BadInput as err:
+            print(f"privrisk explain: error: {err.flag}: {err.message}", file=sys.stderr)
+            return 2
         except OSError as err:
             print(
                 f"privrisk explain: error: --html: cannot write {args.html}: {err}", file=sys.stderr
             )
-            return 1
+            return 2
     if args.json:
         import json
 
@@ -194,17 +233,41 @@ def explain_main(argv: Sequence[str]) -> int:
     return 0
 
 
+def _writable(path: str) -> bool:
+    """Whether a file can be written at ``path`` (checked before the work, so a bad --html is an
+    input error: exit 2, nothing printed)."""
+    target = Path(path)
+    parent = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        return False
+    return parent.is_dir() and os.access(parent, os.W_OK)
+
+
+def _card_epsilon(card, report) -> float | None:
+    """The guarantee's ε at the audit's δ, when the card states it at that δ (for the side by
+    side); None otherwise."""
+    try:
+        s = card.setting("epsilon")
+    except KeyError:
+        return None
+    return s.value if report.delta > 0 or "δ" not in s.text else None
+
+
 def with_audit(page: str, report, comparison) -> str:
-    """The risk card's page with the audit beside it: the comparison (the card's upper bounds
-    against the measured lower bounds, under the same guarantee) and the audit report, as the
-    terminal shows them, before the page's end. The card's page is explain's, unchanged above."""
+    """The risk card's page (with the audit's section in its tables) followed by the ε̂(δ)
+    curve, the comparison of comparable rows and the full audit report, as the terminal shows
+    them, before the page's end."""
     from html import escape
+
+    from privrisk.explain.audit_section import curve_svg
 
     from .text import text
 
     section = (
-        '<h2 id="audit">Your attack, measured: lower bounds beside the card\'s upper bounds</h2>\n'
+        '<h2 id="audit">Your attack, measured: the comparable rows</h2>\n'
         f"<pre>{escape(comparison.text())}</pre>\n"
+        "<h2>The audit's lower bound on ε at every δ</h2>\n"
+        f"{curve_svg(report.to_dict())}\n"
         f"<h2>The audit</h2>\n<pre>{escape(text(report))}</pre>\n"
     )
     end = page.rindex("</body>")

@@ -6,8 +6,8 @@ lower). Rows without a counterpart are left out; a pair whose settings differ (t
 is not the audit's) is kept with the reason in its note.
 
 * membership advantage (``membership.advantage*``): the audit's lower bound on TPR − FPR is the
-  largest ``tpr_lo − fpr_hi`` over its ROC band (simultaneous over the band's points, so valid at
-  the group's confidence; the largest over groups);
+  largest ``tpr_lo − fpr_hi`` over the audit's family of tests (the bounds its ε̂, μ̂ and verdict
+  are read from, so valid at the group's confidence; the largest over groups);
 * TPR at FPR (rows ``membership.tpr_at_fpr.<fpr>``, e.g. ``membership.tpr_at_fpr.0.01``, when the
   card has them): the audit's Clopper–Pearson lower bound at that FPR;
 * reconstruction success (``reconstruction.beta``, ``reconstruction.baseline_fdp``: one guess's
@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
-
-import numpy as np
 
 import privrisk.audit.thresholds as th
 
@@ -79,12 +77,9 @@ class Comparison:
 
 
 def advantage_lower(report: AuditReport) -> float:
-    """max over groups and ROC points of TPR_lo − FPR_hi (the band is simultaneous)."""
-    best = 0.0
-    for g in report.groups:
-        diff = np.asarray(g.roc.tpr_lo) - np.asarray(g.roc.fpr_hi)
-        best = max(best, float(diff.max(initial=0.0)))
-    return best
+    """max over groups of the largest TPR_lo − FPR_hi of the audit's family of tests (the same
+    bounds as ε̂, μ̂ and the verdict, valid together at the group's confidence)."""
+    return max((g.advantage_lower for g in report.groups), default=0.0)
 
 
 def _success_lower(report: AuditReport) -> float:
@@ -106,7 +101,14 @@ def compare(card, report: AuditReport) -> Comparison:
         adv = advantage_lower(report)
         for row in card.rows:
             if row.key.startswith(ADVANTAGE_PREFIX) and row.value is not None:
-                pairs.append(_pair(row, adv, True, "TPR − FPR proved by the audit's ROC band"))
+                pairs.append(
+                    _pair(
+                        row,
+                        adv,
+                        True,
+                        "TPR − FPR proved by the audit's tests (those of ε̂, μ̂ and the verdict)",
+                    )
+                )
             elif row.key.startswith(TPR_PREFIX) and row.value is not None:
                 fpr = float(row.key[len(TPR_PREFIX) :])
                 hits = [t for g in report.groups for t in g.tpr_at_fpr if abs(t.fpr - fpr) < 1e-12]

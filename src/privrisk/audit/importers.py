@@ -15,28 +15,50 @@ Each importer reads what the tool itself writes (read from the tools' code, not 
   those argument names (``np.savez(f, in_canary_scores=…, out_canary_scores=…)``). Higher =
   held in, as the auditor requires.
 
+* ``lira`` — the log directory of Carlini et al.'s LiRA code (tensorflow/privacy,
+  ``research/mi_lira_2021``): ``experiment-*/keep.npy`` (which examples each model trained on)
+  and ``experiment-*/scores/*.npy`` (``score.py``'s per-example, per-augmentation logit scores;
+  the last file in sorted order, as ``plot.py`` takes). The importer runs LiRA's online attack
+  as ``plot.py`` does (:mod:`.lira`): the last experiment is the target, the others are shadows.
+
 ``table`` is the audit's own format (columns ``score``, ``member``, optional ``group``, ``id``;
 or ``hit``, ``prior``); ``auto`` picks by the keys present.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from .errors import AuditInputError
 from .tables import read
 
-IMPORTERS = ("auto", "table", "ml-privacy-meter", "leakpro", "jax-privacy")
+IMPORTERS = ("auto", "table", "ml-privacy-meter", "leakpro", "jax-privacy", "lira")
+#: importers whose files score many canaries on one target model (see audit's ``one_model``)
+ONE_MODEL = ("ml-privacy-meter", "leakpro", "lira")
 
 
-def load(path, *, importer: str = "auto") -> tuple[str, dict]:
-    """(importer used, columns) of the file at ``path``."""
+def load(path, *, importer: str = "auto") -> tuple[str, dict, str]:
+    """(importer used, columns, the file's SHA-256) of the file at ``path``."""
     if importer not in IMPORTERS:
         raise AuditInputError(
             "--importer", f"unknown importer {importer!r}; expected one of {', '.join(IMPORTERS)}"
         )
-    kind, content = read(path)
-    where = str(path)
+    if importer in ("auto", "lira") and Path(path).is_dir():
+        from .lira import read_lira
+
+        columns, digest = read_lira(Path(path))
+        return "lira", columns, digest
+    if importer == "lira":
+        raise AuditInputError(
+            str(path), "a LiRA run is its log directory (experiment-*/keep.npy, scores/*.npy)"
+        )
+    kind, content, digest = read(path)
+    return (*_columns(kind, content, str(path), importer), digest)
+
+
+def _columns(kind: str, content, where: str, importer: str) -> tuple[str, dict]:
     if importer == "auto":
         importer = _detect(kind, content)
     if importer == "leakpro":

@@ -1,28 +1,21 @@
-"""Membership audits: ε and μ lower bounds, a claimed trade-off tested, TPR at FPR, the ROC band.
+"""Membership audits: ε̂, μ̂, a claim's verdict and p-value from one family of tests; TPR at FPR
+and the ROC band for the report.
 
-Every bound is read off the thresholds of :mod:`.thresholds` (fixed in advance, Bonferroni over
-the family), so that each is a valid lower bound at the stated confidence however the scores
-are distributed:
+ε̂, μ̂, the verdict and the p-value are all read off the bounds of :mod:`.family` (one weighted
+Bonferroni family, fixed from the numbers of canaries), so that they cannot contradict each
+other: a claim in its own form (:mod:`.forms`) is refuted exactly when its lower bound exceeds
+it, and the p-value is the smallest level at which it would be. TPR at the quoted FPRs and the ROC
+band are descriptive curves with their own (stated) confidence; no verdict is read from them.
 
-* **ε at δ**: (ε, δ)-DP gives TPR ≤ e^ε FPR + δ and TNR ≤ e^ε FNR + δ for every test, so
-  ε ≥ ln((TPR_lo − δ) / FPR_hi) at each threshold, and on the other side with TNR and FNR.
-* **μ-GDP**: a μ-GDP mechanism has FNR ≥ Φ(Φ⁻¹(1 − FPR) − μ), so μ ≥ Φ⁻¹(TPR_lo) − Φ⁻¹(FPR_hi)
-  (Nasr et al. 2023's conversion, here at thresholds fixed in advance).
-* **a claimed trade-off f** (any guarantee ``privrisk explain`` accepts): refuted at level α' when
-  some threshold has 1 − TPR_lo < f(FPR_hi) (or 1 − TNR_lo < f(FNR_hi)) with the bounds at
-  α' / (number of bounds); the p-value is the smallest such α'.
-
-Functions take members (T, n_m) and non-members (T, n_n) and return one value per trial, so a
-simulation of a thousand audits is one array computation.
+``epsilon_lower`` and ``mu_lower`` take members (T, n_m) and non-members (T, n_n) and return one
+value per trial, so a simulation of a thousand audits is one array computation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
-from scipy import special
 
+import privrisk.audit.family as fam
 import privrisk.audit.thresholds as th
 
 #: false-positive rates at which TPR is reported (what practitioners quote)
@@ -31,108 +24,50 @@ QUOTED_FPRS = (0.001, 0.01, 0.1)
 ROC_POINTS = 60
 #: smallest p-value reported (the bisection stops there)
 P_FLOOR = 1e-30
-
-
-def epsilon_from_pairs(t_lo, f_hi, *, delta: float) -> np.ndarray:
-    """max over thresholds of ln((t_lo − δ)/f_hi), floored at 0; (T, K) → (T,)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        e = np.log(np.maximum(t_lo - delta, 0.0)) - np.log(f_hi)
-    e = np.where(t_lo > delta, e, 0.0)
-    return np.maximum(np.max(e, axis=-1, initial=0.0), 0.0)
-
-
-def mu_from_pairs(t_lo, f_hi) -> np.ndarray:
-    """max over thresholds of Φ⁻¹(t_lo) − Φ⁻¹(f_hi), floored at 0; (T, K) → (T,)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        m = special.ndtri(t_lo) - special.ndtri(f_hi)
-    m = np.where(np.isnan(m), 0.0, m)
-    return np.maximum(np.max(m, axis=-1, initial=0.0), 0.0)
+#: bisection steps of the p-value in log α (relative precision about 10⁻⁹)
+P_ITERATIONS = 36
 
 
 def epsilon_lower(members, nonmembers, *, delta: float = 0.0, confidence: float = 0.95):
-    """ε lower bound at δ, valid at ``confidence``, one per trial."""
-    m, n = np.atleast_2d(members), np.atleast_2d(nonmembers)
-    c = th.count(m, n, th.epsilon_family(m.shape[1], n.shape[1]))
-    t_lo, f_hi = c.pairs((1 - confidence) / (2 * c.family.size))
-    return epsilon_from_pairs(t_lo, f_hi, delta=delta)
+    """ε lower bound at δ, valid at ``confidence``, one per trial (members (T, n_m))."""
+    t, f = fam.evidence(members, nonmembers).bounds(1 - confidence)
+    return fam.epsilon_at(t, f, delta)
 
 
 def mu_lower(members, nonmembers, *, confidence: float = 0.95):
     """μ-GDP lower bound valid at ``confidence``, one per trial."""
-    m, n = np.atleast_2d(members), np.atleast_2d(nonmembers)
-    c = th.count(m, n, th.mu_family(m.shape[1], n.shape[1]))
-    t_lo, f_hi = c.pairs((1 - confidence) / (2 * c.family.size))
-    return mu_from_pairs(t_lo, f_hi)
+    t, f = fam.evidence(members, nonmembers).bounds(1 - confidence)
+    return fam.mu_of(t, f)
 
 
-def claim_family(n_members: int, n_nonmembers: int) -> th.Family:
-    """A claimed trade-off is tested at both families' thresholds (tails and centre)."""
-    return th.union(
-        th.epsilon_family(n_members, n_nonmembers), th.mu_family(n_members, n_nonmembers)
-    )
+def refuted_at(evidences, form, alpha: float) -> bool:
+    """Whether the claim (``form``) is refuted at level ``alpha`` by one audit's canary sets (each
+    at α / number of sets, Bonferroni)."""
+    share = alpha / len(evidences)
+    return any(bool(form.refuted(*ev.bounds(share))[0]) for ev in evidences)
 
 
-def refuted_at(counts: th.Counts, f: Callable, alpha) -> np.ndarray:
-    """(T,) whether the claimed trade-off ``f`` is refuted at level ``alpha`` ((T,) or scalar)."""
-    level = np.asarray(alpha, float).reshape(-1, 1) / (2 * counts.family.size)
-    t_lo, f_hi = counts.pairs(level)
-    return np.any(1 - t_lo < np.asarray(f(f_hi)) - 1e-12, axis=-1)
+def p_value(evidences, form, alpha: float) -> float:
+    """The smallest level at which the claim is refuted (bisection in log α, floor
+    :data:`P_FLOOR`, 1 when not refuted at any level), seeded at ``alpha``: the claim is refuted
+    at ``alpha`` exactly when the returned p-value is <= ``alpha``."""
 
+    def pred(log_a):
+        return refuted_at(evidences, form, float(np.exp(log_a)))
 
-def p_value(counts: th.Counts, f: Callable, iterations: int = 30) -> np.ndarray:
-    """(T,) the smallest level at which ``f`` is refuted (bisection in log α; floor
-    :data:`P_FLOOR`, 1 when not refuted at any level)."""
-    t = counts.high.shape[0]
-    lo = np.full(t, np.log(P_FLOOR))  # refuted at e^lo? (checked below)
-    hi = np.zeros(t)
-    at_one = refuted_at(counts, f, np.ones(t))
-    at_floor = refuted_at(counts, f, np.exp(lo))
-    for _ in range(iterations):
+    seed = float(np.log(alpha))
+    if pred(seed):
+        lo, hi = float(np.log(P_FLOOR)), seed
+        if pred(lo):
+            return P_FLOOR
+    else:
+        lo, hi = seed, 0.0
+        if not pred(hi):
+            return 1.0
+    for _ in range(P_ITERATIONS):
         mid = 0.5 * (lo + hi)
-        r = refuted_at(counts, f, np.exp(mid))
-        hi, lo = np.where(r, mid, hi), np.where(r, lo, mid)
-    p = np.exp(hi)
-    p = np.where(at_floor, P_FLOOR, p)
-    return np.where(at_one, p, 1.0)
-
-
-def violates(counts: th.Counts, f: Callable) -> np.ndarray:
-    """(T,) whether the point estimates at some threshold lie beyond the claimed trade-off: the
-    observed effect exceeds what the claim allows (only the sample is too small to say so)."""
-    t, fr = counts.point()
-    return np.any(1 - t < np.asarray(f(fr)) - 1e-12, axis=-1)
-
-
-def canaries_needed(counts: th.Counts, f: Callable, *, confidence: float) -> int | None:
-    """Canaries (members + non-members, in today's proportion) at which the observed rates would
-    refute ``f`` at ``confidence``: the counts scaled up with the rates kept, the same Bonferroni
-    count. None when no size up to 10⁹ would (the observed effect lies within the claim)."""
-    alpha = 1 - confidence
-    fam = counts.family
-    scales = np.geomspace(1.0, 1e9 / (counts.n_members + counts.n_nonmembers), 400)
-    level = alpha / (2 * fam.size)
-    k_hi = fam.high[None, :] * scales[:, None]
-    k_lo = fam.low[None, :] * scales[:, None]
-    n_m = counts.n_members * scales[:, None]
-    n_n = counts.n_nonmembers * scales[:, None]
-    from scipy import stats
-
-    def bounds(c, n_true, k, n_false):
-        with np.errstate(invalid="ignore"):
-            lo = np.where(c > 0, stats.beta.ppf(level, np.maximum(c, 1e-300), n_true - c + 1), 0.0)
-        return lo, stats.beta.isf(level, k, n_false - k + 1)
-
-    ok = np.zeros(scales.size, bool)
-    if fam.high.size:
-        lo, fh = bounds(counts.high[0][None, :] * scales[:, None], n_m, k_hi, n_n)
-        ok |= np.any(1 - lo < np.asarray(f(fh)) - 1e-12, axis=1)
-    if fam.low.size:
-        lo, fh = bounds(counts.low[0][None, :] * scales[:, None], n_n, k_lo, n_m)
-        ok |= np.any(1 - lo < np.asarray(f(fh)) - 1e-12, axis=1)
-    if not ok.any():
-        return None
-    s = scales[int(np.argmax(ok))]
-    return int(np.ceil(s * (counts.n_members + counts.n_nonmembers)))
+        lo, hi = (lo, mid) if pred(mid) else (mid, hi)
+    return float(min(1.0, np.exp(hi)))
 
 
 def tpr_at_fpr(members_desc, nonmembers_desc, *, confidence: float, fprs=QUOTED_FPRS) -> list:
@@ -185,5 +120,7 @@ def auc(members_desc, nonmembers_desc) -> float:
     """P(member score > non-member score) + ½ P(tie) (Mann–Whitney), from the sorted scores."""
     m, n = members_desc[::-1], nonmembers_desc[::-1]  # ascending
     below = np.searchsorted(n, m, side="left")
-    ties = np.searchsorted(n, m, side="right") - below
-    return float((below.sum() + 0.5 * ties.sum()) / (m.size * n.size))
+    # ties only where the non-member at ``below`` equals the member: one search for those only
+    tied = (below < n.size) & (n[np.minimum(below, n.size - 1)] == m)
+    ties = np.searchsorted(n, m[tied], side="right") - below[tied] if tied.any() else below[:0]
+    return float((below.sum(dtype=np.int64) + 0.5 * ties.sum()) / (m.size * n.size))

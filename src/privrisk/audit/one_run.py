@@ -94,3 +94,41 @@ def guesses_needed(m: int, r: int, v: int, *, epsilon: float, delta: float, leve
     )
     ok = np.flatnonzero(p <= level)
     return None if ok.size == 0 else int(np.ceil(m * scales[ok[0]]))
+
+
+# --- the f-DP one-run audit (Mahloujifar, Melis & Chaudhuri 2024), as jax_privacy runs it -------
+
+#: guesses tried by the f-DP audit: the top fraction of the canaries guessed "in" (one-sided)
+FDP_FRACTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+
+
+def fdp_grid(m: int, guesses: int | None) -> np.ndarray:
+    if guesses is not None:
+        return np.array([int(guesses)])
+    ks = np.unique(np.maximum(1, np.round(np.asarray(FDP_FRACTIONS) * m).astype(int)))
+    return ks[ks <= m]
+
+
+def top_correct(scores: np.ndarray, included: np.ndarray, ks: np.ndarray) -> np.ndarray:
+    """Correct guesses when the k highest scores are guessed "in" (abstaining on the rest)."""
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    hits = np.concatenate([[0], np.cumsum(np.asarray(included, bool)[order])])
+    return hits[ks]
+
+
+def fdp_refutes(m: int, r: int, v: int, *, mu: float, level: float) -> bool:
+    """Whether v correct of r "in" guesses among m canaries refute μ-GDP at ``level``: the
+    recursion of Mahloujifar et al. (2024, 'audit_rh_with_cap') with the Gaussian trade-off's
+    inverse blow-up x ↦ Φ(Φ⁻¹(x) − μ), line for line as jax_privacy 2.0.0's
+    ``_epsilon_one_run_fdp`` objective (there μ = 1/σ of the Gaussian mechanism at (ε, δ))."""
+    if r == 0:
+        return False
+    rr = level * v / m
+    h = level * (r - v) / m
+    for i in range(v - 1, -1, -1):
+        h_new = max(h, float(special.ndtr(special.ndtri(rr) - mu)))
+        if h == h_new:
+            break
+        rr = min(rr + (i / (r - i)) * (h_new - h), 1.0)
+        h = h_new
+    return rr + h - r / m > 0

@@ -9,10 +9,7 @@ p-value for the claim; the largest ε whose tail is at most α is the audit's ε
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
-from scipy import stats
 
 from privrisk.bounds import reconstruction as rb
 
@@ -62,25 +59,25 @@ def epsilon_lower(hits: int, priors, *, delta: float, confidence: float) -> floa
     return lo
 
 
-def violates(hits: int, priors, pairs) -> bool:
-    """True when the hits exceed the claim's median number of successes (the observed effect is
-    beyond the claim even if the sample is too small to refute it)."""
-    e, d = pairs[0]
-    betas = rb.beta_multi(epsilon=e, delta=d, p=np.asarray(priors, float), n=1)
-    return bool(hits > float(np.sum(betas)))
+def targets_needed(priors, pairs, *, alpha: float, limit: int) -> int | None:
+    """Targets (the given priors repeated) at which reconstructing every one would refute the
+    claim at level ``alpha``: a property of the design, never of the observed hit rate. None when
+    no design up to ``limit`` targets would (Theorem 3.5's nδ term can grow faster than the
+    evidence)."""
+    p = np.asarray(priors, float)
+    n = p.size
 
+    def refutes(size: int) -> bool:
+        tiled = np.resize(p, size)
+        return p_value(size, tiled, pairs) <= alpha
 
-def targets_needed(hits: int, priors, pairs, *, confidence: float) -> int | None:
-    """Targets (same priors, same hit rate) at which the hits would refute the claim: a normal
-    approximation of the Poisson-binomial (a planning number, not a test). None if the hit rate
-    is within the claim."""
-    e, d = pairs[0]
-    betas = rb.beta_multi(epsilon=e, delta=d, p=np.asarray(priors, float), n=1)
-    n = betas.size
-    gap = hits - betas.sum()
-    if gap <= 0:
-        return None
-    sd = math.sqrt(float(np.sum(betas * (1 - betas))))
-    z = float(stats.norm.isf(1 - confidence))
-    scale = max(1.0, (z * sd / gap) ** 2)
-    return int(math.ceil(scale * n))
+    size = n
+    while not refutes(size):
+        if size >= limit:
+            return None
+        size = min(2 * size, limit)
+    lo, hi = max(n, size // 2), size
+    while hi - lo > max(1, lo // 100):
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if refutes(mid) else (mid, hi)
+    return int(hi)

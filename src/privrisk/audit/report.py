@@ -12,7 +12,7 @@ import json
 import math
 from dataclasses import asdict, dataclass, field, fields
 
-SCHEMA = "privrisk.audit/1"
+SCHEMA = "privrisk.audit/2"
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,8 @@ class Group:
     auc: float
     tpr_at_fpr: tuple[TprAtFpr, ...]
     roc: Roc
-    p_value: float | None = None
+    advantage_lower: float = 0.0
+    epsilon_curve: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,10 @@ class AuditReport:
     p_value: float | None = None
     canaries_needed: int | None = None
     verdict_note: str = ""
+    form: dict | None = None
+    design: dict | None = None
+    epsilon_curve: dict | None = None
+    assumptions: tuple[str, ...] = ()
     groups: tuple[Group, ...] = ()
     inputs: dict = field(default_factory=dict)
     method: tuple[str, ...] = ()
@@ -88,7 +93,11 @@ class AuditReport:
         d = dict(d)
         d["groups"] = tuple(_group(g) for g in d.get("groups", ()))
         d["method"] = tuple(d.get("method", ()))
+        d["assumptions"] = tuple(d.get("assumptions", ()))
         d["epsilon_lower"] = _num(d["epsilon_lower"])
+        for key in ("form", "design", "epsilon_curve"):
+            if d.get(key) is not None:
+                d[key] = _unclean(d[key])
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
 
@@ -114,7 +123,16 @@ def _group(g: dict) -> Group:
 
 
 def _num(x):
-    return math.inf if x == "inf" else x
+    return {"inf": math.inf, "-inf": -math.inf}.get(x, x) if isinstance(x, str) else x
+
+
+def _unclean(x):
+    """The inverse of :func:`_clean` for the numbers of a nested dict ("inf" → ∞)."""
+    if isinstance(x, dict):
+        return {k: _unclean(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_unclean(v) for v in x]
+    return _num(x)
 
 
 def _clean(x):
@@ -124,5 +142,5 @@ def _clean(x):
     if isinstance(x, list | tuple):
         return [_clean(v) for v in x]
     if isinstance(x, float) and math.isinf(x):
-        return "inf"
+        return "inf" if x > 0 else "-inf"
     return x

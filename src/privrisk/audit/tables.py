@@ -7,7 +7,11 @@ A table is a dict of 1-D numpy arrays of equal length. Nothing here knows what t
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
+import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -15,11 +19,16 @@ import numpy as np
 from .errors import AuditInputError
 
 SUFFIXES = (".csv", ".parquet", ".pq", ".npz", ".json")
+#: an NPZ may declare at most this many times its own size once inflated …
+NPZ_MAX_RATIO = 20
+#: … unless it declares less than this (small, very compressible audits stay readable)
+NPZ_MIN_LIMIT = 256 * 2**20
 
 
-def read(path: str | Path) -> tuple[str, dict]:
-    """(kind of file, content): ``"table"`` with a dict of columns for CSV/Parquet/NPZ, or
-    ``"json"`` with the parsed JSON document (LeakPro's results are JSON)."""
+def read(path: str | Path) -> tuple[str, dict, str]:
+    """(kind of file, content, SHA-256 of the file): ``"table"`` with a dict of columns for
+    CSV/Parquet/NPZ, or ``"json"`` with the parsed JSON document (LeakPro's results are JSON).
+    The file is read once: the hash and the parser share the bytes."""
     p = Path(path)
     where = str(path)
     if not p.exists():
@@ -33,39 +42,77 @@ def read(path: str | Path) -> tuple[str, dict]:
             f"unknown file type {suffix or '(none)'!r}; expected one of {', '.join(SUFFIXES)}",
         )
     try:
+        data = p.read_bytes()
+    except OSError as err:
+        raise AuditInputError(where, f"cannot be read: {err.strerror or err}") from None
+    digest = hashlib.sha256(data).hexdigest()
+    try:
         if suffix == ".csv":
-            return "table", _csv(p)
+            return "table", _csv(data, where), digest
         if suffix in (".parquet", ".pq"):
-            return "table", _parquet(p, where)
+            return "table", _parquet(data, where), digest
         if suffix == ".npz":
-            return "table", _npz(p, where)
-        return "json", json.loads(p.read_text())
+            return "table", _npz(data, where), digest
+        return "json", json.loads(data.decode("utf-8")), digest
     except AuditInputError:
         raise
-    except (OSError, ValueError, KeyError, TypeError) as err:
+    except (
+        OSError,
+        ValueError,
+        KeyError,
+        TypeError,
+        EOFError,
+        zipfile.BadZipFile,
+        zlib.error,
+    ) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise AuditInputError(where, f"cannot be read: {first}") from None
+        raise AuditInputError(where, f"cannot be read ({type(err).__name__}): {first}") from None
 
 
-def _csv(p: Path) -> dict:
+def _csv(data: bytes, where: str) -> dict:
+    if not data.strip():
+        raise AuditInputError(where, "is empty: no header and no rows")
+    try:  # pyarrow's reader is several times faster on millions of rows
+        import pyarrow.csv as pa_csv
+
+        table = pa_csv.read_csv(io.BytesIO(data))
+        return {str(c).strip(): table.column(c).to_numpy() for c in table.column_names}
+    except Exception:  # no pyarrow, or a file it refuses (spaces, mixed types): pandas says why
+        pass
     import pandas as pd
 
-    frame = pd.read_csv(p, skipinitialspace=True)
+    frame = pd.read_csv(io.BytesIO(data), skipinitialspace=True)
     return {str(c).strip(): frame[c].to_numpy() for c in frame.columns}
 
 
-def _parquet(p: Path, where: str) -> dict:
-    import pandas as pd
-
+def _parquet(data: bytes, where: str) -> dict:
     try:
-        frame = pd.read_parquet(p)
+        import pyarrow.parquet as pq
     except ImportError:
         raise AuditInputError(
             where, "reading Parquet needs pyarrow (pip install pyarrow), or give CSV/NPZ"
         ) from None
-    return {str(c): frame[c].to_numpy() for c in frame.columns}
+    try:
+        table = pq.read_table(io.BytesIO(data))
+    except Exception as err:  # pyarrow's own errors (ArrowInvalid …) are not ValueErrors
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise AuditInputError(where, f"cannot be read as Parquet: {first}") from None
+    return {str(c): table.column(c).to_numpy() for c in table.column_names}
 
 
-def _npz(p: Path, where: str) -> dict:
-    with np.load(p, allow_pickle=False) as z:
+def _npz(data: bytes, where: str) -> dict:
+    """The arrays of an NPZ, refusing one whose entries declare more than :data:`NPZ_MAX_RATIO`
+    times the file's size (and more than :data:`NPZ_MIN_LIMIT`) once inflated: a decompression
+    bomb is refused by its declared size, before anything is inflated."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        declared = sum(i.file_size for i in z.infolist())
+    limit = max(NPZ_MIN_LIMIT, NPZ_MAX_RATIO * len(data))
+    if declared > limit:
+        raise AuditInputError(
+            where,
+            f"declares {declared:,} bytes once inflated from {len(data):,} bytes (more than "
+            f"{NPZ_MAX_RATIO} times its size): refused unread (save it with np.savez, not "
+            "compressed, if it is a real audit)",
+        )
+    with np.load(io.BytesIO(data), allow_pickle=False) as z:
         return {k: np.asarray(z[k]) for k in z.files}

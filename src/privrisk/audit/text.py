@@ -44,10 +44,25 @@ def text(r: AuditReport) -> str:
                 f"    TPR at FPR {t.fpr:.1%}: {t.tpr:.4f} [{t.tpr_lo:.4f}, {t.tpr_hi:.4f}] "
                 f"(observed FPR {t.fpr_observed:.4f}, at most {t.fpr_hi:.4f})"
             )
+    if r.epsilon_curve:
+        pts = ", ".join(
+            f"{_f(e, 3)} at {d:g}"
+            for d, e in zip(r.epsilon_curve["delta"], r.epsilon_curve["epsilon_lower"], strict=True)
+        )
+        out.append(f"  epsilon_lower(δ)   {pts}")
     if r.claim is not None:
         out += ["", f"  claim              {r.claim}", f"  verdict            {r.verdict.upper()}"]
+        if r.form is not None:
+            out.append(
+                f"  in its form        {r.form['parameter']}: lower bound {_f(r.form['lower'])}, "
+                f"claimed {_f(r.form['claimed'])}"
+            )
         out.append(f"  p_value            {_f(r.p_value, 3)}")
+        if r.canaries_needed is not None:
+            out.append(f"  canaries_needed    {r.canaries_needed:,}")
         out.append(f"                     {r.verdict_note}")
+    for a in r.assumptions:
+        out.append(f"  note: {a}")
     out.append("")
     out += [f"  method: {m}" for m in r.method]
     return "\n".join(out) + "\n"

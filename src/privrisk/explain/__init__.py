@@ -164,12 +164,15 @@ def explain(
     return _build(**locals())[0]
 
 
-def html(**kwargs) -> tuple[RiskCard, str]:
+def html(sections: tuple[Section, ...] = (), **kwargs) -> tuple[RiskCard, str]:
     """The card and its self-contained HTML page: the headline, the risk explorer (curves against
-    the user's knob and the prior, sliders over grids computed here) and the table."""
+    the user's knob and the prior, sliders over grids computed here) and the table; ``sections``
+    (e.g. an audit's, :mod:`.audit_section`) are added to the card before it is drawn."""
     from . import explorer, render
 
     card, g, a = _build(**kwargs)
+    for s in sections:
+        card = card.with_section(s)
     g_args = {k: card.inputs[k] for k in GUARANTEE_ARGS if k in card.inputs}
     if "pld_discretisation" in card.inputs:
         g_args["pld_discretisation"] = card.inputs["pld_discretisation"]

@@ -10,6 +10,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from . import audit_section
+
 EXAMPLES = """examples:
   privrisk explain --epsilon 3 --prior 0.1
   privrisk explain --noise-multiplier 1.1 --sample-rate 0.004 --steps 7000 --delta 1e-5
@@ -83,6 +85,7 @@ def parser() -> argparse.ArgumentParser:
     o.add_argument(
         "--pld-discretisation", help="DP-SGD: PLD discretisation interval (ε_RDP / 3000)"
     )
+    audit_section.add_arguments(ap)  # --audit FILE and its options (the audit path handles them)
     return ap
 
 
@@ -101,9 +104,12 @@ def _main(argv: Sequence[str] | None) -> int:
     from . import BadInput, explain, html
     from .render import text, to_json, write_atomic
 
-    kwargs = {
-        k: v for k, v in vars(args).items() if k not in ("json", "html", "load") and v is not None
-    }
+    if audit_section.given(args):  # --audit FILE itself goes the audit's way (privrisk.cli)
+        flag = audit_section.given(args)[0]
+        print(f"privrisk explain: error: {flag}: only with --audit FILE", file=sys.stderr)
+        return 2
+    skip = ("json", "html", "load", *audit_section.AUDIT_OPTIONS)
+    kwargs = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     try:
         if args.load is not None:
             card = _load(args.load, kwargs)

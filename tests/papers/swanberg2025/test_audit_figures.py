@@ -65,7 +65,7 @@ def test_epsilon_hat_is_theorem_3_5_at_the_hits_and_blind_success(tmp_path):
         blind = scaled_prior(name, 10, s=1.1).max()
         assert row.hits == k and row.n == 200 and row.blind == pytest.approx(blind)
         want = rec.epsilon_lower(k, np.full(200, blind), delta=DELTA, confidence=0.95)
-        assert row.epsilon_hat == pytest.approx(want, abs=1e-12)
+        assert row.epsilon_hat == pytest.approx(want, abs=1e-9)  # bisections of 2⁻⁴⁰ precision
     # at the blind rate (uniform: 20 of 200 = 0.1) no leakage is shown
     assert audits[(audits.prior == "uniform") & (audits.epsilon == 1.0)].epsilon_hat.item() == 0
     ledger = by_id(res)
