@@ -140,8 +140,8 @@ def test_a_blank_acs_cell_is_called_blank_with_its_line(tmp_path):
     df.to_csv(path, index=False)
     with pytest.raises(DataFormatError) as err:
         acs.load_pums_csv(path)
-    said = _one_line(err.value)
-    assert "column 'SEX' has 1 blank cell(s) (line(s) 6)" in said and "-1" not in said
+    said = _one_line(err.value).removeprefix(f"{path}: ")
+    assert said.startswith("column 'SEX' has 1 blank cell(s) (line(s) 6)") and "-1" not in said
     df.loc[4, "SEX"] = 1
     df["AGEP"] = df["AGEP"].astype(object)
     df.loc[7, "AGEP"] = ""
