@@ -3,8 +3,10 @@ limits on ``standin_size`` (``src/privrisk/config.schema.yaml``; docs/data.md, *
 
 Each stand-in is built in a fresh Python process (``privrisk.data.<dataset>.load`` of a
 ``source: standin`` block, as a pipeline step builds it) at three sizes; the process's peak
-resident memory (``ru_maxrss``) less that of the same process before the build is the build's
-cost. A straight line through the three points (least squares) gives bytes per record and the
+resident memory less that of the same process before the build is the build's
+cost. (``VmHWM`` of ``/proc/self/status``, not ``ru_maxrss``: Linux carries the parent's peak into
+``ru_maxrss`` across ``exec``, so a child of a large process would seem to cost nothing.) A
+straight line through the three points (least squares) gives bytes per record and the
 size whose build would reach the budget; the schema's limit must stay under it. The generators
 draw whole arrays (every record's parameters, then every pixel's noise, in float64), so the cost
 is linear in the size and the extrapolation is safe; they are not chunked, because chunked draws
@@ -57,11 +59,15 @@ CASES = {
 }
 
 CHILD = """
-import resource, json
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+import json
+
+def hwm():  # this process's peak resident memory in bytes (VmHWM; Linux)
+    with open("/proc/self/status") as f:
+        return next(int(ln.split()[1]) * 1024 for ln in f if ln.startswith("VmHWM:"))
+
+base = hwm()
 {call}
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps([base * 1024, peak * 1024]))
+print(json.dumps([base, hwm()]))
 """
 
 

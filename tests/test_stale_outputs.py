@@ -79,8 +79,11 @@ def test_an_interrupted_rerun_after_a_parameter_change_is_redone_by_the_same_com
     base = tmp_path_factory.getbasetemp()
     reference = reference_hashes(tmp_path_factory)  # the slice, run once per session
     root = repo_copy(base)
-    work = tmp_path / "work"
-    shutil.copytree(base / "reference", work, symlinks=True)  # a finished run, metadata and all
+    # a finished run, metadata and all, beside the reference: its code inputs (paths relative to
+    # the working directory) are then recorded as this run names them, as in a user's own folder
+    work = base / "stale-outputs-work"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(base / "reference", work, symlinks=True)
     change = tmp_path / "change.yaml"
     change.write_text(CHANGE)
     cmd = [*snakemake_exe(), TARGET, "-s", str(root / "Snakefile"), "-d", str(work)]
