@@ -11,14 +11,17 @@ for _paper in wf.paper_keys():
     for _decl in (*_reg.steps, *_reg.figures):
         _is_step = isinstance(_decl, wf.Step)
         _res = _decl.resources_for(SCALE)
+        # the steps it is made from: their code, data and params are this rule's too (an
+        # interrupted rerun of one of them must leave this rule out of date: Registry.upstream)
+        _up = _reg.upstream(_decl)
 
         rule:
             name:
                 _reg.rule_name(_decl)
             input:
                 **_reg.inputs(_decl),
-                code=code(_decl.func),
-                data=wf.data_inputs(config, _paper, _decl),
+                code=code(_decl.func, *(s.func for s in _up)),
+                data=lineage_data(_paper, (_decl, *_up)),
             output:
                 **(
                     _reg.step_outputs(_decl)
@@ -37,6 +40,7 @@ for _paper in wf.paper_keys():
                 runtime=_res.runtime,
                 gpu=_res.gpu,
             params:
+                **lineage_params(_reg, _up),
                 func=_decl.func,
                 cfg=wf.params(config, _paper, _decl),
                 paper=_paper,

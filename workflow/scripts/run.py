@@ -35,7 +35,7 @@ if __name__ == "__main__":
     jobs.die_with_parent()
     jobs.heartbeat(f"{sm.params.paper} {sm.params.name}", sm.log[0])
 
-from privrisk.core import device  # noqa: E402
+from privrisk.core import checksums, device  # noqa: E402
 from privrisk.figure import resolve, run_figure  # noqa: E402
 from privrisk.joblog import job_log  # noqa: E402
 
@@ -47,7 +47,11 @@ with job_log(sm.log[0]), jobs.inputs_named_when_malformed(inputs):
     # the figure's provenance)
     device.set_torch_threads(sm.config.get("torch_threads", 1), load_torch=step)
     if step:
-        resolve(sm.params.func)(sm.params.cfg, inputs, {k: str(v) for k, v in sm.output.items()})
+        outputs = {k: str(v) for k, v in sm.output.items()}
+        resolve(sm.params.func)(sm.params.cfg, inputs, outputs)
+        # the SHA-256 of what the step wrote, beside each file: a later error blames only an input
+        # that was changed since (privrisk.core.jobs), and `privrisk complete` names an edited one
+        checksums.write_sidecars(p for p in outputs.values() if Path(p).is_file())
     else:
         run_figure(
             sm.params.func,

@@ -171,6 +171,24 @@ class Registry:
             for k, ref in decl.inputs.items()
         }
 
+    def upstream(self, decl: _Declaration) -> tuple[Step, ...]:
+        """Every step ``decl`` is made from: the steps whose artifacts it reads and, transitively,
+        the steps those read (in declaration order).
+
+        Its rule lists their params, code and data as its own (workflow/rules/registry.smk): a
+        step whose rerun was interrupted has lost its outputs (Snakemake deletes them before a
+        job runs), and Snakemake does not remake a missing input of an output it deems current,
+        so without them the same command would report "Nothing to be done" over a figure made
+        from the old parameters."""
+        names: set[str] = set()
+        todo = [ref.step for ref in decl.inputs.values()]
+        while todo:
+            name = todo.pop()
+            if name not in names:
+                names.add(name)
+                todo += [ref.step for ref in self.step(name).inputs.values()]
+        return tuple(s for s in self.steps if s.name in names)
+
     def targets(self) -> list[str]:
         """The paper's final outputs (every figure's files, without the per-figure claims rows)."""
         return [

@@ -18,13 +18,24 @@ skip() { echo "SKIPPED slurm slice: $*"; exit 0; }
 [ "$(id -u)" = 0 ] || skip "installing and starting Slurm needs root"
 # temporary files through mktemp (a fresh name, mode 600), never a fixed name under /tmp that
 # another user could plant as a link for root to write through
+# Everything temporary goes on exit, whatever the outcome (the failures print their logs' tails
+# first): the start log, the two runs' working directory, the cluster's daemons.
+# KEEP_SLURM_SLICE=1 keeps the working directory to look into.
+start_log="" work="" slurm_started=""
+cleanup() {
+  if [ -n "$slurm_started" ]; then "$CLUSTER/stop_local_slurm.sh" > /dev/null 2>&1 || true; fi
+  if [ -n "$start_log" ]; then rm -f "$start_log"; fi
+  if [ -n "$work" ]; then
+    if [ -n "${KEEP_SLURM_SLICE:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
+  fi
+}
+trap cleanup EXIT
 start_log=$(mktemp "${TMPDIR:-/tmp}/privrisk_slurm_start.XXXXXX")
-trap 'rm -f "$start_log"' EXIT
 if ! SLURM_WITH_DBD=0 "$CLUSTER/start_local_slurm.sh" > "$start_log" 2>&1; then
   tail -20 "$start_log"
   skip "Slurm could not be installed or started here (log above)"
 fi
-trap '"$CLUSTER/stop_local_slurm.sh" > /dev/null 2>&1 || true; rm -f "$start_log"' EXIT
+slurm_started=1
 sinfo
 pip install -q -c constraints.txt "snakemake-executor-plugin-slurm>=2.8"
 
