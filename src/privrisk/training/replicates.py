@@ -44,6 +44,60 @@ def _stacked(layers: Sequence[nn.Module], name: str) -> dict[str, nn.Parameter |
     return out
 
 
+def lane_matmul(
+    a: torch.Tensor,
+    b: torch.Tensor,
+    bias: torch.Tensor | None = None,
+    *,
+    ta: bool = False,
+    tb: bool = False,
+) -> torch.Tensor:
+    """``bias + a′ @ b′`` per lane (the leading run axis), where ``a′`` is ``a`` transposed when
+    ``ta`` (``b′`` likewise), with each lane's numbers independent of how many lanes there are.
+
+    Three things would otherwise make a run's numbers depend on the runs beside it in its job:
+    ATen computes a batch of ONE matrix-vector product (a critic's last layer) with another
+    kernel than a batch of several, so one lane is computed as two copies of itself (the second
+    discarded; its gradient is exactly zero); the memory layout of the operands picks the
+    kernel's transposition, so they are made contiguous before the transposition, in both cases
+    alike; and MKL rounds by the alignment of each lane's slice unless its reproducible mode is
+    on (:func:`privrisk.core.device.reproducible_blas`, which every pipeline job applies).
+    """
+    a, b = a.contiguous(), b.contiguous()
+    if a.shape[0] == 1:
+        return lane_matmul(
+            torch.cat([a, a]),
+            torch.cat([b, b]),
+            None if bias is None else torch.cat([bias, bias]),
+            ta=ta,
+            tb=tb,
+        )[:1]
+    a = a.transpose(1, 2) if ta else a
+    b = b.transpose(1, 2) if tb else b
+    return torch.bmm(a, b) if bias is None else torch.baddbmm(bias, a, b)
+
+
+#: rows of per-sample values are padded to a multiple of this many entries (below)
+ROW_BLOCK = 64
+
+
+def lane_bce(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """Per-sample binary cross-entropy with logits (``reduction="none"``) of (R, b) values, each
+    run's row computed as it is when the run is alone.
+
+    ATen's element-wise kernels run SIMD over the whole tensor and finish the last few entries
+    with scalar code, whose ``exp``/``log`` round differently from the vector ones; which of a
+    run's entries fall in that tail depends on how many runs are stacked. Padding every row to a
+    multiple of :data:`ROW_BLOCK` entries (64, a multiple of every SIMD width) puts every entry
+    on the vector path in any layout; the padding's loss and gradient are sliced away.
+    """
+    b = logits.shape[-1]
+    pad = -b % ROW_BLOCK
+    if pad:
+        logits, target = F.pad(logits, (0, pad)), F.pad(target, (0, pad))
+    return F.binary_cross_entropy_with_logits(logits, target, reduction="none")[..., :b]
+
+
 class _GroupedLinear(nn.Module):
     """R Linear layers: input (R·B, …, in) run-major -> (R·B, …, out)."""
 
@@ -55,14 +109,21 @@ class _GroupedLinear(nn.Module):
 
     def forward(self, x):
         h = x.reshape(self.runs, -1, x.shape[-1])
-        wt = self.weight.transpose(1, 2)
-        y = torch.bmm(h, wt) if self.bias is None else torch.baddbmm(self.bias[:, None], h, wt)
+        bias = None if self.bias is None else self.bias[:, None]
+        y = lane_matmul(h, self.weight, bias, tb=True)
         return y.reshape(*x.shape[:-1], -1)
 
 
 class _GroupedConv(nn.Module):
-    """R Conv2d (or ConvTranspose2d) layers as one convolution with groups = R: input (R·B, C, H, W)
-    run-major; the runs' channels are laid side by side for the grouped kernel and back."""
+    """R Conv2d (or ConvTranspose2d) layers: input (R·B, C, H, W) run-major, one convolution per
+    run on its own rows.
+
+    Not one convolution with ``groups = R``: oneDNN picks another kernel for a grouped convolution
+    than for a plain one (its first-layer kernel for 3 input channels, for one), so a run's numbers
+    would depend on how many runs share its job; one call per run gives each run the numbers it
+    gets alone. On this project's CPU the loop was also faster than the grouped kernel for the
+    quick-scale skin networks (docs/xu2022-replicates.md).
+    """
 
     def __init__(self, layers: Sequence[nn.Conv2d | nn.ConvTranspose2d]):
         super().__init__()
@@ -75,20 +136,24 @@ class _GroupedConv(nn.Module):
         for k, v in _stacked(layers, "conv").items():
             setattr(self, k, v)
 
-    def forward(self, x):
-        r, rb, c = self.runs, x.shape[0], x.shape[1]
-        b = rb // r
-        h = x.reshape(r, b, c, *x.shape[2:]).transpose(0, 1).reshape(b, r * c, *x.shape[2:])
-        w = self.weight.reshape(-1, *self.weight.shape[2:])
-        bias = None if self.bias is None else self.bias.reshape(-1)
+    def _one(self, x: torch.Tensor, k: int) -> torch.Tensor:
+        bias = None if self.bias is None else self.bias[k]
         if self.transposed:
-            y = F.conv_transpose2d(
-                h, w, bias, self.stride, self.padding, self.output_padding, r, self.dilation
+            return F.conv_transpose2d(
+                x,
+                self.weight[k],
+                bias,
+                self.stride,
+                self.padding,
+                self.output_padding,
+                1,
+                self.dilation,
             )
-        else:
-            y = F.conv2d(h, w, bias, self.stride, self.padding, self.dilation, r)
-        out = y.shape[1] // r
-        return y.reshape(b, r, out, *y.shape[2:]).transpose(0, 1).reshape(rb, out, *y.shape[2:])
+        return F.conv2d(x, self.weight[k], bias, self.stride, self.padding, self.dilation, 1)
+
+    def forward(self, x):
+        xs = x.reshape(self.runs, -1, *x.shape[1:])
+        return torch.cat([self._one(xs[k], k) for k in range(self.runs)])
 
 
 _GROUPED = {nn.Linear: _GroupedLinear, nn.Conv2d: _GroupedConv, nn.ConvTranspose2d: _GroupedConv}

@@ -1,0 +1,182 @@
+"""xu2022's models trained in shards (config key ``runs_per_job``) and pooled equal the same models
+trained in one job: the same runs (seeds, splits, sizes, settings, record) whatever the layout, and
+for the MLP WGAN-GP the same bytes of every number. A shard is the step function called with
+``params["shard"]``; the pool is :func:`privrisk.papers.xu2022.steps.pool`, as the pipeline's
+rules call them (:func:`privrisk.workflow.jobs`)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from privrisk import config, workflow
+from privrisk.core.declarations import shard_groups
+from privrisk.estimators import queries as Q
+from privrisk.figure import resolve
+from privrisk.papers.xu2022 import steps
+from tests.conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return config.load(REPO / "config/config.yaml", REPO / "config/tiny.yaml")
+
+
+def _with_runs(cfg, block: str, runs: int, per_job: int | None):
+    cfg = copy.deepcopy(cfg)
+    cfg["xu2022"]["models"][block]["runs"] = runs
+    cfg["runs_per_job"] = per_job
+    cfg["device"] = "cpu"
+    return cfg
+
+
+def train(cfg, step: str, where: Path) -> dict[str, Path]:
+    """Run the jobs the pipeline makes for ``step`` (one, or shards then the pool) in ``where``;
+    the step's own outputs."""
+    reg = workflow.load_registry("xu2022", cfg)
+    mine = [j for j in workflow.jobs(reg, cfg, "tiny") if j.decl.name == step]
+    out = {}
+    for job in mine:  # shards come before their pool
+        files = {k: where / v for k, v in job.outputs.items()}
+        for f in files.values():
+            f.parent.mkdir(parents=True, exist_ok=True)
+        inputs = {k: str(where / v) for k, v in job.inputs.items()}
+        args = {k: str(v) for k, v in files.items()}
+        if job.kind == "pool":
+            resolve(job.func)(job.params, shard_groups(inputs), args)
+        else:
+            resolve(job.func)(job.params, inputs, args)
+        out = files
+    assert {j.kind for j in mine} == ({"shard", "pool"} if len(mine) > 1 else {"step"})
+    return out
+
+
+def _arrays(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as z:
+        return {k: z[k] for k in z.files}
+
+
+def assert_same_bytes(a: dict[str, Path], b: dict[str, Path]) -> None:
+    """Every array (names, dtypes, shapes, bytes), every weight and the record JSON's bytes."""
+    for key in ("split", "queries"):
+        x, y = _arrays(a[key]), _arrays(b[key])
+        assert list(x) == list(y), key
+        for k in x:
+            assert x[k].dtype == y[k].dtype and x[k].shape == y[k].shape, (key, k)
+            assert x[k].tobytes() == y[k].tobytes(), (key, k)
+    sa, sb = torch.load(a["model"], weights_only=True), torch.load(b["model"], weights_only=True)
+    assert list(sa) == list(sb)
+    for k in sa:
+        for n in sa[k]:
+            assert torch.equal(sa[k][n], sb[k][n]), (k, n)
+    assert a["record"].read_bytes() == b["record"].read_bytes()
+
+
+def test_shard_ranges_and_params(tiny):
+    assert workflow.shard_ranges(10, None) == [(0, 10)]
+    assert workflow.shard_ranges(10, 4) == [(0, 4), (4, 8), (8, 10)]
+    assert workflow.shard_ranges(3, 5) == [(0, 3)]
+    # raising the run count keeps the full shards as they were (their params have no run count)
+    cfg = _with_runs(tiny, "mnist_wgangp", 4, 2)
+    more = _with_runs(tiny, "mnist_wgangp", 6, 2)
+    name = "train_mnist_wgangp"
+
+    def shards(c):
+        reg = workflow.load_registry("xu2022", c)
+        return {j.rule: j for j in workflow.jobs(reg, c, "tiny") if j.decl.name == name}
+
+    before, after = shards(cfg), shards(more)
+    assert [j.kind for j in before.values()] == ["shard", "shard", "pool"]
+    for rule, job in before.items():
+        if job.kind == "shard":
+            assert after[rule].params == job.params and after[rule].outputs == job.outputs
+            assert "runs" not in job.params["model"] and "shard" in job.params
+    assert before["xu2022_train_mnist_wgangp"].outputs == after["xu2022_train_mnist_wgangp"].outputs
+    assert len(after) == 4
+
+
+@pytest.mark.parametrize("value", [0, -1, 1.5, "2", True])
+def test_runs_per_job_must_be_a_positive_integer(tiny, value):
+    with pytest.raises(config.ConfigError, match="runs_per_job"):
+        config.validate({**tiny, "runs_per_job": value})
+    reg = workflow.load_registry("xu2022", tiny)
+    with pytest.raises(workflow.ShardError, match="runs_per_job"):
+        workflow.jobs(reg, {**tiny, "runs_per_job": value}, "tiny")
+
+
+def test_sharded_mlp_wgan_gp_is_the_same_bytes_as_one_job(tiny, tmp_path):
+    """3 runs in one job vs shards of 1 and 2 runs: identical pooled files (MKL and the grouped
+    layers give each run the numbers it gets alone: training.replicates.lane_matmul)."""
+    one = train(_with_runs(tiny, "mnist_wgangp", 3, None), "train_mnist_wgangp", tmp_path / "one")
+    two = train(_with_runs(tiny, "mnist_wgangp", 3, 2), "train_mnist_wgangp", tmp_path / "two")
+    assert_same_bytes(one, two)
+    rec = json.loads(two["record"].read_text())
+    assert [r["run"] for r in rec["runs"]] == [0, 1, 2] and "runs" in rec["model"]
+    jobs = json.loads(two["shards"].read_text())["jobs"]
+    assert [j["runs"] for j in jobs] == [[0, 2], [2, 3]]
+    assert json.loads(one["shards"].read_text())["jobs"][0]["runs"] == [0, 3]
+    # each run is its own seed's: the one-run shard's run 2 is the pooled run 2
+    assert Q.load(two["queries"]).record["runs"][2]["seed"] == steps.run_seed(
+        {"seed": tiny["seed"], "name": "mnist_wgangp"}, 2
+    )
+
+
+def test_pool_refuses_shards_that_are_not_the_models_runs(tiny, tmp_path):
+    cfg = _with_runs(tiny, "mnist_wgangp", 3, 2)
+    reg = workflow.load_registry("xu2022", cfg)
+    jobs = [j for j in workflow.jobs(reg, cfg, "tiny") if j.decl.name == "train_mnist_wgangp"]
+    train(cfg, "train_mnist_wgangp", tmp_path)
+    pool = jobs[-1]
+    groups = shard_groups({k: str(tmp_path / v) for k, v in pool.inputs.items()})
+    outs = {k: str(tmp_path / "again" / Path(v).name) for k, v in pool.outputs.items()}
+    (tmp_path / "again").mkdir()
+    with pytest.raises(steps.PoolError, match=r"runs \[2, 0, 1\]"):
+        steps.pool(pool.params, groups[::-1], outs)
+    other = copy.deepcopy(pool.params)
+    other["model"]["runs"] = 4
+    with pytest.raises(steps.PoolError, match=r"not 0\.\.3"):
+        steps.pool(other, groups, outs)
+    assert not any((tmp_path / "again").iterdir())  # nothing half-written
+
+
+# the conv and DP-SGD models: the same runs; their floats agree to rounding (module docstring of
+# privrisk.training.replicates: an element-wise kernel's vector and scalar paths split the rows
+# of a batch of runs differently from one run's), measured below 1e-5 of the values' scale
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "step,block",
+    [
+        ("train_cifar10_wgangp", "cifar10_wgangp"),
+        ("train_mnist_privgan", "mnist_privgan"),
+        ("train_dpcgan_eps2", "dpcgan"),
+        ("train_skin_jsgan", "skin_jsgan"),
+        ("train_skin_jsgan_corrupted", "skin_jsgan"),
+        ("train_skin_classifier", "skin_classifier"),
+    ],
+)
+def test_every_sharded_model_holds_the_same_runs(tiny, tmp_path, step, block):
+    one = train(_with_runs(tiny, block, 3, None), step, tmp_path / "one")
+    two = train(_with_runs(tiny, block, 3, 1), step, tmp_path / "two")
+    a, b = Q.load(one["queries"]), Q.load(two["queries"])
+    assert np.array_equal(a.member, b.member) and list(a.values) == list(b.values)
+    assert list(a.arrays) == list(b.arrays)
+    for k in a.arrays:
+        if a.arrays[k].dtype.kind in "biu":
+            assert np.array_equal(a.arrays[k], b.arrays[k]), k
+    for k in a.values:
+        scale = np.abs(a.values[k]).max()
+        np.testing.assert_allclose(b.values[k], a.values[k], rtol=0, atol=1e-5 * scale)
+    ra, rb = a.record, b.record
+    assert {k: v for k, v in ra.items() if k != "runs"} == {
+        k: v for k, v in rb.items() if k != "runs"
+    }
+    for x, y in zip(ra["runs"], rb["runs"], strict=True):
+        assert {k: x[k] for k in ("run", "seed", "n_train", "devices")} == {
+            k: y[k] for k in ("run", "seed", "n_train", "devices")
+        }
+        assert x["auc"] == pytest.approx(y["auc"], abs=1e-3)
