@@ -1,11 +1,11 @@
 """Independent training runs of one architecture as ONE batched computation.
 
 :class:`Replicas` turns R modules of the same architecture into one module whose layers are
-*grouped*: every ``Linear`` becomes a batched matrix product over a leading run axis (``baddbmm``)
-and every ``Conv2d`` / ``ConvTranspose2d`` one grouped convolution with ``groups = R``; the
-activations carry the R runs' batches one after another (run-major, ``R·B`` rows), so the
-architecture's own ``forward`` (reshapes, concatenations, activations) runs unchanged. R small
-networks then cost about as many kernel launches as one — native kernels, unlike
+*grouped*: every ``Linear`` becomes a batched matrix product over a leading run axis
+(:func:`lane_matmul`) and every ``Conv2d`` / ``ConvTranspose2d`` one convolution per run on its
+own rows; the activations carry the R runs' batches one after another (run-major, ``R·B`` rows),
+so the architecture's own ``forward`` (reshapes, concatenations, activations) runs unchanged.
+The small matrix products then cost about as many kernel launches as one — native kernels, unlike
 ``torch.func.vmap`` over ``functional_call``, whose per-op dispatch made a quick-scale WGAN-GP step
 slower batched than a loop over runs (0.27 s for 10 runs vs 0.23 s, and 6× the loop for one run;
 measured on this machine). Each run's loss depends only on its own slice of the parameters, so
@@ -13,9 +13,26 @@ one backward pass of the summed losses gives every run its own gradient, and an 
 optimizer (Adam, SGD) over the stacked tensors is exactly R independent optimizers.
 
 :class:`RunRNG` holds one ``torch.Generator`` per run, seeded with that run's seed: each run's
-batches, latents and noise are the stream its own seed gives, whatever the other runs are, so a
-run trained beside nine others is the same replicate as the run trained alone (up to float
-reordering in the batched kernels; tests/models/test_gan.py checks it).
+batches, latents and noise are the stream its own seed gives, whatever the other runs are.
+
+**A run's numbers do not depend on the runs beside it**, to the last bit (on one machine, at one
+``torch_threads``): a model whose runs train in shards (config key ``runs_per_job``) is then the
+same model as one trained in one job. Four things would otherwise tie a run's rounding to its
+batch, each handled here and tested in tests/training/test_replicates.py:
+
+* ATen computes a batch of one matrix-vector product with another kernel than a batch of
+  several, and the operands' memory layout picks the kernel's transposition:
+  :func:`lane_matmul` computes a lone run as two copies and makes operands contiguous;
+* MKL rounds by the alignment of each run's slice: its reproducible mode
+  (``MKL_CBWR=AUTO,STRICT``, set by importing :mod:`privrisk.training`);
+* oneDNN picks another kernel for a grouped convolution than for a plain one: one convolution
+  per run (on this machine also faster than the grouped kernel at quick scale);
+* element-wise kernels finish a tensor's last entries with scalar code whose ``exp``/``tanh``
+  round differently from SIMD: per-sample losses and tanh/sigmoid activations are computed on
+  rows padded per run (:func:`lane_bce`, :func:`lane_rows`).
+
+A GPU gives no such promise (cuBLAS and cuDNN choose algorithms by shape); shards of one model
+should run on one kind of device.
 """
 
 from __future__ import annotations
@@ -159,6 +176,32 @@ class _GroupedConv(nn.Module):
 _GROUPED = {nn.Linear: _GroupedLinear, nn.Conv2d: _GroupedConv, nn.ConvTranspose2d: _GroupedConv}
 
 
+def lane_rows(fn: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, runs: int):
+    """``fn`` (element-wise) of x (R·B, ...) run-major, each run's entries padded to a multiple of
+    :data:`ROW_BLOCK` so that SIMD treats them alike however many runs are stacked (see
+    :func:`lane_bce`)."""
+    rows = x.reshape(runs, -1)
+    pad = -rows.shape[1] % ROW_BLOCK
+    out = fn(F.pad(rows, (0, pad)) if pad else rows)
+    return (out[:, : rows.shape[1]] if pad else out).reshape(x.shape)
+
+
+class _LaneActivation(nn.Module):
+    """An element-wise activation whose SIMD and scalar code round differently (tanh, sigmoid),
+    applied per run through :func:`lane_rows`."""
+
+    def __init__(self, fn: Callable[[torch.Tensor], torch.Tensor], runs: int):
+        super().__init__()
+        self.fn, self.runs = fn, runs
+
+    def forward(self, x):
+        return lane_rows(self.fn, x, self.runs)
+
+
+#: activations computed per run (exact ones, ReLU and LeakyReLU, need nothing)
+_TRANSCENDENTAL = {nn.Tanh: torch.tanh, nn.Sigmoid: torch.sigmoid}
+
+
 class Replicas:
     """R modules of one architecture as one grouped module: ``params[name]`` has shape
     (R, *shape) under the architecture's own parameter names.
@@ -188,6 +231,10 @@ class Replicas:
                 layers = [m.get_submodule(name) for m in self.modules]
                 parent, _, attr = name.rpartition(".")
                 setattr(self.grouped.get_submodule(parent), attr, kind(layers))
+            elif type(leaf) in _TRANSCENDENTAL:
+                parent, _, attr = name.rpartition(".")
+                act = _LaneActivation(_TRANSCENDENTAL[type(leaf)], len(self.modules))
+                setattr(self.grouped.get_submodule(parent), attr, act)
         self.params = dict(self.grouped.named_parameters())
         if list(self.params) != names:
             raise ValueError("Replicas: parameters outside Linear and convolution layers")
