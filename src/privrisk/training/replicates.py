@@ -78,7 +78,7 @@ def lane_matmul(
     discarded; its gradient is exactly zero); the memory layout of the operands picks the
     kernel's transposition, so they are made contiguous before the transposition, in both cases
     alike; and MKL rounds by the alignment of each lane's slice unless its reproducible mode is
-    on (:func:`privrisk.core.device.reproducible_blas`, which every pipeline job applies).
+    on (``MKL_CBWR=AUTO,STRICT``, which importing :mod:`privrisk.training` sets).
     """
     a, b = a.contiguous(), b.contiguous()
     if a.shape[0] == 1:
