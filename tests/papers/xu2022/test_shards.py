@@ -1,6 +1,7 @@
-"""xu2022's models trained in shards (config key ``runs_per_job``) and pooled equal the same models
-trained in one job: the same runs (seeds, splits, sizes, settings, record) whatever the layout, and
-for the MLP WGAN-GP the same bytes of every number. A shard is the step function called with
+"""xu2022's models trained in shards (config key ``runs_per_job``) and pooled are the same bytes as
+the same models trained in one job: every array, every weight and the record (seeds, splits,
+sizes, settings, AUCs). The MLP WGAN-GP in the fast tier, every other model in the slow tier. A
+shard is the step function called with
 ``params["shard"]``; the pool is :func:`privrisk.papers.xu2022.steps.pool`, as the pipeline's
 rules call them (:func:`privrisk.workflow.jobs`)."""
 
@@ -110,8 +111,8 @@ def test_runs_per_job_must_be_a_positive_integer(tiny, value):
 
 
 def test_sharded_mlp_wgan_gp_is_the_same_bytes_as_one_job(tiny, tmp_path):
-    """3 runs in one job vs shards of 1 and 2 runs: identical pooled files (MKL and the grouped
-    layers give each run the numbers it gets alone: training.replicates.lane_matmul)."""
+    """3 runs in one job vs shards of 2 and 1 runs: identical pooled files (the batched layers
+    give each run the numbers it gets alone: privrisk.training.replicates)."""
     one = train(_with_runs(tiny, "mnist_wgangp", 3, None), "train_mnist_wgangp", tmp_path / "one")
     two = train(_with_runs(tiny, "mnist_wgangp", 3, 2), "train_mnist_wgangp", tmp_path / "two")
     assert_same_bytes(one, two)
@@ -144,9 +145,8 @@ def test_pool_refuses_shards_that_are_not_the_models_runs(tiny, tmp_path):
     assert not any((tmp_path / "again").iterdir())  # nothing half-written
 
 
-# the conv and DP-SGD models: the same runs; their floats agree to rounding (module docstring of
-# privrisk.training.replicates: an element-wise kernel's vector and scalar paths split the rows
-# of a batch of runs differently from one run's), measured below 1e-5 of the values' scale
+# every other model (conv networks, privGAN, DP-SGD, the skin models with their synthetic sets and
+# corrupted images): the same bytes too, with 3 runs in one job vs three one-run jobs
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "step,block",
@@ -154,29 +154,15 @@ def test_pool_refuses_shards_that_are_not_the_models_runs(tiny, tmp_path):
         ("train_cifar10_wgangp", "cifar10_wgangp"),
         ("train_mnist_privgan", "mnist_privgan"),
         ("train_dpcgan_eps2", "dpcgan"),
+        ("train_dpcgan_epsinf", "dpcgan"),
         ("train_skin_jsgan", "skin_jsgan"),
         ("train_skin_jsgan_corrupted", "skin_jsgan"),
         ("train_skin_classifier", "skin_classifier"),
     ],
 )
-def test_every_sharded_model_holds_the_same_runs(tiny, tmp_path, step, block):
+def test_every_sharded_model_is_the_same_bytes(tiny, tmp_path, step, block):
     one = train(_with_runs(tiny, block, 3, None), step, tmp_path / "one")
-    two = train(_with_runs(tiny, block, 3, 1), step, tmp_path / "two")
-    a, b = Q.load(one["queries"]), Q.load(two["queries"])
-    assert np.array_equal(a.member, b.member) and list(a.values) == list(b.values)
-    assert list(a.arrays) == list(b.arrays)
-    for k in a.arrays:
-        if a.arrays[k].dtype.kind in "biu":
-            assert np.array_equal(a.arrays[k], b.arrays[k]), k
-    for k in a.values:
-        scale = np.abs(a.values[k]).max()
-        np.testing.assert_allclose(b.values[k], a.values[k], rtol=0, atol=1e-5 * scale)
-    ra, rb = a.record, b.record
-    assert {k: v for k, v in ra.items() if k != "runs"} == {
-        k: v for k, v in rb.items() if k != "runs"
-    }
-    for x, y in zip(ra["runs"], rb["runs"], strict=True):
-        assert {k: x[k] for k in ("run", "seed", "n_train", "devices")} == {
-            k: y[k] for k in ("run", "seed", "n_train", "devices")
-        }
-        assert x["auc"] == pytest.approx(y["auc"], abs=1e-3)
+    three = train(_with_runs(tiny, block, 3, 1), step, tmp_path / "three")
+    assert_same_bytes(one, three)
+    if step == "train_skin_jsgan_corrupted":  # run 0's training images, from its shard
+        assert "train_images" in Q.load(three["queries"]).arrays
