@@ -110,11 +110,20 @@ def test_runs_per_job_must_be_a_positive_integer(tiny, value):
         workflow.jobs(reg, {**tiny, "runs_per_job": value}, "tiny")
 
 
-def test_sharded_mlp_wgan_gp_is_the_same_bytes_as_one_job(tiny, tmp_path):
+@pytest.fixture(scope="module")
+def mnist_wgangp(tiny, tmp_path_factory):
+    """The tiny MNIST WGAN-GP with 3 runs: in one job, and in shards of 2 and 1 runs."""
+    where = tmp_path_factory.mktemp("mnist_wgangp")
+    sharded = _with_runs(tiny, "mnist_wgangp", 3, 2)
+    one = train(_with_runs(tiny, "mnist_wgangp", 3, None), "train_mnist_wgangp", where / "one")
+    two = train(sharded, "train_mnist_wgangp", where / "two")
+    return one, two, sharded, where / "two"
+
+
+def test_sharded_mlp_wgan_gp_is_the_same_bytes_as_one_job(tiny, mnist_wgangp):
     """3 runs in one job vs shards of 2 and 1 runs: identical pooled files (the batched layers
     give each run the numbers it gets alone: privrisk.training.replicates)."""
-    one = train(_with_runs(tiny, "mnist_wgangp", 3, None), "train_mnist_wgangp", tmp_path / "one")
-    two = train(_with_runs(tiny, "mnist_wgangp", 3, 2), "train_mnist_wgangp", tmp_path / "two")
+    one, two, _, _ = mnist_wgangp
     assert_same_bytes(one, two)
     rec = json.loads(two["record"].read_text())
     assert [r["run"] for r in rec["runs"]] == [0, 1, 2] and "runs" in rec["model"]
@@ -127,22 +136,19 @@ def test_sharded_mlp_wgan_gp_is_the_same_bytes_as_one_job(tiny, tmp_path):
     )
 
 
-def test_pool_refuses_shards_that_are_not_the_models_runs(tiny, tmp_path):
-    cfg = _with_runs(tiny, "mnist_wgangp", 3, 2)
+def test_pool_refuses_shards_that_are_not_the_models_runs(mnist_wgangp, tmp_path):
+    _, _, cfg, where = mnist_wgangp
     reg = workflow.load_registry("xu2022", cfg)
-    jobs = [j for j in workflow.jobs(reg, cfg, "tiny") if j.decl.name == "train_mnist_wgangp"]
-    train(cfg, "train_mnist_wgangp", tmp_path)
-    pool = jobs[-1]
-    groups = shard_groups({k: str(tmp_path / v) for k, v in pool.inputs.items()})
-    outs = {k: str(tmp_path / "again" / Path(v).name) for k, v in pool.outputs.items()}
-    (tmp_path / "again").mkdir()
+    pool = [j for j in workflow.jobs(reg, cfg, "tiny") if j.decl.name == "train_mnist_wgangp"][-1]
+    groups = shard_groups({k: str(where / v) for k, v in pool.inputs.items()})
+    outs = {k: str(tmp_path / Path(v).name) for k, v in pool.outputs.items()}
     with pytest.raises(steps.PoolError, match=r"runs \[2, 0, 1\]"):
         steps.pool(pool.params, groups[::-1], outs)
     other = copy.deepcopy(pool.params)
     other["model"]["runs"] = 4
     with pytest.raises(steps.PoolError, match=r"not 0\.\.3"):
         steps.pool(other, groups, outs)
-    assert not any((tmp_path / "again").iterdir())  # nothing half-written
+    assert not any(tmp_path.iterdir())  # nothing half-written
 
 
 # every other model (conv networks, privGAN, DP-SGD, the skin models with their synthetic sets and
