@@ -535,7 +535,7 @@ def _rows(schema: dict[str, Any], node: dict[str, Any], prefix: str) -> list[str
     return rows
 
 
-_GLOBAL = ("scale", "seed", "device", "torch_threads", "allow_large")
+_GLOBAL = ("scale", "seed", "device", "torch_threads", "runs_per_job", "allow_large")
 
 
 def _limits_section() -> list[str]:
