@@ -212,6 +212,22 @@ def test_cost_is_scaled_from_the_jobs_benchmarks_or_says_no_measurement(cfg, tmp
     assert "× 3 seeds (20221, 1, 2)" in text
 
 
+def test_a_sharded_model_costs_its_shards_plus_the_pool(tmp_path):
+    """With runs_per_job, train_<model>.tsv is the pooling job's; the runs are in the shards'."""
+    head = "s\th:m:s\tcpu_time\n"
+    d = tmp_path / "xu2022"
+    d.mkdir()
+    (d / "train_m.tsv").write_text(head + "2\t0:00:02\t1.0\n")  # the pool
+    (d / "train_m.runs0-4.tsv").write_text(head + "60\t0:01:00\t50.0\n")
+    c = plan.cost(tmp_path, "xu2022", ("train_m",), 10, 20, runs_per_job=5)
+    assert c.per_seed is None and c.missing == ("train_m",)  # a shard not measured
+    (d / "train_m.runs5-9.tsv").write_text(head + "60\t0:01:00\t49.0\n")
+    c = plan.cost(tmp_path, "xu2022", ("train_m",), 10, 20, runs_per_job=5)
+    assert c.measured == pytest.approx(100.0) and c.per_seed == pytest.approx(200.0)
+    # unsharded (runs_per_job null): the step's own file trained every run
+    assert plan.cost(tmp_path, "xu2022", ("train_m",), 10, 20).measured == 1.0
+
+
 # --- the command ---------------------------------------------------------------------------------
 
 
@@ -266,6 +282,11 @@ def test_write_is_atomic_and_an_unwritable_path_exits_2(ledger, tmp_path, monkey
     assert f"overlay written to {out}" in text
     assert f"--configfile config/config.yaml {out} --config seed=$s" in text
     assert "--profile workflow/profiles/slurm" in text and "device=cuda" in text
+    assert "--runs-per-job N adds runs_per_job=N" in text
+    assert plan.main([str(ledger), "--runs-per-job", "4"]) == 0
+    assert "--config seed=$s runs_per_job=4 device=cuda" in capsys.readouterr().out
+    assert plan.main([str(ledger), "--runs-per-job", "0"]) == 2
+    assert "--runs-per-job 0" in capsys.readouterr().err
     overlay = yaml.safe_load(out.read_text())
     assert overlay == {
         "swanberg2025": {"fig4b": {"draws": 67}},

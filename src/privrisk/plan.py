@@ -115,6 +115,8 @@ class Plan:
     jobs: dict[str, tuple[str, ...]] = field(default_factory=dict)
     units: dict[str, str] = field(default_factory=dict)
     allow_large: bool = False
+    #: the config's ``runs_per_job`` (how the measured jobs were sharded)
+    runs_per_job: int | None = None
 
     def nested(self) -> dict[str, Any]:
         """The overlay as a config mapping (``allow_large`` first when a value needs it)."""
@@ -172,7 +174,7 @@ def make(ledger, config: Mapping[str, Any], papers: Sequence[str] | None = None)
     from .config_checks import LIMITS
 
     rows: list[Row] = []
-    plan = Plan(rows)
+    plan = Plan(rows, runs_per_job=config.get("runs_per_job"))
     keys_of: dict[str, dict[str, Any]] = {}
     for r in ledger.to_dict("records"):
         if r["status"] != "uninformative" or not str(r["to_decide"]).strip():
@@ -271,30 +273,41 @@ def make(ledger, config: Mapping[str, Any], papers: Sequence[str] | None = None)
 # --- cost -----------------------------------------------------------------------------------------
 
 
-def job_cpu_seconds(benchmarks: Path, paper: str, job: str) -> float | None:
-    """The job's measured CPU seconds (the ``cpu_time`` column of Snakemake's benchmark file
-    ``<benchmarks>/<paper>/<job>.tsv``, the mean over its rows), or None when there is no
-    measurement."""
-    path = benchmarks / paper / f"{job}.tsv"
+def _cpu_seconds(path: Path) -> float | None:
+    """The ``cpu_time`` of Snakemake's benchmark file ``path`` (the mean over its rows), or None
+    when there is no such measurement."""
     try:
         lines = path.read_text().splitlines()
     except (OSError, UnicodeDecodeError):
         return None
-    if len(lines) < 2:
-        return None
-    head = lines[0].split("\t")
+    head = lines[0].split("\t") if lines else []
     if "cpu_time" not in head:
         return None
     i = head.index("cpu_time")
     values = []
     for line in lines[1:]:
-        cells = line.split("\t")
         try:
-            values.append(float(cells[i]))
+            values.append(float(line.split("\t")[i]))
         except (IndexError, ValueError):
             continue
     values = [v for v in values if math.isfinite(v) and v >= 0]
     return sum(values) / len(values) if values else None
+
+
+def job_cpu_seconds(
+    benchmarks: Path, paper: str, job: str, shards: Sequence[str] = ()
+) -> float | None:
+    """The job's measured CPU seconds (``<benchmarks>/<paper>/<job>.tsv``), or None when there is
+    no measurement. A step trained in shards (``shards``: the tags the config's ``runs_per_job``
+    makes, ``runs0-1`` …) costs its shards (``<job>.<tag>.tsv``) plus the pooling job, which
+    writes ``<job>.tsv``; some shards measured but not all is no measurement."""
+    own = _cpu_seconds(benchmarks / paper / f"{job}.tsv")
+    parts = [_cpu_seconds(benchmarks / paper / f"{job}.{tag}.tsv") for tag in shards]
+    if not any(p is not None for p in parts):  # not sharded: the job trained every run itself
+        return own
+    if any(p is None for p in parts):
+        return None
+    return sum(p for p in parts if p is not None) + (own or 0.0)
 
 
 @dataclass(frozen=True)
@@ -305,14 +318,26 @@ class Cost:
 
 
 def cost(
-    benchmarks: Path, paper: str, jobs: Sequence[str], current: int | None, value: int
+    benchmarks: Path,
+    paper: str,
+    jobs: Sequence[str],
+    current: int | None,
+    value: int,
+    runs_per_job: int | None = None,
 ) -> Cost:
     """CPU time of ``jobs`` at ``value`` units, scaled linearly from their measured cost at
-    ``current`` units; no number when a job has no measurement or the current count is unknown."""
-    measured = {j: job_cpu_seconds(benchmarks, paper, j) for j in jobs}
+    ``current`` units (in the config's shards, where ``runs_per_job`` splits them); no number when
+    a job has no measurement or the current count is unknown."""
+    from .workflow import shard_ranges, shard_tag
+
+    if not current:
+        return Cost(None, None, tuple(jobs))
+    ranges = shard_ranges(current, runs_per_job) if runs_per_job else []
+    tags = [shard_tag(a, b) for a, b in ranges] if len(ranges) > 1 else []
+    measured = {j: job_cpu_seconds(benchmarks, paper, j, tags) for j in jobs}
     missing = tuple(j for j, v in measured.items() if v is None)
-    if missing or not current:
-        return Cost(None, None, missing or tuple(jobs))
+    if missing:
+        return Cost(None, None, missing)
     total = sum(v for v in measured.values() if v is not None)
     return Cost(total * value / current, total)
 
@@ -328,23 +353,33 @@ def _duration(seconds: float) -> str:
 # --- the report -----------------------------------------------------------------------------------
 
 
-def commands(configfiles: Sequence[Path], overlay: str) -> list[str]:
-    """The commands that run ``overlay`` at every seed: local cores, Slurm, a GPU."""
+def commands(
+    configfiles: Sequence[Path], overlay: str, runs_per_job: int | None = None
+) -> list[str]:
+    """The commands that run ``overlay`` at every seed: local cores, Slurm, a GPU (with
+    ``runs_per_job``, the replicate runs of a model train in shards of that many runs)."""
     files = " ".join(str(f) for f in [*configfiles, overlay])
     seeds = " ".join(map(str, SEEDS))
+    shards = f" runs_per_job={runs_per_job}" if runs_per_job else ""
     # each seed's ledger is kept: the next run writes results/claims.csv again
     keep = "cp results/claims.csv results/claims-seed$s.csv"
     return [
         f"local cores: for s in {seeds}; do snakemake --cores all --configfile {files} "
-        f"--config seed=$s && {keep}; done",
+        f"--config seed=$s{shards} && {keep}; done",
         f"Slurm:       for s in {seeds}; do snakemake --profile {SLURM_PROFILE} --configfile {files} "
-        f"--config seed=$s && {keep}; done",
+        f"--config seed=$s{shards} && {keep}; done",
         f"one GPU:     for s in {seeds}; do snakemake --cores all --configfile {files} "
-        f"--config seed=$s device=cuda && {keep}; done",
+        f"--config seed=$s{shards} device=cuda && {keep}; done",
     ]
 
 
-def report(plan: Plan, benchmarks: Path, configfiles: Sequence[Path], write: str | None) -> str:
+def report(
+    plan: Plan,
+    benchmarks: Path,
+    configfiles: Sequence[Path],
+    write: str | None,
+    runs_per_job: int | None = None,
+) -> str:
     seeds = f"× {len(SEEDS)} seeds ({', '.join(map(str, SEEDS))})"
     planned = [r for r in plan.rows if r.kind == "planned"]
     nevers = [r for r in plan.rows if r.kind == "never"]
@@ -359,7 +394,7 @@ def report(plan: Plan, benchmarks: Path, configfiles: Sequence[Path], write: str
             f"Decidable by more evidence (each count {seeds}: a decided status must hold at each):",
         ]
     for r in planned:
-        c = cost(benchmarks, r.paper, r.jobs, r.current, r.value)
+        c = cost(benchmarks, r.paper, r.jobs, r.current, r.value, plan.runs_per_job)
         price = (
             f"≈ {_duration(c.per_seed)} CPU per seed, {_duration(c.per_seed * len(SEEDS))} in all "
             f"(scaled from {_duration(c.measured)} measured at {r.current} {r.unit})"
@@ -389,7 +424,7 @@ def report(plan: Plan, benchmarks: Path, configfiles: Sequence[Path], write: str
     total, unmeasured = 0.0, []
     for key, v in sorted(plan.overlay.items()):
         paper = key.split(".", 1)[0]
-        c = cost(benchmarks, paper, plan.jobs[key], plan.current[key], v)
+        c = cost(benchmarks, paper, plan.jobs[key], plan.current[key], v, plan.runs_per_job)
         if c.per_seed is None:
             unmeasured.append(key)
             price = "no measurement"
@@ -411,7 +446,12 @@ def report(plan: Plan, benchmarks: Path, configfiles: Sequence[Path], write: str
         + (f"overlay written to {write}" if write else "write the overlay with --write plan.yaml")
         + "):",
     ]
-    out += [f"  {c}" for c in commands(configfiles, target)]
+    out += [f"  {c}" for c in commands(configfiles, target, runs_per_job)]
+    if not runs_per_job and any(r.unit == "runs" for r in planned):
+        out.append(
+            "  (--runs-per-job N adds runs_per_job=N: each model's runs train in shards of N, "
+            "spread over cores, Slurm nodes or a GPU; docs/running.md, Sharding replicate runs)"
+        )
     return "\n".join(out)
 
 
@@ -504,6 +544,12 @@ def _parser() -> argparse.ArgumentParser:
         help="the run's job benchmarks (default: %(default)s)",
     )
     ap.add_argument("--write", metavar="FILE", help="write the config overlay (YAML) to FILE")
+    ap.add_argument(
+        "--runs-per-job",
+        type=int,
+        metavar="N",
+        help="in the commands, train each model's replicate runs in shards of N (runs_per_job)",
+    )
     return ap
 
 
@@ -519,6 +565,8 @@ def _run(argv: Sequence[str]) -> int:
             raise PlanError(
                 f"--paper {bad[0]!r}: no claims for it in {args.ledger}; papers: {', '.join(known)}"
             )
+    if args.runs_per_job is not None and args.runs_per_job < 1:
+        raise PlanError(f"--runs-per-job {args.runs_per_job}: must be an integer >= 1")
     files = [Path(f) for f in args.configfile]
     if DEFAULT_CONFIG.is_file():
         files = [DEFAULT_CONFIG, *(f for f in files if f.resolve() != DEFAULT_CONFIG.resolve())]
@@ -537,7 +585,7 @@ def _run(argv: Sequence[str]) -> int:
                 f"--write {args.write}: nothing to write (no claim more evidence can decide)"
             )
         write_atomic(Path(args.write), overlay_text(plan, files))
-    print(report(plan, Path(args.benchmarks), files, args.write))
+    print(report(plan, Path(args.benchmarks), files, args.write, args.runs_per_job))
     return 0
 
 
