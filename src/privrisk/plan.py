@@ -113,7 +113,6 @@ class Plan:
     overlay: dict[str, int] = field(default_factory=dict)  # full dotted key -> value
     current: dict[str, int] = field(default_factory=dict)
     jobs: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    units: dict[str, str] = field(default_factory=dict)
     allow_large: bool = False
     #: the config's ``runs_per_job`` (how the measured jobs were sharded)
     runs_per_job: int | None = None
@@ -246,7 +245,9 @@ def make(ledger, config: Mapping[str, Any], papers: Sequence[str] | None = None)
                 )
             )
             continue
-        value = math.ceil(need.n * current) if need.relative else int(need.n)
+        # a multiple of the current count, rounded up (after rounding away the float product's
+        # last bits: 3.89 × 1000 is 3890, not 3891)
+        value = math.ceil(round(need.n * current, 6)) if need.relative else int(need.n)
         rows.append(
             Row(
                 **base,
@@ -263,7 +264,6 @@ def make(ledger, config: Mapping[str, Any], papers: Sequence[str] | None = None)
         plan.overlay[key] = max(plan.overlay.get(key, 0), value, current or 0)
         plan.current[key] = current
         plan.jobs[key] = tuple(decl["jobs"])
-        plan.units[key] = need.unit
     plan.allow_large = any(
         v > LIMITS.get(k.rsplit(".", 1)[-1], math.inf) for k, v in plan.overlay.items()
     )
