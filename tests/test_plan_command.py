@@ -10,7 +10,6 @@ config/config.yaml passes the project's config validation. The plan texts are th
 
 from __future__ import annotations
 
-import math
 import os
 import subprocess
 import sys
