@@ -43,6 +43,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "lower bounds on epsilon from attack results (scores, hits), and a verdict on a claim",
         "privrisk.audit.command:main",
     ),
+    "plan": (
+        "what more runs, draws or models would decide the uninformative claims: their cost and "
+        "a config overlay (--write FILE) with the commands to run it",
+        "privrisk.plan:main",
+    ),
 }
 
 #: the defaults every run starts from (the Snakefile's ``configfile:``)

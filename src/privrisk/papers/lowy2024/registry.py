@@ -125,3 +125,21 @@ def check_config(sec: Mapping[str, Any]) -> list[str]:
 
 def _is_int(v) -> bool:
     return isinstance(v, int | np.integer) and not isinstance(v, bool)
+
+
+# --- privrisk plan (privrisk.plan): the config key that holds what a claim's plan counts ---
+
+#: figure -> the key of this section that holds the units an uninformative claim's plan counts
+#: (``unit``), the key it falls back to when the figure has none (``fallback``) and the jobs
+#: whose cost grows with it (their benchmark names). T data draws set every estimate's s.e., so
+#: a plan of "k× the current samples" is k× T. Figure 5 recomputes Figure 2's curves (its
+#: ``fig2`` config), so its cost grows with ``fig2.trials`` too.
+PLAN_KEYS = {
+    fig: {
+        "unit": "samples",
+        "key": f"{fig}.trials",
+        "fallback": "common.trials",
+        "jobs": (fig, "fig5") if fig == "fig2" else (fig,),
+    }
+    for fig in SWEEP
+}

@@ -210,3 +210,29 @@ FIGURES.append(
         resources=_res(mem_mb=1500),
     )
 )
+
+
+# --- privrisk plan (privrisk.plan): the config key that holds what a claim's plan counts ---
+
+#: figure -> the key of this section that holds the units an uninformative claim's plan counts
+#: (``unit``), the key it falls back to when the figure has none (``fallback``) and the jobs
+#: whose cost grows with it (their benchmark names). Figure 3's models are ``trials`` per (ε,
+#: prior), trained and attacked by fig3_train and audited by fig3_membership; the target draws of
+#: Figures 4-7 are attacked by the figure's attack step (its tuning on shadow draws does not grow
+#: with them, so scaling the whole job is an upper estimate).
+PLAN_KEYS = {
+    "fig3": {
+        "unit": "models",
+        "key": "ngram_train.trials",
+        "jobs": ("fig3_train", "fig3_membership"),
+    },
+    **{
+        fig: {
+            "unit": "draws",
+            "key": f"{fig}.draws",
+            "fallback": "marginals_attack.draws",
+            "jobs": (f"{fig}_attack",),
+        }
+        for fig in ("fig4a", "fig4b", "fig5a", "fig5b", "fig6a", "fig6b", "fig7a", "fig7b")
+    },
+}

@@ -283,3 +283,44 @@ def _with_audit(section: Mapping[str, Any]) -> list[Figure]:
 
 
 FIGURES = _with_audit
+
+
+# --- privrisk plan (privrisk.plan): the config key that holds what a claim's plan counts ---
+
+#: claims of a figure that reads several models of different blocks: claim id -> the input of
+#: :func:`figure_reads` whose runs decide it
+_CLAIM_INPUT = {
+    "fig3_mnist_acc_comparable": "mnist",
+    "fig3_mnist_am_comparable": "mnist",
+    "fig3_cifar10_acc_comparable": "cifar10",
+    "fig3_cifar10_am_comparable": "cifar10",
+}
+
+
+def plan_keys(section: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Figure or claim id -> the key of this section that holds the runs an uninformative claim's
+    plan counts, and the training jobs whose cost grows with it, from the two tables above: a
+    figure reads models (:func:`figure_reads`), a model trains ``models.<block>.runs`` times, and
+    raising a block's runs retrains every model of that block (the skin JS-GAN on the corrupted
+    set too, every DP-cGAN). A figure whose models come from several blocks is planned per claim
+    (``_CLAIM_INPUT``)."""
+    blocks = {m.name: m.block for m in models(section)}
+
+    def entry(names: list[str]) -> dict[str, Any] | None:
+        if len(block := {blocks[n] for n in names}) != 1:
+            return None
+        (b,) = block
+        return {
+            "unit": "runs",
+            "key": f"models.{b}.runs",
+            "jobs": tuple(f"train_{n}" for n, nb in blocks.items() if nb == b),
+        }
+
+    reads = figure_reads(section)
+    out = {fig: e for fig, r in reads.items() if (e := entry(list(r.values()))) is not None}
+    for claim, name in _CLAIM_INPUT.items():
+        out[claim] = entry([reads["fig3"][name]])
+    return out
+
+
+PLAN_KEYS = plan_keys
