@@ -332,7 +332,8 @@ def test_real_file_in_data_raw_is_used(tmp_path, pipeline):
         prov = json.loads((res / f"{fig}.json").read_text())
         # placed by hand: real data no checksummed preparation vouches for
         assert prov["data_sources"] == {"FIRE": "real-unverified"}
-        assert prov["dataset"]["info"]["rows_used"] == 2000  # extra keys sit at the top level
+        (world,) = prov["dataset"]["worlds"]  # real data is one world
+        assert world["info"]["rows_used"] == 2000  # extra keys sit at the top level
     # Zipcode of Incident has 12 codes in this file, so E runs over 0..11
     assert sorted(pd.read_csv(res / "fig7b.csv").x.unique()) == list(range(12))
     claims = pd.read_csv(res / "claims" / "fig4b.csv")

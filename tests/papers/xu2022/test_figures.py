@@ -401,10 +401,15 @@ def test_fig8_white_vs_black(tmp_path):
     assert status(figures_skin.fig8(P_SKIN, f(make(2, 0.5), "a"))) == {
         "fig8_whitebox_gt_blackbox": "qualitative-ok"
     }
-    assert (
-        status(figures_skin.fig8(P_SKIN, f(make(0.5, 2), "b")))["fig8_whitebox_gt_blackbox"]
-        == "qualitative-fails"
-    )
+    # the black-box logit is a function of the white-box layer, so its advantage cannot exceed the
+    # white box's (data processing): an estimate leaning the other way is a shortfall of the
+    # estimator, never a failure of the claim, and no number of runs decides it (issue 40)
+    row = next(
+        c for c in figures_skin.fig8(P_SKIN, f(make(0.5, 2), "b")).claims
+        if c.claim_id == "fig8_whitebox_gt_blackbox"
+    )  # fmt: skip
+    assert row.status == "uninformative" and "data processing" in row.to_decide
+    assert row.to_decide.startswith("never by more runs")
     assert (
         status(figures_skin.fig8(P_SKIN, f(make(0, 0), "c")))["fig8_whitebox_gt_blackbox"]
         == "uninformative"
