@@ -27,8 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "privrisk.status:main",
     ),
     "docs": (
-        "write (--write) or check (--check) every generated doc: config reference, README "
-        "tables, explain examples, the status page (from results/)",
+        "every generated doc, the status page included: --write regenerates, --check names "
+        "each stale one",
         "privrisk.docs:docs_main",
     ),
     "data": (
