@@ -1,12 +1,24 @@
-"""The generated parts of the documentation, made from each paper package's ``PAPER``, ``notes.md``
-and registry, so that adding a figure or a paper needs no edit of the docs:
+"""The generated documentation, and ``privrisk docs --write`` / ``--check``, the one command that
+regenerates or checks every generated doc (CI and CONTRIBUTING call it):
 
-* one page per paper, ``papers/<key>.md``, and the paper table of the site's index: made when the
-  site is built (``mkdocs.yml`` loads ``docs/hooks.py``, which calls :func:`on_config`,
-  :func:`on_files` and :func:`on_page_markdown`); nothing is committed;
+* ``docs/config.md``, the config reference, from the schemas (:func:`privrisk.config.readme`);
 * the paper table of ``README.md`` (read without the site), between ``<!-- papers:begin -->`` and
-  ``<!-- papers:end -->``: ``python -m privrisk.docs --write`` rewrites it, ``--check`` exits 1
-  when it is stale (CI runs it, like the config reference's and the status page's checks).
+  ``<!-- papers:end -->``, from each paper package's ``PAPER`` (:func:`readme`);
+* the examples of ``docs/explain.md``, from ``privrisk explain`` (:mod:`privrisk.explain.docs`);
+* ``docs/status.md``, the status page, from a run's ``results/`` (:mod:`privrisk.status`): the
+  whole page when every paper has results (a clean run), those papers' blocks when some have
+  (``snakemake KEY``), and when none have, one line saying it was not written or checked and
+  which command does it.
+
+``--check`` prints one line per stale doc naming the command that fixes it and exits 1 if any is
+stale. Each generator keeps its own entry point (``python -m privrisk.config --readme``,
+``python -m privrisk.docs --write``, ``python -m privrisk.explain.docs PAGE --write``,
+``privrisk status --write``).
+
+Made at build time, never committed: one page per paper, ``papers/<key>.md``, and the paper table
+of the site's index (``mkdocs.yml`` loads ``docs/hooks.py``, which calls :func:`on_config`,
+:func:`on_files` and :func:`on_page_markdown`), so adding a figure or a paper needs no edit of the
+docs.
 """
 
 from __future__ import annotations
@@ -271,6 +283,8 @@ def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
         return lines + [f"{page}: {'updated' if changed else 'current'} from {results}/"], False
     problems = status.check(page, block)
     lines += [f"{page}: {p}" for p in problems]
+    if not problems:
+        lines.append(f"{page}: agrees with {results}/" + (" (its papers)" if unchecked else ""))
     if any("privrisk status" not in p for p in problems):
         # a row that moved (not one missing on either side): its paper's results decide it
         lines.append(

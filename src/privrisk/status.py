@@ -9,8 +9,15 @@ status). Numbers are rounded one fixed way (:func:`fmt`); nothing that changes f
 the same config (wall times, paths, dates, commits, the CPU) is shown.
 
 ``--write`` puts the block between ``<!-- status:begin -->`` and ``<!-- status:end -->`` in
-the status file (:data:`STATUS_FILE`); ``--check`` exits 1, naming each row, when the file's
-block disagrees with the results (CI runs it after the pipeline).
+the status file (:data:`STATUS_FILE`); ``--write --paper KEY`` replaces (or adds) only that
+paper's block and summary row, from the results ``snakemake KEY`` made, and recomputes the
+**all** row from the paper rows: every number of a paper's parts comes from its own results, so
+the page made paper by paper is the page a clean run makes (tested over random results).
+``--check`` exits 1 when the file's block disagrees with the results: a paper, output, trained
+model or claim on one side only is one line naming the command that fixes it
+(``privrisk status --write --paper KEY after snakemake --cores 2 KEY``), then each row that
+differs beyond what is allowed below. With only some papers' results it checks those papers and
+says which it did not (CI runs it after a clean run, through ``privrisk docs --check``).
 
 **The check holds on any machine** (design.md §4, "Verdicts"): every claim row carries its
 ``data`` (``analytic`` or where the experiment's data came from) and ``±``, the uncertainty the row
@@ -288,7 +295,9 @@ def paper_command(paper: str) -> str:
     return f"privrisk status --write --paper {paper} after snakemake --cores 2 {paper}"
 
 
-_MADE_AT = re.compile(r"^Made at scale (?P<scales>.*?)(?: with `torch_threads: (?P<threads>[^`]*)`)?;")
+_MADE_AT = re.compile(
+    r"^Made at scale (?P<scales>.*?)(?: with `torch_threads: (?P<threads>[^`]*)`)?;"
+)
 _PAPER_ROW = re.compile(r"^\| (?P<paper>[^*|][^|]*?) \| (?P<counts>[0-9 |]+) \|$")
 
 
@@ -356,7 +365,9 @@ def update(body: str, results: str | Path, paper: str) -> str:
     if paper not in paper_keys():
         raise StatusError(f"--paper {paper!r}: not a paper; choose from {', '.join(paper_keys())}")
     if not (results / paper).is_dir():
-        raise StatusError(f"{results / paper} does not exist; run `snakemake --cores 2 {paper}` first")
+        raise StatusError(
+            f"{results / paper} does not exist; run `snakemake --cores 2 {paper}` first"
+        )
     scales, threads, counts, blocks = parse(body)
     recs = outputs(results, paper)
     new_scales, new_threads = _scales_threads(recs)
