@@ -243,8 +243,8 @@ def test_docs_check_passes_on_the_checkout_and_says_the_status_page_was_not_chec
     out = capsys.readouterr().out.splitlines()
     assert out == [
         "docs/status.md: not checked: it is made from a run's results and results/ holds none "
-        "(after `snakemake --cores 2`, or `snakemake --cores 2 KEY` for one paper, "
-        "`privrisk docs --check` checks it)",
+        "(after `snakemake --cores 2`: `privrisk docs --check`; after `snakemake --cores 2 KEY`: "
+        "`privrisk status --write --paper KEY`, then this)",
         "generated docs current",
     ]
 
@@ -273,23 +273,45 @@ def test_each_stale_doc_is_one_line_naming_the_command_that_fixes_it(checkout, c
 
 def test_docs_check_and_write_the_status_page_from_results(checkout, capsys):
     keys = paper_keys()
+    page = checkout / status.STATUS_FILE
+    committed = page.read_text()
+    # some papers' results: checked, not written (a block is rewritten on purpose, one by one)
     res = _run(checkout, keys[:2])
     assert cli.main(["docs", "--check"]) == 1  # the committed page is not these results'
     out = capsys.readouterr().out
-    assert "docs/status.md: " in out and "privrisk status --write" in out
-    assert f"papers without results in results/ taken as they are: {', '.join(keys[2:])}" in out
+    assert f"privrisk status --write --paper {keys[0]} after snakemake --cores 2 {keys[0]}" in out
+    assert f"not checked for the papers without results in results/: {', '.join(keys[2:])}" in out
     assert cli.main(["docs", "--write"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"docs/status.md: not written: results/ holds only some papers' results ({', '.join(keys[:2])})"
+        in out
+    )
+    assert page.read_text() == committed
+    for key in keys[:2]:
+        assert cli.main(["status", "--write", "--paper", key]) == 0
     capsys.readouterr()
     assert cli.main(["docs", "--check"]) == 0
+    assert "docs/status.md: agrees with results/ (its papers)" in capsys.readouterr().out
     # the two papers' blocks are the results'; the others are left as they were
-    _, _, _, blocks = status.parse(_body(checkout / status.STATUS_FILE))
+    _, _, _, blocks = status.parse(_body(page))
     _, _, _, fresh = status.parse(status.render(res))
-    _, _, _, committed = status.parse(_body(REPO / status.STATUS_FILE))
+    _, _, _, before = status.parse(_body(REPO / status.STATUS_FILE))
     for key in keys[:2]:
         assert blocks[key] == fresh[key]
     for key in keys[2:]:
-        assert blocks[key] == committed[key]
-    assert res.is_dir()
+        assert blocks[key] == before[key]
+    # a clean run of every paper: --write writes the whole page, --check checks it all
+    shutil.rmtree(res)
+    res = _run(checkout, keys, seed=3)
+    assert cli.main(["docs", "--write"]) == 0
+    assert _body(page) == "\n" + status.render(res) + "\n"
+    capsys.readouterr()
+    assert cli.main(["docs", "--check"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "docs/status.md: agrees with results/",
+        "generated docs current",
+    ]
 
 
 def test_docs_outside_a_checkout_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):

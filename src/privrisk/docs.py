@@ -5,10 +5,11 @@ regenerates or checks every generated doc (CI and CONTRIBUTING call it):
 * the paper table of ``README.md`` (read without the site), between ``<!-- papers:begin -->`` and
   ``<!-- papers:end -->``, from each paper package's ``PAPER`` (:func:`readme`);
 * the examples of ``docs/explain.md``, from ``privrisk explain`` (:mod:`privrisk.explain.docs`);
-* ``docs/status.md``, the status page, from a run's ``results/`` (:mod:`privrisk.status`): the
-  whole page when every paper has results (a clean run), those papers' blocks when some have
-  (``snakemake KEY``), and when none have, one line saying it was not written or checked and
-  which command does it.
+* ``docs/status.md``, the status page, from a run's ``results/`` (:mod:`privrisk.status`):
+  ``--check`` checks every paper that has results (all of them after a clean run, as in CI) and
+  says which it did not; ``--write`` writes the whole page from a clean run's results only (one
+  paper's block is ``privrisk status --write --paper KEY``, on purpose); with no results, one
+  line says the page was not written or checked and which command does it.
 
 ``--check`` prints one line per stale doc naming the command that fixes it and exits 1 if any is
 stale. Each generator keeps its own entry point (``python -m privrisk.config --readme``,
@@ -256,31 +257,41 @@ GENERATED = (
 
 
 def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
-    """The status page (made from a run, not from the code): checked, or written, from
-    ``results`` when it holds any paper's results; one line saying it was not otherwise.
-    Returns the lines to print and whether the page is stale (after a write: never)."""
+    """The status page, made from a run, not from the code. ``--check`` checks it against
+    ``results`` when that holds any paper's results (those papers, saying which it did not);
+    ``--write`` writes it only from a clean run's (every paper's): a paper's block is rewritten
+    on purpose (``privrisk status --write --paper KEY``), never from whatever older results lie
+    beside the one just rebuilt. Otherwise one line says it was not written or checked and which
+    command does it. Returns the lines to print and whether the page is stale."""
     from . import status
     from .core.discovery import paper_keys
 
     page = Path(status.STATUS_FILE)
-    if not any((results / key).is_dir() for key in paper_keys()):
+    present = [key for key in paper_keys() if (results / key).is_dir()]
+    if not present:
         return [
             f"{page}: not {'written' if write else 'checked'}: it is made from a run's results and "
-            f"{results}/ holds none (after `snakemake --cores 2`, or `snakemake --cores 2 KEY` for "
-            f"one paper, `{'privrisk docs --write' if write else 'privrisk docs --check'}` "
-            f"{'writes' if write else 'checks'} it)"
+            f"{results}/ holds none (after `snakemake --cores 2`: `privrisk docs "
+            f"{'--write' if write else '--check'}`; after `snakemake --cores 2 KEY`: "
+            f"`privrisk status --write --paper KEY`{'' if write else ', then this'})"
         ], False
     _, body, _ = status._split(page)
     block, unchecked = status.expected(body, results)
+    if write and unchecked:
+        return [
+            f"{page}: not written: {results}/ holds only some papers' results "
+            f"({', '.join(present)}); for each paper you rebuilt: privrisk status --write "
+            f"--paper KEY (the whole page: {status.COMMAND} after a clean run)"
+        ], False
+    if write:
+        changed = status.write(page, block)
+        return [f"{page}: {'updated' if changed else 'current'} from {results}/"], False
     lines = []
     if unchecked:
         lines.append(
-            f"{page}: papers without results in {results}/ taken as they are: "
+            f"{page}: not checked for the papers without results in {results}/: "
             f"{', '.join(unchecked)} (a clean run, `snakemake --cores 2`, covers them)"
         )
-    if write:
-        changed = status.write(page, block)
-        return lines + [f"{page}: {'updated' if changed else 'current'} from {results}/"], False
     problems = status.check(page, block)
     lines += [f"{page}: {p}" for p in problems]
     if not problems:
@@ -303,10 +314,11 @@ def docs_main(argv: Sequence[str] | None = None) -> int:
         description="Write (--write) or check (--check) every generated doc: "
         + "; ".join(f"{g.path} ({g.what})" for g in GENERATED)
         + f"; {status.STATUS_FILE} (the status page, from a run's results/).",
-        epilog="The status page is made from a run, not from the code: with results/ holding every "
-        "paper's results (a clean `snakemake --cores 2`) it is the whole page; with some papers' "
-        "(`snakemake --cores 2 KEY`) those papers' blocks; with none it is left alone and one "
-        "line says so. --check prints one line per stale doc naming the command that fixes it "
+        epilog="The status page is made from a run, not from the code: --check checks the papers "
+        "that have results in results/ (every paper after a clean `snakemake --cores 2`) and says "
+        "which it did not; --write writes it from a clean run only (one paper's block: `privrisk "
+        "status --write --paper KEY` after `snakemake --cores 2 KEY`); with no results one line "
+        "says it was left alone. --check prints one line per stale doc naming the command that fixes it "
         "and exits 1 if any is stale. Run it in the checkout's root.",
     )
     mode = ap.add_mutually_exclusive_group(required=True)
