@@ -52,4 +52,5 @@ onsuccess:
 onerror:
     from privrisk import run_summary
 
-    print(run_summary.text(ok=False))
+    # Snakemake's log of this run says why it ended: a failed job, or a stop with none failing
+    print(run_summary.text(ok=False, logs=log))

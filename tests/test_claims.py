@@ -1,6 +1,7 @@
 """The claims ledger: statuses decided on the stored numbers, the consistency check, the CLI."""
 
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -198,8 +199,7 @@ def test_gather_markdown_and_cli(tmp_path, capsys):
     assert claims.main([str(tmp_path / "all.csv"), "--check"]) == 0
     with pytest.raises(SystemExit):  # an unknown status is refused, not an empty table
         claims.main([str(tmp_path / "all.csv"), "--status", "reproducd"])
-    with pytest.raises(SystemExit):
-        claims.main([str(tmp_path / "all.csv"), "--paper", "nope"])
+    assert claims.main([str(tmp_path / "all.csv"), "--paper", "nope"]) == 2
     bad = pd.read_csv(tmp_path / "all.csv", dtype=str, keep_default_na=False)
     bad.loc[0, "status"] = "reproduced"
     bad.to_csv(tmp_path / "bad.csv", index=False)
@@ -217,3 +217,72 @@ def test_a_number_with_a_monte_carlo_se_is_simulated_not_analytic():
     )
     assert (mc.data, closed.data) == ("simulated", "analytic")
     assert "simulated" in claims.DATA and "simulated" in provenance.DATA_SOURCES
+
+
+# --- the command on bad input: one line, exit 2, nothing half-written (issue 38) -----------------
+
+
+def _ledger(path, n=1):
+    rows = [
+        L.numeric(figure="f", claim_id=f"c{i}", claim="c", paper_value=1.0, ours=1.0, tolerance=0.0)
+        for i in range(n)
+    ]
+    claims.write_claims(rows, path)
+    return path
+
+
+def _refused(capsys, argv, needle):
+    assert claims.main(argv) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert err.startswith("privrisk claims: error:") and needle in err, captured
+    assert "\n" not in err and "Traceback" not in err and captured.out == ""
+
+
+def test_a_binary_file_or_a_directory_is_no_ledger(tmp_path, capsys):
+    binary = tmp_path / "claims.csv"
+    binary.write_bytes(bytes(range(256)) * 8)
+    _refused(capsys, [str(binary)], "is not text")
+    _refused(capsys, [str(tmp_path)], "is a directory")
+    other = tmp_path / "other.csv"
+    other.write_text("a,b\n1,2\n")
+    _refused(capsys, [str(other)], "is not a claims ledger")
+    _refused(capsys, [str(tmp_path / "none.csv")], "does not exist")
+
+
+def test_an_unwritable_markdown_target_is_refused_and_nothing_is_left(
+    tmp_path, capsys, monkeypatch
+):
+    ledger = _ledger(tmp_path / "claims.csv")
+    _refused(capsys, [str(ledger), "--markdown", str(tmp_path)], "is a directory")
+    _refused(capsys, [str(ledger), "--markdown", str(tmp_path / "no" / "x.md")], "no folder")
+    _refused(capsys, [str(ledger), "--markdown", str(ledger / "x.md")], "no folder")
+
+    def denied(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "write_text", denied)  # a folder we may not write in (not root)
+    _refused(capsys, [str(ledger), "--markdown", str(tmp_path / "x.md")], "Permission denied")
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["claims.csv"]
+    assert claims.main([str(ledger), "--markdown", str(tmp_path / "x.md")]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["claims.csv", "x.md"]
+
+
+def test_a_reader_that_stops_early_ends_the_listing_quietly(tmp_path):
+    """`privrisk claims | head`: the closed pipe raised BrokenPipeError with a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    ledger = _ledger(tmp_path / "claims.csv", n=5000)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "privrisk", "claims", str(ledger)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ, PYTHONPATH=str(Path(claims.__file__).parents[1])),
+    )
+    proc.stdout.readline()  # `head -1`
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(60) == 0 and err == "", err

@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from privrisk import completeness, figure
+from privrisk import claims, completeness, figure
 from privrisk.core import checksums
 from tests.conftest import REPO, TINY, snakemake_exe
 from tests.test_figure import _result
@@ -35,7 +36,7 @@ def _figure(folder: Path) -> Path:
 
 def test_a_figure_records_the_sha256_of_every_file_it_wrote(tmp_path):
     record = json.loads(_figure(tmp_path).read_text())[checksums.PROVENANCE_KEY]
-    assert sorted(record) == ["f.csv", "f.pdf", "f.png"]
+    assert sorted(record) == ["claims/f.csv", "f.csv", "f.pdf", "f.png"]
     for name, digest in record.items():
         assert digest == "sha256:" + hashlib.sha256((tmp_path / name).read_bytes()).hexdigest()
 
@@ -52,6 +53,93 @@ def test_edited_names_a_changed_csv_and_an_unrecorded_record(tmp_path):
     del record[checksums.PROVENANCE_KEY]
     (tmp_path / "f.json").write_text(json.dumps(record))
     assert [p.kind for p in completeness.edited(tmp_path, outs)] == ["unverified"]
+
+
+def test_an_edited_record_and_a_consistently_edited_claims_file_are_caught(tmp_path):
+    """The provenance record vouches for itself (an edited parameter or source) and for the
+    figure's claims rows (an edit consistent enough to pass `claims --check` and flow into the
+    ledger passed `privrisk complete` before)."""
+    _figure(tmp_path)
+    outs = ["f.csv", "f.json", "f.pdf", "f.png", "claims/f.csv"]
+    assert completeness.edited(tmp_path, outs) == []
+    record_text = (tmp_path / "f.json").read_text()
+    record = json.loads(record_text)
+    record["data_sources"] = {"mnist": "real"}  # a claim about the data the numbers do not bear
+    (tmp_path / "f.json").write_text(json.dumps(record, indent=2))
+    (problem,) = completeness.edited(tmp_path, outs)
+    assert (problem.kind, problem.path) == ("edited", "f.json") and "itself" in problem.detail
+    # re-indenting (the same content) is no edit
+    (tmp_path / "f.json").write_text(json.dumps(json.loads(record_text), indent=4))
+    assert completeness.edited(tmp_path, outs) == []
+    rows = tmp_path / "claims" / "f.csv"
+    df = pd.read_csv(rows, dtype=str, keep_default_na=False)
+    df.loc[0, ["paper_value", "ours"]] = ["2.0", "2.0"]  # still "reproduced": consistent
+    df.to_csv(rows, index=False)
+    assert claims.check(claims.read(rows)) == []
+    (problem,) = completeness.edited(tmp_path, outs)
+    assert (problem.kind, problem.path) == ("edited", "claims/f.csv")
+
+
+def test_a_figure_made_from_a_missing_or_replaced_input_is_stale(tmp_path):
+    inputs = tmp_path / "intermediate"
+    inputs.mkdir()
+    (inputs / "runs.npz").write_bytes(b"the step's numbers")
+    figure.write_outputs(
+        _result(),
+        paper="p",
+        figure="f",
+        prefix=tmp_path / "f",
+        claims_path=tmp_path / "claims" / "f.csv",
+        params={},
+        scale="tiny",
+        wall_time_s=0.0,
+        inputs={"runs": str(inputs / "runs.npz")},
+    )
+    record = json.loads((tmp_path / "f.json").read_text())
+    assert list(record[checksums.INPUTS_KEY]) == ["intermediate/runs.npz"]
+    outs = ["f.csv", "f.json"]
+    assert completeness.stale(tmp_path, outs) == []
+    (inputs / "runs.npz").write_bytes(b"another parameter's numbers")
+    (problem,) = completeness.stale(tmp_path, outs)
+    assert (problem.kind, problem.path) == ("stale", "f.csv") and "earlier" in problem.detail
+    (inputs / "runs.npz").unlink()
+    (problem,) = completeness.stale(tmp_path, outs)
+    assert problem.detail == "made from intermediate/runs.npz, which is missing now"
+
+
+def test_the_report_names_the_command_that_fixes_it(tmp_path, monkeypatch, capsys):
+    """Planned work: the same command again. Stale or edited outputs Snakemake plans nothing for:
+    that command with --forcerun and their rules (targets first: --configfile would swallow them)."""
+    _figure(tmp_path)
+    rows = [
+        {"output_file": f, "rule": "p_f", "status": "ok", "plan": "no update"}
+        for f in ("f.csv", "f.json", "f.pdf", "f.png", "claims/f.csv")
+    ]
+    monkeypatch.setattr(completeness, "summary", lambda workdir, args: rows)
+    args = ["t1", "-d", str(tmp_path), "--configfile", "a.yaml", "--config", "seed=3"]
+    (tmp_path / "a.yaml").write_text("seed: 1\n")
+    monkeypatch.chdir(tmp_path)
+    assert completeness.main(args) == 0
+    capsys.readouterr()
+    (tmp_path / "f.csv").write_text("series,x,y\n")
+    assert completeness.main(args) == 1
+    out = capsys.readouterr().out
+    assert f"snakemake --cores all t1 --forcerun p_f -d {tmp_path} --configfile a.yaml" in out
+    rows[0].update(status="params changed", plan="update pending")
+    (tmp_path / "f.csv").unlink()
+    assert completeness.main(args) == 1
+    out = capsys.readouterr().out
+    assert "Run the same command again" in out and "--forcerun" not in out
+
+
+def test_an_unreadable_configfile_is_a_one_line_refusal(tmp_path, capsys):
+    """`privrisk complete --configfile missing.yaml` printed Snakemake's traceback."""
+    assert completeness.main(["--configfile", str(tmp_path / "missing.yaml")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"privrisk complete: config file {tmp_path / 'missing.yaml'}: no such file"
+    (tmp_path / "dup.yaml").write_text("seed: 1\nseed: 2\n")
+    assert completeness.main(["--configfile", str(tmp_path / "dup.yaml")]) == 2
+    assert "duplicate key 'seed'" in capsys.readouterr().err
 
 
 def test_a_ledger_sidecar_catches_an_edit(tmp_path):

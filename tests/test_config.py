@@ -7,7 +7,7 @@ import yaml
 
 from privrisk import config
 from privrisk.core.grids import deep_update, grid
-from tests.conftest import REPO, run_pipeline
+from tests.conftest import REPO, TINY, run_pipeline
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +59,40 @@ def test_bad_values_name_the_key(cfg, mutate, needle):
     with pytest.raises(config.ConfigError) as err:
         config.validate(bad)
     assert needle in str(err.value)
+
+
+@pytest.mark.slow
+def test_pipeline_refuses_a_duplicate_key_and_a_missing_device_and_reads_nested_numbers(
+    tmp_path,
+):
+    """What Snakemake reads itself, checked by the Snakefile before any job: a key given twice in
+    a --configfile (Snakemake keeps the last silently), `device: cuda` on a machine without CUDA
+    (it failed only inside the first training step), and a nested `--config` number (Snakemake
+    hands it over as a string: it was refused as "'3' is not of type 'integer'")."""
+    dup = tmp_path / "dup.yaml"
+    dup.write_text("seed: 1\nseed: 2\n")
+    proc = run_pipeline(tmp_path, "thudi2022", "-n", configfiles=(str(dup),), check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 2 and "line 2: duplicate key 'seed'" in out, out
+    assert "Traceback" not in out
+    cuda = tmp_path / "cuda.yaml"
+    cuda.write_text("device: cuda\n")
+    proc = run_pipeline(tmp_path, "thudi2022", "-n", configfiles=(*TINY, str(cuda)), check=False)
+    out = proc.stdout + proc.stderr
+    import torch
+
+    if not torch.cuda.is_available():
+        assert proc.returncode == 2 and "config key device: 'cuda'" in out, out
+    proc = run_pipeline(
+        tmp_path,
+        "thudi2022",
+        "-n",
+        check=False,
+        config_overrides=("thudi2022={fig2: {epsilons: {min: 0, max: 4, n_points: 3}}}",),
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "Config error" not in out, out
+    assert not (tmp_path / "results").exists()
 
 
 def test_deep_update_merges_nested():
@@ -378,10 +412,17 @@ def test_dry_run_refuses_before_any_job(tmp_path, case):
 
 @pytest.mark.parametrize(
     ("dataset", "paper", "size", "limit"),
-    [("cifar10", "xu2022", 10**7, "200000"), ("dermamnist", "xu2022", 10**6, "100000")],
+    [
+        ("cifar10", "xu2022", 10**7, "60000"),
+        ("cifar10", "xu2022", 60_001, "60000"),
+        ("dermamnist", "xu2022", 10**6, "12000"),
+        ("dermamnist", "xu2022", 12_001, "12000"),
+    ],
 )
 def test_a_stand_in_larger_than_the_machine_holds_is_refused(dataset, paper, size, limit):
-    """Issue 32: a CIFAR-10 standin_size of 10^7 passed and the job then asked for 38 GiB."""
+    """Issue 32: a CIFAR-10 standin_size of 10^7 passed and the job then asked for 38 GiB; issue
+    38: the limits then (200,000 and 100,000) still built stand-ins of 36 and 76 GB, measured
+    (benchmarks/bench_standin_memory.py); the limits now keep a build under 12 GB."""
     cfg = config.load(REPO / "config/config.yaml")
     cfg[paper]["data"][dataset]["standin_size"] = size
     cfg["allow_large"] = True  # a memory bound, not a slip of digits: no override
@@ -408,3 +449,135 @@ def test_yaml_load_reads_what_safe_load_reads():
 
     text = (REPO / "config" / "config.yaml").read_text()
     assert config.yaml_load(text) == yaml.safe_load(text)
+
+
+# --- config files that are valid YAML but not a config (issue 38) --------------------------------
+
+
+def test_a_key_given_twice_is_refused_naming_it_and_both_lines(tmp_path):
+    path = tmp_path / "dup.yaml"
+    path.write_text("seed: 1\nthudi2022:\n  fig2:\n    trials: 3\n    trials: 4\n")
+    with pytest.raises(config.ConfigError) as err:
+        config.read_file(path)
+    said = str(err.value)
+    assert said == (
+        f"config file {path}, line 5: duplicate key 'trials' (first given at line 4); "
+        "YAML would keep only the last one"
+    )
+    # the same key in two different mappings is no duplicate, and neither is a merge key's
+    path.write_text("a: {x: 1}\nb: {x: 2}\nc: &c {y: 1}\nd: {<<: *c, y: 2}\n")
+    assert config.read_file(path)["d"] == {"y": 2}
+
+
+def _laughs(levels: int, width: int = 10) -> str:
+    """The "billion laughs" document: each level an alias list of the one before."""
+    lines = ["l0: &l0 [" + ", ".join(["1"] * width) + "]"]
+    lines += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * width) + "]" for i in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("as_mappings", [False, True])
+def test_aliases_expanding_to_a_billion_values_are_refused_at_once(tmp_path, as_mappings):
+    """Nine lines of aliases expand to 10⁹ values: the expansion is counted without being made
+    (it took 42 s and ended in a MemoryError), and the file is refused naming it."""
+    import time
+
+    text = _laughs(9)
+    if as_mappings:
+        text = text.replace("[", "{").replace("]", "}")
+        text = "\n".join(
+            line.split("{")[0]
+            + "{"
+            + ", ".join(
+                f"k{j}: {v.strip()}" for j, v in enumerate(line.split("{")[1][:-1].split(","))
+            )
+            + "}"
+            for line in text.splitlines()
+        )
+    path = tmp_path / "laughs.yaml"
+    path.write_text(text)
+    t0 = time.monotonic()
+    with pytest.raises(config.ConfigError, match=r"laughs\.yaml: its YAML aliases .* more than"):
+        config.read_file(path)
+    assert time.monotonic() - t0 < 5
+    # a few aliases that expand to little stay allowed
+    path.write_text(_laughs(2) + "seed: 1\n")
+    assert config.read_file(path)["l1"] == [[1] * 10] * 10
+
+
+def test_nested_command_line_values_get_the_types_a_config_file_gives_them(cfg):
+    """`--config 'swanberg2025={ngram_train: {tune_trials: 11}}'`: Snakemake reads the nested
+    value with YAML's base loader, so 11 arrives as the string '11' (it was refused as
+    "'11' is not of type 'integer'")."""
+    from snakemake.cli import parse_config
+    from snakemake.utils import update_config
+
+    given = parse_config(
+        [
+            "swanberg2025={ngram_train: {tune_trials: 11, epsilons: [1, .inf], adjacency: "
+            "replace_one}}",
+            "thudi2022={fig2: {epsilons: {min: 0, max: 5, n_points: 51}}}",
+            "seed=3",
+            "allow_large=true",
+        ]
+    )
+    assert given["swanberg2025"]["ngram_train"]["tune_trials"] == "11"  # Snakemake's reading
+    merged = copy.deepcopy(cfg)
+    update_config(merged, given)
+    done = config.normalize_command_line(merged, given)
+    assert "swanberg2025.ngram_train.tune_trials" in done and "allow_large" in done
+    train = merged["swanberg2025"]["ngram_train"]
+    assert train["tune_trials"] == 11 and train["epsilons"] == [1, float("inf")]
+    assert train["adjacency"] == "replace_one"  # a string key keeps its string
+    assert merged["thudi2022"]["fig2"]["epsilons"] == {"min": 0, "max": 5, "n_points": 51}
+    config.validate(merged)
+    # a string at a string key keeps its string even where it spells a number
+    given = parse_config(["xu2022={data: {mnist: {path: '123'}}}"])
+    merged = copy.deepcopy(cfg)
+    update_config(merged, given)
+    assert config.normalize_command_line(merged, given) == []
+    assert merged["xu2022"]["data"]["mnist"]["path"] == "123"
+    # what spells no number stays, and validation names the key
+    given = parse_config(["swanberg2025={ngram_train: {tune_trials: eleven}}"])
+    merged = copy.deepcopy(cfg)
+    update_config(merged, given)
+    config.normalize_command_line(merged, given)
+    with pytest.raises(config.ConfigError, match="swanberg2025.ngram_train.tune_trials"):
+        config.validate(merged)
+
+
+def test_an_explicit_device_this_machine_lacks_is_refused_before_any_job(cfg, monkeypatch):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    bad = dict(cfg, device="cuda")
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(bad)
+    assert "config key device: 'cuda'" in str(err.value) and "auto" in str(err.value)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    config.validate(dict(cfg, device="cuda:0"))
+    with pytest.raises(config.ConfigError, match="cuda:1"):
+        config.validate(dict(cfg, device="cuda:1"))
+    config.validate(dict(cfg, device="cpu"))  # no torch needed for cpu and auto
+
+
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        # 200,000 nested brackets crashed libyaml's composer (a segmentation fault)
+        ("thudi2022: " + "[" * 200_000 + "]" * 200_000 + "\n", "more than 50 levels deep"),
+        ("thudi2022:\n  fig2: &a\n    x: *a\n", "line 2: an alias (*name) refers to a list"),
+        (
+            "a: &a [[[[[[[[[[1]]]]]]]]]]\n"
+            + "b: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[*a]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
+            "more than 50 levels deep",
+        ),
+    ],
+)
+def test_deep_or_recursive_nesting_is_refused_in_one_line(tmp_path, text, needle):
+    path = tmp_path / "deep.yaml"
+    path.write_text(text)
+    with pytest.raises(config.ConfigError) as err:
+        config.read_file(path)
+    assert needle in str(err.value) and "\n" not in str(err.value), err.value

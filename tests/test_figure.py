@@ -1,6 +1,7 @@
 """privrisk.figure: the output contract (files written atomically, nothing half-written)."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -89,3 +90,44 @@ def test_resolve_needs_module_and_function():
     assert figure.resolve("privrisk.claims:check") is claims.check
     with pytest.raises(ValueError, match="module:function"):
         figure.resolve("privrisk.claims.check")
+
+
+@pytest.mark.parametrize("fails_at", ["json", "claims", "rename"])
+def test_a_failed_write_leaves_no_temporary_file_and_no_partial_set(
+    tmp_path, monkeypatch, fails_at
+):
+    """A figure whose outputs cannot all be written (a value JSON cannot hold, a full disk at the
+    claims rows, a rename refused) leaves nothing: no `<fig>.tmp.pdf/.png`, no new file."""
+    result = _result()
+    if fails_at == "json":
+        result.extra = {"unserialisable": object()}
+    elif fails_at == "claims":
+
+        def full(*args, **kwargs):
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(figure, "to_frame", lambda rows: type("F", (), {"to_csv": full})())
+    else:
+        real = Path.replace
+
+        def refuse(self, target):
+            if str(target).endswith(".json"):
+                raise PermissionError(13, "Permission denied")
+            return real(self, target)
+
+        monkeypatch.setattr(Path, "replace", refuse)
+    with pytest.raises((TypeError, OSError)):
+        figure.write_outputs(
+            result,
+            paper="p",
+            figure="f",
+            prefix=tmp_path / "f",
+            claims_path=tmp_path / "claims" / "f.csv",
+            params={},
+            scale="tiny",
+            wall_time_s=0.0,
+        )
+    left = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert not [p for p in left if ".tmp" in p], left
+    if fails_at != "rename":  # (a refused rename of the record comes after the others' renames)
+        assert left == [], left

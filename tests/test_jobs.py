@@ -103,3 +103,27 @@ def test_an_error_no_input_explains_passes_unchanged(tmp_path):
     with pytest.raises(ValueError, match="a bug"):
         with jobs.inputs_named_when_malformed({"attack": str(good)}):
             raise ValueError("a bug")
+
+
+def test_an_intact_sibling_is_never_blamed(tmp_path):
+    """A figure reads attack.csv (with a column `draw`) and tuning.csv (which never had one); the
+    attack file loses `draw`. Both lack the column, but only the changed one is blamed: the
+    tuning file still has the bytes its step wrote (its SHA-256 sidecar says so)."""
+    from privrisk.core import checksums
+
+    attack, tuning = tmp_path / "attack.csv", tmp_path / "tuning.csv"
+    attack.write_text("draw,y\n0,1\n")
+    tuning.write_text("lr,loss\n0.1,2\n")
+    checksums.write_sidecars([attack, tuning])  # as the step runner records them
+    attack.write_text("y\n1\n")  # edited after its step wrote it
+    inputs = {"attack": str(attack), "tuning": str(tuning)}
+    with pytest.raises(jobs.MalformedInput) as err:
+        with jobs.inputs_named_when_malformed(inputs):
+            _read_draws(attack)
+    said = str(err.value)
+    assert f"{attack} has no column 'draw'" in said and str(tuning) not in said, said
+    # every input intact: the error is the code's, shown as it is
+    checksums.write_sidecars([attack])
+    with pytest.raises(KeyError):
+        with jobs.inputs_named_when_malformed(inputs):
+            _read_draws(attack)

@@ -3,6 +3,8 @@ can be planted beforehand as a link to any file (issue 32, ci_slice.sh)."""
 
 import re
 
+import pytest
+
 from tests.conftest import REPO
 
 FIXED = re.compile(r"/tmp/[\w.-]+")  # a literal name under /tmp (not a mktemp template's folder)
@@ -16,3 +18,44 @@ def test_no_script_writes_a_fixed_name_under_tmp():
             code = line.split("#", 1)[0]
             fixed = [m for m in FIXED.findall(code) if not m.endswith("XXXXXX")]
             assert not fixed, f"{script.relative_to(REPO)}:{n}: fixed temporary name {fixed}"
+
+
+def _fake(folder, name, body="exit 0"):
+    path = folder / name
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(0o755)
+
+
+def test_the_slurm_slice_removes_its_temporary_files_whatever_the_outcome(tmp_path):
+    """ci_slice.sh with stand-ins for the cluster recipe and the commands it calls: whether Slurm
+    cannot start (a skip), or the run through it fails, nothing it made is left in TMPDIR, and a
+    cluster it started is stopped."""
+    import os
+    import subprocess
+
+    recipe, bin_, tmp = tmp_path / "recipe", tmp_path / "bin", tmp_path / "tmp"
+    for d in (recipe, bin_, tmp):
+        d.mkdir()
+    stopped = tmp_path / "stopped"
+    _fake(recipe, "stop_local_slurm.sh", f"touch {stopped}")
+    for name in ("sinfo", "pip", "squeue"):
+        _fake(bin_, name)
+    # the run through Slurm fails after writing into its working directory
+    _fake(
+        bin_,
+        "snakemake",
+        'for a; do case "$prev" in -d) mkdir -p "$a/x";; esac; prev=$a; done\nexit 1',
+    )
+    env = dict(os.environ, CLUSTER_RECIPE=str(recipe), TMPDIR=str(tmp))
+    env["PATH"] = f"{bin_}{os.pathsep}{env['PATH']}"
+    script = REPO / "workflow/profiles/slurm/ci_slice.sh"
+    for start, code, said in (("exit 1", 0, "SKIPPED"), ("exit 0", 1, "did not finish")):
+        _fake(recipe, "start_local_slurm.sh", start)
+        proc = subprocess.run(
+            ["bash", str(script)], env=env, capture_output=True, text=True, timeout=120
+        )
+        if "needs root" in proc.stdout:
+            pytest.skip("ci_slice.sh runs only as root")
+        assert proc.returncode == code and said in proc.stdout, proc.stdout + proc.stderr
+        assert list(tmp.iterdir()) == [], f"left behind: {list(tmp.iterdir())}"
+        assert stopped.exists() == (start == "exit 0")

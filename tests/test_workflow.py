@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from privrisk import config, workflow
-from privrisk.workflow import Figure, Out, Registry, RegistryError, Resources, Step
+from privrisk.core.declarations import shard_groups
+from privrisk.workflow import Figure, Out, Registry, RegistryError, Resources, Shards, Step
 from tests.conftest import REPO
 
 
@@ -109,6 +110,56 @@ def test_params_merge_common_section_config_and_fixed():
     assert "torch_threads" not in workflow.params({**cfg, "torch_threads": 3}, "k", fig)
     with pytest.raises(RegistryError, match="models.vae"):
         workflow.params(cfg, "k", Figure(name="fig1", func="m:f", config={"model": "models.vae"}))
+
+
+def _sharded_registry():
+    train = Step(
+        name="train",
+        func="m:train",
+        outputs={"runs": "m_runs.npz", "log": "m_log.json"},
+        config={"model": "models.gan"},
+        shards=Shards(count="model.runs", pool="m:pool"),
+        resources={"quick": Resources(threads=2, mem_mb=3000, runtime=20, gpu=1)},
+    )
+    fig = Figure(name="fig1", func="m:fig1", inputs={"r": Out("train", "runs")})
+    return Registry("k", (train,), (fig,))
+
+
+def test_a_sharded_step_becomes_shard_jobs_and_a_pool_job_with_the_steps_outputs():
+    reg = _sharded_registry()
+    cfg = {"seed": 1, "k": {"models": {"gan": {"runs": 5, "lr": 0.1}}}}
+    one = workflow.jobs(reg, cfg, "quick")
+    assert [j.kind for j in one] == ["step", "figure"]  # runs_per_job unset: one job
+    assert one[0].params["model"]["runs"] == 5
+    jobs = workflow.jobs(reg, {**cfg, "runs_per_job": 2}, "quick")
+    assert [(j.kind, j.rule) for j in jobs] == [
+        ("shard", "k_train_runs0_1"),
+        ("shard", "k_train_runs2_3"),
+        ("shard", "k_train_runs4_4"),
+        ("pool", "k_train"),
+        ("figure", "k_fig1"),
+    ]
+    shard, pool = jobs[1], jobs[3]
+    assert shard.params["shard"] == {"first": 2, "stop": 4} and shard.runs == (2, 4)
+    assert shard.params["model"] == {"lr": 0.1}  # no run count: raising it keeps this shard
+    assert shard.outputs == {
+        "runs": "results/k/intermediate/shards/runs2-3/m_runs.npz",
+        "log": "results/k/intermediate/shards/runs2-3/m_log.json",
+    }
+    assert shard.resources.gpu == 1 and shard.resources.threads == 2  # each shard its own job
+    assert shard.log == "results/logs/k/train.runs2-3.log"
+    # the pool writes the step's own outputs, which the figure reads as before
+    assert pool.outputs == reg.step_outputs(reg.steps[0]) and pool.func == "m:pool"
+    assert pool.resources.gpu == 0 and pool.params["model"]["runs"] == 5 and not pool.data
+    assert jobs[-1].inputs == {"r": "results/k/intermediate/m_runs.npz"}
+    groups = shard_groups(pool.inputs)
+    assert groups == [j.outputs for j in jobs[:3]]  # every shard's files, in run order
+    # a run count that is not a positive integer is named
+    bad = {**cfg, "runs_per_job": 2, "k": {"models": {"gan": {"runs": 0}}}}
+    with pytest.raises(workflow.ShardError, match="model.runs = 0"):
+        workflow.jobs(reg, bad, "quick")
+    with pytest.raises(RegistryError, match="module:function"):
+        Shards(count="model.runs", pool="m.pool")
 
 
 def test_code_inputs_follow_imports_and_packages():

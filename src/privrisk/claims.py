@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -341,7 +343,63 @@ def to_markdown(df: pd.DataFrame) -> str:
     return "# Claims ledger\n\n" + f"{len(df)} claims ({summary}).\n\n" + "\n".join(lines) + "\n"
 
 
+def _fail(message: str) -> int:
+    print(f"privrisk claims: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _read_ledger(path: Path) -> pd.DataFrame | str:
+    """The ledger at ``path``, or one line saying why it cannot be read (a directory, binary data,
+    a CSV of other columns)."""
+    if path.is_dir():
+        return f"{path} is a directory, not a claims ledger (a CSV file such as results/claims.csv)"
+    if not path.exists():
+        return f"{path} does not exist; run `snakemake --cores 2` first"
+    try:
+        with open(path, "rb") as f:
+            if b"\0" in f.read(4096):
+                raise UnicodeDecodeError("utf-8", b"\0", 0, 1, "a NUL byte")
+        return read(path)
+    except UnicodeDecodeError:
+        return f"{path} is not text (binary data?); a claims ledger is a CSV file"
+    except (OSError, ValueError) as err:  # pandas' parse errors are ValueErrors
+        first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        return f"{path} is not a claims ledger ({first[:200]})"
+
+
+def _write_text(path: Path, text: str) -> str | None:
+    """Write ``text`` to ``path`` through a temporary file renamed at the end (a failure leaves
+    neither a half-written file nor the temporary one); returns why it failed, or None."""
+    if path.is_dir():
+        return f"--markdown {path}: is a directory; give a file name"
+    if not path.parent.is_dir():
+        return f"--markdown {path}: no folder {path.parent} to write it in"
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text)
+        tmp.replace(path)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        return f"--markdown {path}: cannot write it ({err.strerror or err})"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """``privrisk claims``; a reader that stops early (``privrisk claims | head``) ends it
+    quietly, as it ends any Unix filter, with exit status 0."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # inside the try: a closed pipe fails here, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        # nothing more can be printed; point stdout at /dev/null so Python's own final flush
+        # does not fail again with "Exception ignored ... BrokenPipeError"
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="privrisk claims", description=__doc__.splitlines()[0])
     ap.add_argument("ledger", nargs="?", default="results/claims.csv")
     ap.add_argument("--paper", help="show only this paper key")
@@ -353,10 +411,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="check every row's status against its numbers; exit 1 on a problem",
     )
     args = ap.parse_args(argv)
-    path = Path(args.ledger)
-    if not path.exists():
-        ap.error(f"{path} does not exist; run `snakemake --cores 2` first")
-    df = read(path)
+    df = _read_ledger(Path(args.ledger))
+    if isinstance(df, str):
+        return _fail(df)
     if args.check:
         problems = check(df)
         print(f"{len(df)} claims checked: {len(problems)} problem(s)")
@@ -364,15 +421,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1 if problems else 0
     if args.paper:
         if args.paper not in set(df.paper):
-            ap.error(
+            return _fail(
                 f"no claims for paper {args.paper!r}; papers: {', '.join(sorted(set(df.paper)))}"
             )
         df = df[df.paper == args.paper]
     if args.status:
         df = df[df.status == args.status]
     if args.markdown:
-        Path(args.markdown).write_text(to_markdown(df))
-        return 0
+        problem = _write_text(Path(args.markdown), to_markdown(df))
+        return _fail(problem) if problem else 0
     with pd.option_context(
         "display.max_rows", None, "display.max_colwidth", 60, "display.width", 200
     ):

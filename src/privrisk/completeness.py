@@ -10,19 +10,29 @@ only when all of these hold, and otherwise names each thing that does not:
 * **present and current**: Snakemake's own ``--summary`` (run with ``--nolock``, the same targets
   and config as the run) plans no update for any output: nothing ``missing``, nothing with updated
   inputs, changed params or code, nothing left ``incomplete`` by an interrupted job;
-* **unedited**: every figure output matches the SHA-256 its provenance record holds
-  (``outputs_sha256``), and every gathered ledger the ``.sha256`` sidecar written with it
+* **unedited**: every file a figure wrote (its picture or table, CSV and claims rows) matches the
+  SHA-256 its provenance record holds (``outputs_sha256``), the record matches the digest it holds
+  of itself (``record_sha256``), and every gathered ledger the ``.sha256`` sidecar written with it
   (:mod:`privrisk.core.checksums`). An output with no recorded digest cannot be vouched for and
-  is reported too.
+  is reported too;
+* **made from what is there**: every step artifact a figure was made from is present with the
+  bytes the figure's record holds (``inputs_sha256``). A figure whose input is missing or was
+  replaced since is *stale* even where Snakemake plans nothing (it does not remake a missing
+  intermediate of an output it deems current).
+
+Each problem comes with the command that fixes it: the same command again where Snakemake would
+redo the work itself, else that command with ``--forcerun`` and the rules to redo.
 
 Exit status: 0 complete; 1 not complete (one line per problem); 2 the check itself could not run
-(Snakemake refused the config or the targets: its message is shown).
+(a config file unreadable, or Snakemake refused the config or the targets: its message is shown).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -78,6 +88,8 @@ def summary(workdir: Path, snakemake_args: Sequence[str]) -> list[dict[str, str]
         said = [
             ln for ln in (proc.stderr or proc.stdout).splitlines() if not ln.startswith(CHATTER)
         ]
+        if any(ln.startswith("Traceback") for ln in said):  # Snakemake's own crash: its last word
+            said = [next(ln for ln in reversed(said) if ln.strip())]
         raise CheckFailed("\n".join(said).strip() or f"{cmd} exited {proc.returncode}")
     lines = proc.stdout.splitlines()
     try:
@@ -109,32 +121,60 @@ def pending(rows: list[dict[str, str]]) -> list[Problem]:
     ]
 
 
+def _record(path: Path) -> dict | str:
+    """A figure's provenance record, or why it is none."""
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        return f"not a provenance record ({type(err).__name__}: {str(err)[:80]})"
+    return record if isinstance(record, dict) else "not a provenance record (not a JSON object)"
+
+
+def _records(workdir: Path, outputs: Sequence[str]) -> list[tuple[str, Path]]:
+    """(output path, file) of every figure's provenance record among ``outputs`` (a ``.json``
+    beside a ``.csv`` of the same name)."""
+    return [
+        (rel, workdir / rel)
+        for rel in outputs
+        if rel.endswith(".json")
+        and (workdir / rel).is_file()
+        and (workdir / rel).with_suffix(".csv").is_file()
+    ]
+
+
 def edited(workdir: Path, outputs: Sequence[str]) -> list[Problem]:
-    """Outputs whose bytes differ from the digests recorded when they were written, and outputs a
-    record should cover but does not."""
-    problems, covered = [], set()
-    for rel in outputs:
-        path = workdir / rel
-        if path.suffix == ".json" and path.is_file() and path.with_suffix(".csv").is_file():
-            try:
-                recorded = json.loads(path.read_text()).get(checksums.PROVENANCE_KEY)
-            except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as err:
-                problems.append(Problem("edited", rel, f"not a provenance record ({err})"))
-                continue
-            if recorded is None:
-                problems.append(
-                    Problem(
-                        "unverified", rel, "records no output digests (written by an older run)"
-                    )
+    """Outputs whose bytes differ from the digests recorded when they were written (a figure's
+    files, its claims rows, its provenance record itself, a ledger), and outputs a record should
+    cover but does not."""
+    problems = []
+    for rel, path in _records(workdir, outputs):
+        record = _record(path)
+        if isinstance(record, str):
+            problems.append(Problem("edited", rel, record))
+            continue
+        recorded = record.get(checksums.PROVENANCE_KEY)
+        own = record.get(checksums.RECORD_KEY)
+        if recorded is None or own is None:
+            problems.append(
+                Problem(
+                    "unverified",
+                    rel,
+                    "records no digest of "
+                    + ("its outputs" if recorded is None else "itself")
+                    + " (written by an older run)",
                 )
-                covered.add(str(path.with_suffix(".csv")))
-                continue
-            covered |= {str(path.parent / name) for name in recorded}
-            problems += [
-                Problem("edited", str(p.relative_to(workdir)), why)
-                for p, why in checksums.changed(recorded, path.parent)
-                if why != "missing"  # a missing file is Snakemake's "missing" already
-            ]
+            )
+        elif own != checksums.record_digest(record):
+            problems.append(
+                Problem("edited", rel, "its content differs from the SHA-256 it records of itself")
+            )
+        if not isinstance(recorded, dict):
+            continue
+        problems += [
+            Problem("edited", str(p.relative_to(workdir)), why)
+            for p, why in checksums.changed(recorded, path.parent)
+            if why != "missing"  # a missing file is Snakemake's "missing" already
+        ]
     for rel in outputs:
         path = workdir / rel
         side = checksums.sidecar(path)
@@ -146,10 +186,67 @@ def edited(workdir: Path, outputs: Sequence[str]) -> list[Problem]:
     return problems
 
 
+def stale(workdir: Path, outputs: Sequence[str]) -> list[Problem]:
+    """Figures made from a step artifact that is missing now, or whose bytes are not those the
+    figure's record holds (``inputs_sha256``): Snakemake plans nothing for them (it does not remake
+    a missing intermediate of an output it deems current), yet they may not show what the inputs
+    there would give."""
+    problems = []
+    for rel, path in _records(workdir, outputs):
+        record = _record(path)
+        inputs = record.get(checksums.INPUTS_KEY) if isinstance(record, dict) else None
+        if not isinstance(inputs, dict):
+            continue
+        figure = str(Path(rel).with_suffix(".csv"))
+        for p, why in checksums.changed(inputs, path.parent):
+            made = os.path.relpath(p, workdir)
+            problems.append(
+                Problem(
+                    "stale",
+                    figure,
+                    f"made from {made}, which is missing now"
+                    if why == "missing"
+                    else f"made from an earlier {made} (its bytes differ from the SHA-256 "
+                    "recorded when the figure was made)",
+                )
+            )
+    return problems
+
+
+@dataclass(frozen=True)
+class Report:
+    """What :func:`check` found: how many outputs were listed, the problems, and for each output
+    the rule that makes it (for the ``--forcerun`` of the fix)."""
+
+    n_outputs: int
+    problems: list[Problem]
+    rules: dict[str, str]
+
+    def redo(self) -> tuple[bool, list[str]]:
+        """(whether Snakemake would redo something by itself, the rules it would not redo
+        without ``--forcerun``: those of outputs that are edited, stale or gone while Snakemake
+        plans nothing for them)."""
+        planned = any(p.detail.startswith("rule ") for p in self.problems)
+        forced = sorted(
+            {
+                self.rules[p.path]
+                for p in self.problems
+                if p.kind != "lock" and not p.detail.startswith("rule ") and p.path in self.rules
+            }
+        )
+        return planned, forced
+
+
 def check(
     workdir: str | Path = ".", snakemake_args: Sequence[str] = ()
 ) -> tuple[int, list[Problem]]:
     """(number of outputs listed, problems); no problem means complete."""
+    report = inspect(workdir, snakemake_args)
+    return report.n_outputs, report.problems
+
+
+def inspect(workdir: str | Path = ".", snakemake_args: Sequence[str] = ()) -> Report:
+    """Every problem, with the rule of every output (:class:`Report`)."""
     workdir = Path(workdir).resolve()
     problems = locks(workdir)
     rows = summary(workdir, snakemake_args)
@@ -161,15 +258,36 @@ def check(
     problems += [
         Problem("missing", f, "an output of a job Snakemake would not rerun") for f in gone
     ]
-    problems += edited(workdir, [f for f in final if f not in gone])
-    return len(rows), problems
+    present = [f for f in final if f not in gone]
+    problems += edited(workdir, present)
+    problems += stale(workdir, present)
+    rules = {r["output_file"]: r.get("rule", "") for r in rows}
+    return Report(len(rows), problems, rules)
+
+
+def command(args: argparse.Namespace, forcerun: Sequence[str] = ()) -> str:
+    """The ``snakemake`` command that redoes the run ``privrisk complete`` was asked about
+    (targets first: ``--configfile`` takes several files and would swallow a target after it)."""
+    parts = ["snakemake", "--cores", "all", *args.targets]
+    if forcerun:
+        parts += ["--forcerun", *forcerun]
+    if args.directory != ".":
+        parts += ["-d", args.directory]
+    if args.snakefile:
+        parts += ["-s", args.snakefile]
+    if args.configfile:
+        parts += ["--configfile", *args.configfile]
+    if args.config:
+        parts += ["--config", *args.config]
+    return " ".join(shlex.quote(p) for p in parts)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="privrisk complete",
         description="Exit 0 only when every target is present, current and unedited and no "
-        "Snakemake lock is held; otherwise name what is missing, stale, edited or the lock.",
+        "Snakemake lock is held; otherwise name what is missing, stale, edited or the lock, and "
+        "the command that fixes it.",
         epilog="Give the targets and config the run was given (default: every target of "
         "config/config.yaml). Exit status: 0 complete, 1 not complete, 2 the check could not run.",
     )
@@ -179,6 +297,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("-d", "--directory", default=".", help="the run's working directory")
     ap.add_argument("-s", "--snakefile", help="as snakemake's (default: its own search)")
     args = ap.parse_args(argv)
+    if not Path(args.directory).is_dir():
+        print(f"privrisk complete: -d {args.directory}: no such directory", file=sys.stderr)
+        return 2
+    from .config import ConfigError, read_file
+
+    try:  # before Snakemake: its own message for a missing or damaged file is a traceback
+        for f in args.configfile:
+            read_file(f)
+    except ConfigError as err:
+        print(f"privrisk complete: {err}", file=sys.stderr)
+        return 2
     smk = [*args.targets]
     if args.snakefile:
         smk += ["--snakefile", str(Path(args.snakefile).resolve())]
@@ -187,16 +316,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.config:
         smk += ["--config", *args.config]
     try:
-        n, problems = check(args.directory, smk)
+        report = inspect(args.directory, smk)
     except CheckFailed as err:
         print(f"privrisk complete: could not list the outputs:\n{err}", file=sys.stderr)
         return 2
-    if not problems:
-        print(f"complete: {n} outputs present, current and unedited; no lock held")
+    if not report.problems:
+        print(f"complete: {report.n_outputs} outputs present, current and unedited; no lock held")
         return 0
-    print(f"NOT complete: {len(problems)} problem(s) among {n} outputs")
-    for p in problems:
+    print(f"NOT complete: {len(report.problems)} problem(s) among {report.n_outputs} outputs")
+    for p in report.problems:
         print(f"  {p.line()}")
+    planned, forced = report.redo()
+    if forced:
+        print(
+            "Snakemake would not redo all of these by itself (an edited output is newer than its "
+            "inputs; a missing input of an output it deems current is not remade); this does, "
+            f"with everything else listed:\n  {command(args, forced)}"
+        )
+    elif planned:
+        print(f"Run the same command again; it redoes what is listed:\n  {command(args)}")
     return 1
 
 

@@ -47,6 +47,126 @@ def yaml_load(text: str) -> Any:
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
+#: most values a config file may hold once its YAML aliases are expanded (a shipped config holds a
+#: few hundred): ten lines of nested aliases ("billion laughs") expand to 10⁹ values, and every
+#: reader of the config (Snakemake's merge, the schema check, a printed error) would walk them all
+MAX_VALUES = 100_000
+
+#: most levels of nested lists and mappings in a config file (a shipped config has 5); deeper
+#: nesting would exhaust the recursion of every reader after this one
+MAX_DEPTH = 50
+
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Refused(yaml.constructor.ConstructorError):
+    """Valid YAML that a config file may not be (a duplicate key, an alias bomb, nesting too deep)."""
+
+
+def _children(node: Any) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` from the parser's events, before libyaml
+    composes the document: its composer recurses in C, and 200,000 nested brackets crash the
+    process (a segmentation fault, not an exception)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_BaseLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _Refused(
+                    None,
+                    None,
+                    f"it nests lists or mappings more than {MAX_DEPTH} levels deep",
+                    event.start_mark,
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _shape(root: Any) -> tuple[int, int]:
+    """(values of the document once its aliases are expanded, capped just above
+    :data:`MAX_VALUES`; levels of nesting) of a composed YAML node, without expanding it: each
+    node shared through aliases is measured once (an iterative walk, so depth costs no
+    recursion). An alias to a list or mapping that contains it is refused."""
+    size: dict[int, int] = {}
+    height: dict[int, int] = {}
+    path: set[int] = set()  # the nodes being measured: the current node's ancestors
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        kids = _children(node)
+        if finished:
+            size[key] = min(1 + sum(size[id(k)] for k in kids), MAX_VALUES + 1)
+            height[key] = 1 + max((height[id(k)] for k in kids), default=0)
+            path.discard(key)
+            continue
+        if key in size:
+            continue
+        path.add(key)
+        stack.append((node, True))
+        for kid in kids:
+            if id(kid) in path:
+                raise _Refused(
+                    None,
+                    None,
+                    "an alias (*name) refers to a list or mapping that contains it",
+                    kid.start_mark,
+                )
+            if id(kid) not in size:
+                stack.append((kid, False))
+    return size[id(root)], height[id(root)]
+
+
+class _ConfigLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """``yaml_load``'s loader, stricter where a config file is concerned: a key given twice in
+    one mapping is refused (YAML keeps the last one silently), and so is a document whose aliases
+    expand it beyond :data:`MAX_VALUES` values (counted without expanding it)."""
+
+    def construct_document(self, node):
+        values, depth = _shape(node)
+        if values > MAX_VALUES:
+            raise _Refused(
+                None,
+                None,
+                f"its YAML aliases (*name) expand it to more than {MAX_VALUES:,} values; write "
+                "the values out, or use fewer nested aliases",
+                None,
+            )
+        if depth > MAX_DEPTH:
+            raise _Refused(
+                None, None, f"it nests lists or mappings more than {MAX_DEPTH} levels deep", None
+            )
+        return super().construct_document(node)
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            first: dict[Any, Any] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge" or not isinstance(
+                    key_node, yaml.ScalarNode
+                ):
+                    continue
+                key = self.construct_object(key_node)
+                if key in first:
+                    raise _Refused(
+                        None,
+                        None,
+                        f"duplicate key {key!r} (first given at line {first[key].line + 1}); "
+                        "YAML would keep only the last one",
+                        key_node.start_mark,
+                    )
+                first[key] = key_node.start_mark
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_schema() -> dict[str, Any]:
     """The full schema: the global one with each paper's schema as property ``<key>``.
 
@@ -172,7 +292,8 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
     """Raise ConfigError listing every problem (each naming its key), or return None.
 
     Checks the schema, reversed dense grids, empty lists, the upper limits of
-    :data:`privrisk.config_checks.LIMITS` (unless ``allow_large: true``) and cross-key consistency.
+    :data:`privrisk.config_checks.LIMITS` (unless ``allow_large: true``), cross-key consistency
+    and that an explicit ``device`` exists on this machine.
     """
     schema = load_schema() if schema is None else schema
     validator = _Validator(schema)
@@ -188,7 +309,7 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
     messages += [m for m in config_checks.empty_list_errors(config) if m.split(":")[0] not in named]
     messages += config_checks.limit_errors(config)
     if not messages:
-        messages += config_checks.cross_key_errors(config)
+        messages += config_checks.cross_key_errors(config) + config_checks.device_errors(config)
     if messages:
         raise ConfigError("invalid config:\n  " + "\n  ".join(messages))
 
@@ -204,7 +325,11 @@ def read_file(path: str | Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"config file {path}: cannot be read ({err})") from None
     try:
-        data = yaml_load(text)
+        _check_depth(text)
+        data = yaml.load(text, Loader=_ConfigLoader)
+    except _Refused as err:
+        at = f", line {err.problem_mark.line + 1}" if err.problem_mark else ""
+        raise ConfigError(f"config file {path}{at}: {err.problem}") from None
     except yaml.YAMLError as err:
         where = getattr(err, "problem_mark", None)
         at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
@@ -265,6 +390,97 @@ def normalize_booleans(config: dict[str, Any], schema: dict[str, Any] | None = N
     return done
 
 
+def _deref(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` with its ``$ref`` followed (root-relative JSON pointers), nothing merged."""
+    node = dict(node)
+    while "$ref" in node:
+        target: Any = schema
+        for part in node.pop("$ref").removeprefix("#/").split("/"):
+            target = target[part]
+        node = {**target, **node}
+    return node
+
+
+def _accepts_string(schema: dict[str, Any], node: dict[str, Any]) -> bool:
+    """Whether a string can be valid under ``node`` (a schema without a type takes anything)."""
+    node = _deref(schema, node)
+    if not all(_accepts_string(schema, part) for part in node.get("allOf", [])):
+        return False
+    for alt in ("anyOf", "oneOf"):
+        if alt in node and not any(_accepts_string(schema, a) for a in node[alt]):
+            return False
+    if "enum" in node:
+        return any(isinstance(v, str) for v in node["enum"])
+    kind = node.get("type")
+    return kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind)
+
+
+def _child(schema: dict[str, Any], node: dict[str, Any], key: str | None) -> dict[str, Any] | None:
+    """The schema a value's entry ``key`` (``None``: a list item) must meet, ``allOf`` / ``anyOf``
+    kept as they are; None where the schema says nothing about it."""
+    node = _deref(schema, node)
+    parts = []
+    own = node.get("items") if key is None else node.get("properties", {}).get(key)
+    if isinstance(own, dict):
+        parts.append(own)
+    every = [c for c in (_child(schema, p, key) for p in node.get("allOf", [])) if c]
+    parts += every
+    for alt in ("anyOf", "oneOf"):
+        some = [c for c in (_child(schema, a, key) for a in node.get(alt, [])) if c]
+        if some:
+            parts.append({"anyOf": some})
+    return {"allOf": parts} if parts else None
+
+
+def normalize_command_line(
+    config: dict[str, Any], given: Mapping[str, Any], schema: dict[str, Any] | None = None
+) -> list[str]:
+    """Give the values of ``--config`` the types a config file would give them, in place.
+
+    Snakemake parses a top-level ``--config seed=3`` as a number but reads a nested value
+    (``--config 'swanberg2025={ngram_train: {tune_trials: 11}}'``) with YAML's base loader, which
+    makes every scalar a string, so ``11`` would be refused as "'11' is not of type 'integer'".
+    Each string of ``given`` (the parsed ``--config``, whose values ``config`` holds at the same
+    paths) at a key whose schema takes no string is read as the YAML scalar it spells (``11``,
+    ``1e-5``, ``.inf``, ``true``); a string key keeps its string, and a value that is no such
+    scalar stays for validation to name. Returns the dotted keys converted.
+    """
+    schema = load_schema() if schema is None else schema
+    done: list[str] = []
+
+    def scalar(text: str) -> Any:
+        try:
+            value = yaml_load(text)
+        except yaml.YAMLError:
+            return text
+        return value if isinstance(value, bool | int | float) or value is None else text
+
+    def walk(target: Any, cli: Any, sch: dict[str, Any], path: str) -> None:
+        if isinstance(cli, Mapping) and isinstance(target, dict):
+            for key, value in cli.items():
+                sub = _child(schema, sch, str(key))
+                if key in target and sub is not None:
+                    convert(target, key, value, sub, f"{path}.{key}" if path else str(key))
+        elif isinstance(cli, list) and isinstance(target, list) and len(cli) == len(target):
+            sub = _child(schema, sch, None)
+            if sub is not None:
+                for i, value in enumerate(cli):
+                    convert(target, i, value, sub, f"{path}[{i}]")
+
+    def convert(target: Any, key: Any, value: Any, sch: dict[str, Any], where: str) -> None:
+        if isinstance(value, str):
+            if target[key] == value and not _accepts_string(schema, sch):
+                new = scalar(value)
+                if new is not value and not isinstance(new, str):
+                    target[key] = new
+                    done.append(where)
+        else:
+            walk(target[key], value, sch, where)
+
+    walk(config, given, schema, "")
+    return done
+
+
 # --- docs/config.md, generated from the schemas ------------------------------------------------
 
 
@@ -319,7 +535,7 @@ def _rows(schema: dict[str, Any], node: dict[str, Any], prefix: str) -> list[str
     return rows
 
 
-_GLOBAL = ("scale", "seed", "device", "torch_threads", "allow_large")
+_GLOBAL = ("scale", "seed", "device", "torch_threads", "runs_per_job", "allow_large")
 
 
 def _limits_section() -> list[str]:

@@ -123,6 +123,27 @@ def cross_key_errors(cfg: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def device_errors(cfg: Mapping[str, Any]) -> list[str]:
+    """An explicit ``device`` (``cuda``, ``cuda:N``, ``mps``) this machine does not have, found
+    before any job starts rather than when the first training step asks torch for it. ``auto``
+    and ``cpu`` need no check (and no torch import: most runs never load torch here)."""
+    setting = cfg.get("device", "auto")
+    if not isinstance(setting, str) or setting in ("auto", "cpu"):
+        return []
+    from .core import device
+
+    try:
+        device.resolve(setting)
+    except device.DeviceError as err:
+        cluster = (
+            "; `auto` still picks CUDA in every job that finds it (a cluster's GPU nodes)"
+            if setting.startswith("cuda")
+            else ""
+        )
+        return [f"{err}{cluster}"]
+    return []
+
+
 def errors(cfg: Mapping[str, Any]) -> list[str]:
     """Every problem of this module's checks."""
-    return empty_list_errors(cfg) + limit_errors(cfg) + cross_key_errors(cfg)
+    return empty_list_errors(cfg) + limit_errors(cfg) + cross_key_errors(cfg) + device_errors(cfg)

@@ -4,12 +4,13 @@ A paper's figure function computes numbers and returns a :class:`FigureResult`;
 :func:`write_outputs` then writes ``<prefix>.pdf/.png`` (or ``.md/.tex`` for tables),
 ``<prefix>.csv`` (every plotted number, tidy), ``<prefix>.json`` (provenance) and the figure's
 claims rows. Files are written to temporary names and renamed at the end, so a failure never
-leaves a half-written set of outputs behind.
+leaves a half-written set of outputs (nor a temporary file) behind.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from . import plotting, provenance
-from .claims import Claim, write_claims
+from .claims import Claim, to_frame
 from .core import checksums
 
 REQUIRED_COLUMNS = ("series", "x", "y")
@@ -86,47 +87,72 @@ def write_outputs(
     params: dict[str, Any],
     scale: str,
     wall_time_s: float,
+    inputs: dict[str, str] | None = None,
 ) -> list[Path]:
-    """Write every output of one figure; returns the paths written."""
-    prefix = Path(prefix)
+    """Write every output of one figure; returns the paths written.
+
+    Every file is written under a temporary name first (``<prefix>.tmp.<ext>``, the claims rows'
+    ``<name>.tmp.csv``) and renamed only once all of them are written, the provenance record last;
+    a failure on the way removes the temporary files, so it leaves neither a half-written set nor
+    a stray ``.tmp`` file. The record holds the SHA-256 of every other file written (claims rows
+    included), of the step artifacts ``inputs`` (name -> path) the figure was made from, and of
+    its own content (:mod:`privrisk.core.checksums`)."""
+    prefix, claims_path = Path(prefix), Path(claims_path)
     prefix.parent.mkdir(parents=True, exist_ok=True)
+    claims_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = prefix.with_name(prefix.name + ".tmp")
     written: list[tuple[Path, Path]] = []
 
-    def stage(ext: str) -> Path:
-        t, final = Path(f"{tmp}{ext}"), Path(f"{prefix}{ext}")
-        written.append((t, final))
-        return t
+    def stage(final: Path, temp: Path | None = None) -> Path:
+        written.append((temp or Path(f"{tmp}{''.join(final.suffixes[-1:])}"), final))
+        return written[-1][0]
 
-    if result.fig is not None:
-        note = plotting.data_source_note(result.data_sources, result.data_fallbacks)
-        if note:
-            plotting.footnote(result.fig, note)
-        plotting.save(result.fig, str(tmp))
-        written += [(Path(f"{tmp}{e}"), Path(f"{prefix}{e}")) for e in (".pdf", ".png")]
-    if result.table_md is not None:
-        stage(".md").write_text(result.table_md)
-    if result.table_tex is not None:
-        stage(".tex").write_text(result.table_tex)
-    result.data.to_csv(stage(".csv"), index=False)
-    record = provenance.make_record(
-        paper=paper,
-        figure=figure,
-        caption=result.caption,
-        scale=scale,
-        parameters=params,
-        seeds=result.seeds,
-        data_sources=result.data_sources,
-        data_fallbacks=result.data_fallbacks,
-        wall_time_s=wall_time_s,
-        extra=result.extra,
-    )
-    record[checksums.PROVENANCE_KEY] = checksums.digests({f.name: t for t, f in written})
-    stage(".json").write_text(json.dumps(record, indent=2, default=_json_default) + "\n")
-    for t, final in written:
-        t.replace(final)
-    write_claims(result.claims, claims_path)
-    return [final for _, final in written] + [Path(claims_path)]
+    try:
+        if result.fig is not None:
+            note = plotting.data_source_note(result.data_sources, result.data_fallbacks)
+            if note:
+                plotting.footnote(result.fig, note)
+            for ext in (".pdf", ".png"):  # staged before saving: a failed save leaves nothing
+                stage(Path(f"{prefix}{ext}"))
+            plotting.save(result.fig, str(tmp))
+        if result.table_md is not None:
+            stage(Path(f"{prefix}.md")).write_text(result.table_md)
+        if result.table_tex is not None:
+            stage(Path(f"{prefix}.tex")).write_text(result.table_tex)
+        result.data.to_csv(stage(Path(f"{prefix}.csv")), index=False)
+        rows = stage(claims_path, claims_path.with_suffix(".tmp" + claims_path.suffix))
+        to_frame(result.claims).to_csv(rows, index=False)
+        record = provenance.make_record(
+            paper=paper,
+            figure=figure,
+            caption=result.caption,
+            scale=scale,
+            parameters=params,
+            seeds=result.seeds,
+            data_sources=result.data_sources,
+            data_fallbacks=result.data_fallbacks,
+            wall_time_s=wall_time_s,
+            extra=result.extra,
+        )
+        folder = prefix.parent
+        record[checksums.PROVENANCE_KEY] = checksums.digests(
+            {os.path.relpath(f, folder): t for t, f in written}
+        )
+        if inputs:
+            record[checksums.INPUTS_KEY] = checksums.digests(
+                {os.path.relpath(p, folder): p for p in inputs.values()}
+            )
+        # the record's own digest over what a reader will load (JSON has no numpy, no tuples)
+        record = json.loads(json.dumps(record, default=_json_default))
+        record[checksums.RECORD_KEY] = checksums.record_digest(record)
+        stage(Path(f"{prefix}.json")).write_text(json.dumps(record, indent=2) + "\n")
+        for t, final in written:  # the record last: it vouches for the files before it
+            t.replace(final)
+    except BaseException:
+        for t, _ in written:
+            t.unlink(missing_ok=True)
+        raise
+    return [final for _, final in written]
 
 
 def resolve(dotted: str) -> Callable[..., Any]:
@@ -163,6 +189,7 @@ def run_figure(
             params=params,
             scale=scale,
             wall_time_s=time.perf_counter() - t0,
+            inputs=inputs,
         )
     return result
 

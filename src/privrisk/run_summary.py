@@ -8,6 +8,7 @@ that is gone are listed (the first few of each; ``privrisk claims`` shows them a
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -57,18 +58,67 @@ def changes(before: pd.DataFrame, after: pd.DataFrame) -> list[str]:
     return lines
 
 
-def text(ok: bool, workdir: str | Path = ".", *, remember: bool = True) -> str:
-    """The closing summary; with ``remember`` the ledger is kept for the next run's comparison."""
+#: what Snakemake's own log says (Snakemake 9.27: scheduling/job_scheduler.py, logging.py)
+FAILED_RULE = re.compile(r"^Error in rule (\S+?):?$")
+FAILED_LOG = re.compile(r"^\s+log: (.+?) \(check log file\(s\) for error details\)$")
+STOPPED = "Will exit after finishing currently running jobs"  # SIGTERM
+INTERRUPTED = "Terminating processes on user request"  # SIGINT (Ctrl-C)
+
+
+def why_not_ok(logs: Sequence[str | Path] = ()) -> list[str]:
+    """Why the run did not finish, from Snakemake's own log of it (``onerror``'s ``log``): the
+    rules that failed with their logs, or that it was stopped (SIGTERM) or interrupted (Ctrl-C)
+    with no job failing, or, where the log says neither, that the reason is in the messages above.
+    Never "a job failed" when none did."""
+    lines: list[str] = []
+    for path in logs:
+        try:
+            lines += Path(path).read_text(errors="replace").splitlines()
+        except OSError:
+            continue
+    failed: dict[str, str] = {}
+    rule = None
+    for line in lines:
+        m = FAILED_RULE.match(line)
+        if m:
+            rule = m.group(1)
+            failed.setdefault(rule, "")
+            continue
+        m = FAILED_LOG.match(line)
+        if m and rule is not None and not failed[rule]:
+            failed[rule] = m.group(1)
+    again = "Jobs that finished are kept; run the same command again to do the rest."
+    if failed:
+        named = "; ".join(f"{r} (log {log})" if log else r for r, log in failed.items())
+        return [
+            f"Run FAILED: {len(failed)} job(s) failed: {named}. Jobs that finished are kept; "
+            "fix the cause (the end of the job's log) and run the same command again."
+        ]
+    if any(STOPPED in line for line in lines):
+        return [
+            "Run STOPPED on request (SIGTERM): no job failed; the jobs that were running were "
+            f"finished first. {again}"
+        ]
+    if any(INTERRUPTED in line for line in lines):
+        return [
+            "Run INTERRUPTED (Ctrl-C): no job failed; the jobs that were running were stopped and "
+            f"will be redone. {again}"
+        ]
+    return [f"Run FAILED (Snakemake's messages above say why; no job log names a failure). {again}"]
+
+
+def text(
+    ok: bool, workdir: str | Path = ".", *, remember: bool = True, logs: Sequence[str | Path] = ()
+) -> str:
+    """The closing summary; with ``remember`` the ledger is kept for the next run's comparison.
+    ``logs``: Snakemake's log of the run (what ``onerror`` receives), read to say why it ended."""
     root = Path(workdir)
     papers = [k for k in paper_keys() if (root / "results" / k).is_dir()]
     out = ["", "=" * 72]
     if ok:
         out.append("Run finished. Outputs (figures .pdf/.png, numbers .csv, provenance .json):")
     else:
-        out.append(
-            "Run FAILED (the failed job's log is named above). Jobs that finished are kept; "
-            "fix the cause and run the same command again."
-        )
+        out += why_not_ok(logs)
         out.append("Outputs so far:")
     out += [f"  results/{k}/" for k in papers] or ["  (none yet under results/)"]
     ledger = _read(root / LEDGER)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import copy
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,11 @@ from .core.declarations import (  # noqa: F401  (re-exported for workflow/rules 
     Registry,
     RegistryError,
     Resources,
+    Shards,
     Step,
     _Declaration,
+    shard_groups,
+    shard_input,
 )
 from .core.discovery import files as paper_files
 from .core.discovery import paper_keys, registry_module, search_path
@@ -105,6 +109,156 @@ def data_inputs(config: Mapping[str, Any], paper: str, decl: _Declaration) -> li
             raise RegistryError(f"{paper}.{decl.name}: no data block {paper}.data.{name} in config")
         files += sources.rule_inputs(name, blocks[name])
     return files
+
+
+# --- jobs: what the rule loop makes of the declarations ------------------------------------------
+
+
+class ShardError(RegistryError):
+    """A sharded step's run count or the config's ``runs_per_job`` is unusable."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One rule of the pipeline, as ``workflow/rules/registry.smk`` writes it.
+
+    ``kind`` is ``step`` (a step in one job), ``shard`` (runs ``first``..``stop - 1`` of a sharded
+    step), ``pool`` (a sharded step's own outputs from its shards) or ``figure``; ``func`` is what
+    ``workflow/scripts/run.py`` calls (a pool job: the step's ``Shards.pool``).
+    """
+
+    rule: str
+    name: str
+    kind: str
+    func: str
+    decl: _Declaration
+    inputs: dict[str, str]
+    outputs: dict[str, str]
+    params: dict[str, Any]
+    data: list[str]
+    resources: Resources
+    log: str
+    benchmark: str
+    runs: tuple[int, int] | None = field(default=None)
+
+
+def runs_per_job(config: Mapping[str, Any]) -> int | None:
+    """The config's ``runs_per_job`` (None: every run of a model in one job)."""
+    value = config.get("runs_per_job")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ShardError(f"config key runs_per_job: {value!r} is not an integer >= 1 (or null)")
+    return value
+
+
+def _pop(params: dict[str, Any], dotted: str, where: str) -> int:
+    """Remove and return the run count at ``dotted`` in ``params``."""
+    *parents, last = dotted.split(".")
+    node: Any = params
+    for part in parents:
+        node = node.get(part) if isinstance(node, Mapping) else None
+    if not isinstance(node, dict) or last not in node:
+        raise ShardError(f"{where}: Shards.count {dotted!r} is not among the step's params")
+    count = node.pop(last)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ShardError(f"{where}: the run count {dotted} = {count!r} is not an integer >= 1")
+    return count
+
+
+def shard_ranges(count: int, per_job: int | None) -> list[tuple[int, int]]:
+    """Consecutive ``(first, stop)`` run ranges of at most ``per_job`` runs covering ``count`` runs
+    (one range when ``per_job`` is None). The ranges start at multiples of ``per_job`` whatever
+    ``count`` is, so raising ``count`` adds shards and leaves the full ones as they were (their
+    params hold no run count: they are not rerun)."""
+    step = count if per_job is None else per_job
+    return [(a, min(a + step, count)) for a in range(0, count, step)]
+
+
+def shard_tag(first: int, stop: int) -> str:
+    """``runs0-4``: the name part of the shard of runs 0..4."""
+    return f"runs{first}-{stop - 1}"
+
+
+def shard_outputs(reg: Registry, step: Step, first: int, stop: int) -> dict[str, str]:
+    """Where the shard of runs ``first``..``stop - 1`` writes the step's outputs (same file names,
+    in a folder of its own under ``intermediate/shards/``)."""
+    tag = shard_tag(first, stop)
+    return {k: artifact(reg.paper, f"shards/{tag}/{f}") for k, f in step.outputs.items()}
+
+
+#: resources of a pool job: it reads and writes the shards' files, trains nothing
+POOL_RUNTIME = 10
+
+
+def jobs(reg: Registry, config: Mapping[str, Any], scale: str) -> list[Job]:
+    """Every rule of one paper: one per figure and per unsharded step; per sharded step (a
+    :class:`Shards` declaration and ``runs_per_job`` below its run count) one job per shard and
+    one pool job, whose outputs are the step's own (what the figures read)."""
+    paper, per_job = reg.paper, runs_per_job(config)
+    out: list[Job] = []
+    for decl in (*reg.steps, *reg.figures):
+        res = decl.resources_for(scale)
+        common = dict(decl=decl, resources=res, data=data_inputs(config, paper, decl))
+        prm = params(config, paper, decl)
+        base = Job(
+            rule=reg.rule_name(decl),
+            name=decl.name,
+            kind="step" if isinstance(decl, Step) else "figure",
+            func=decl.func,
+            inputs=reg.inputs(decl),
+            outputs=reg.step_outputs(decl) if isinstance(decl, Step) else {},
+            params=prm,
+            log=log_path(paper, decl.name),
+            benchmark=benchmark_path(paper, decl.name),
+            **common,
+        )
+        if not isinstance(decl, Step) or decl.shards is None:
+            out.append(base)
+            continue
+        shard_params = copy.deepcopy(prm)
+        count = _pop(shard_params, decl.shards.count, f"{paper}.{decl.name}")
+        ranges = shard_ranges(count, per_job)
+        if len(ranges) == 1:
+            out.append(base)
+            continue
+        pool_inputs: dict[str, str] = {}
+        for i, (a, b) in enumerate(ranges):
+            tag = shard_tag(a, b)
+            files = shard_outputs(reg, decl, a, b)
+            pool_inputs |= {shard_input(i, k): f for k, f in files.items()}
+            out.append(
+                Job(
+                    rule=f"{base.rule}_{tag.replace('-', '_')}",
+                    name=f"{decl.name}.{tag}",
+                    kind="shard",
+                    func=decl.func,
+                    inputs=base.inputs,
+                    outputs=files,
+                    params={**copy.deepcopy(shard_params), "shard": {"first": a, "stop": b}},
+                    log=log_path(paper, f"{decl.name}.{tag}"),
+                    benchmark=benchmark_path(paper, f"{decl.name}.{tag}"),
+                    runs=(a, b),
+                    **common,
+                )
+            )
+        out.append(
+            Job(
+                rule=base.rule,
+                name=decl.name,
+                kind="pool",
+                func=decl.shards.pool,
+                decl=decl,
+                inputs=pool_inputs,
+                outputs=base.outputs,
+                params=prm,
+                data=[],
+                resources=Resources(mem_mb=res.mem_mb, runtime=POOL_RUNTIME),
+                log=base.log,
+                benchmark=base.benchmark,
+            )
+        )
+    return out
 
 
 # --- code dependencies ---------------------------------------------------------------------------

@@ -12,8 +12,14 @@ from privrisk import workflow as wf  # noqa: E402
 
 # Stop before any job starts if a key is unknown, mistyped or out of range: one block naming each
 # key and exit status 2, not a WorkflowError with a frame that reads like a crash in this file.
-# `--config allow_large=true` and `=True` both mean true (privrisk.config.normalize_booleans).
+# Snakemake has already read the config files, silently keeping the last of a key given twice:
+# each is read again as privrisk.config reads it (a duplicate key or an alias bomb is refused).
+# `--config allow_large=true` and `=True` both mean true (privrisk.config.normalize_booleans), and
+# a nested `--config` number, which Snakemake hands over as a string, is a number again.
 try:
+    for _file in (*workflow.configfiles, *workflow.overwrite_configfiles):
+        _privrisk_config.read_file(_file)
+    _privrisk_config.normalize_command_line(config, workflow.config_settings.config)
     _privrisk_config.normalize_booleans(config)
     _privrisk_config.validate(config)
 except _privrisk_config.ConfigError as err:
@@ -54,11 +60,33 @@ def paper_params(key, fig):
     return wf.paper_params(config, key, fig)
 
 
-def code(func):
-    """Library source files a rule's function depends on, as `input: code=code(func)`,
+def code(*funcs):
+    """Library source files the rule's functions depend on, as `input: code=code(func, ...)`,
     so that editing that code (and only that code) reruns the rule. Relative to the working
     directory, as Snakemake records inputs: a moved checkout reruns nothing."""
-    return [os.path.relpath(p) for p in wf.code_inputs(func)]
+    return [os.path.relpath(p) for p in wf.code_inputs(*funcs)]
+
+
+def lineage_data(paper, decls):
+    """The real raw files any of `decls` reads (a rule and the steps it is made from), once each."""
+    return sorted({f for d in decls for f in wf.data_inputs(config, paper, d)})
+
+
+def lineage_params(reg, steps):
+    """The params (function, config) of the steps a job is made from (Registry.upstream), by
+    the steps' rule names, as one more param of the job. Changing a step's parameter then leaves
+    every job made from it out of date, even when the step's rerun is interrupted (and its old
+    outputs are gone). A job made from no step gets no such param, and keeps its old params."""
+    return (
+        {
+            "upstream": {
+                reg.rule_name(s): {"func": s.func, "cfg": wf.params(config, reg.paper, s)}
+                for s in steps
+            }
+        }
+        if steps
+        else {}
+    )
 
 
 def caption(key, fig):

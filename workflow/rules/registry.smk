@@ -1,6 +1,8 @@
 # The one loop that turns every paper's declarations (privrisk.papers.<key>.registry: STEPS and
-# FIGURES) into rules: one rule per step, one per figure. Paths, params, code and data inputs all
-# come from privrisk.workflow, so nothing about a particular paper is written here.
+# FIGURES) into rules: one rule per step, one per figure, and for a step declaring Shards with
+# `runs_per_job` below its run count one rule per shard plus the pooling rule that writes the
+# step's own outputs (privrisk.workflow.jobs). Paths, params, code and data inputs all come from
+# privrisk.workflow, so nothing about a particular paper is written here.
 
 
 for _paper in wf.paper_keys():
@@ -8,43 +10,47 @@ for _paper in wf.paper_keys():
     REGISTRIES[_paper] = _reg
     PAPER_TARGETS[_paper] = _reg.targets()
 
-    for _decl in (*_reg.steps, *_reg.figures):
-        _is_step = isinstance(_decl, wf.Step)
-        _res = _decl.resources_for(SCALE)
+    for _job in wf.jobs(_reg, config, SCALE):
+        _is_figure = _job.kind == "figure"
+        # the steps it is made from: their code, data and params are this rule's too (an
+        # interrupted rerun of one of them must leave this rule out of date: Registry.upstream)
+        _up = _reg.upstream(_job.decl)
 
         rule:
             name:
-                _reg.rule_name(_decl)
+                _job.rule
             input:
-                **_reg.inputs(_decl),
-                code=code(_decl.func),
-                data=wf.data_inputs(config, _paper, _decl),
+                **_job.inputs,
+                # a shard's or pool's code is its step's too
+                code=code(*dict.fromkeys((_job.func, _job.decl.func, *(s.func for s in _up)))),
+                data=lineage_data(_paper, (_job.decl, *_up)),
             output:
                 **(
-                    _reg.step_outputs(_decl)
-                    if _is_step
-                    else report_outputs(_paper, _decl.name, _decl.table)
+                    report_outputs(_paper, _job.name, _job.decl.table)
+                    if _is_figure
+                    else _job.outputs
                 ),
             log:
-                wf.log_path(_paper, _decl.name),
+                _job.log,
             benchmark:
-                wf.benchmark_path(_paper, _decl.name)
+                _job.benchmark
             conda:
                 "../envs/privrisk.yaml"
-            threads: _res.threads
+            threads: _job.resources.threads
             resources:
-                mem_mb=_res.mem_mb,
-                runtime=_res.runtime,
-                gpu=_res.gpu,
+                mem_mb=_job.resources.mem_mb,
+                runtime=_job.resources.runtime,
+                gpu=_job.resources.gpu,
             params:
-                func=_decl.func,
-                cfg=wf.params(config, _paper, _decl),
+                **lineage_params(_reg, _up),
+                func=_job.func,
+                cfg=_job.params,
                 paper=_paper,
-                name=_decl.name,
-                # (not a conditional script path: Snakemake evaluates `script:` at run time, when
-                # the loop variables hold the last declaration's values)
-                kind="step" if _is_step else "figure",
+                name=_job.name,
+                # step, shard, pool or figure (not a conditional script path: Snakemake evaluates
+                # `script:` at run time, when the loop variables hold the last job's values)
+                kind=_job.kind,
                 # the generic report caption shows it when the figure has no caption file
-                caption="" if _is_step else wf.figure_caption(_decl.func),
+                caption=wf.figure_caption(_job.func) if _is_figure else "",
             script:
                 "../scripts/run.py"

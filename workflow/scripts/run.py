@@ -1,8 +1,10 @@
 """Run one declared step or figure of the privrisk library (every rule of registry.smk uses this).
 
-params.kind is ``step`` or ``figure``; params.func names ``module:function``; params.cfg holds its
-params. A step has the signature ``f(params, inputs, outputs)`` and writes exactly the rule's
-outputs; a figure returns a FigureResult that run_figure writes as the output contract. Figure
+params.kind is ``step``, ``shard``, ``pool`` or ``figure``; params.func names ``module:function``;
+params.cfg holds its params. A step (or a shard of one: runs ``params["shard"]`` of it) has the
+signature ``f(params, inputs, outputs)`` and writes exactly the rule's outputs; a pool job calls
+the step's ``Shards.pool`` as ``f(params, shards, outputs)`` with the shards' output paths in run
+order; a figure returns a FigureResult that run_figure writes as the output contract. Figure
 rules only read step artifacts, so changing a plot never reruns a step.
 
 Torch's thread count is the config's ``torch_threads`` for every job, not the rule's ``threads``
@@ -35,19 +37,27 @@ if __name__ == "__main__":
     jobs.die_with_parent()
     jobs.heartbeat(f"{sm.params.paper} {sm.params.name}", sm.log[0])
 
-from privrisk.core import device  # noqa: E402
+from privrisk.core import checksums, device  # noqa: E402
+from privrisk.core.declarations import shard_groups  # noqa: E402
 from privrisk.figure import resolve, run_figure  # noqa: E402
 from privrisk.joblog import job_log  # noqa: E402
 
 inputs = {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")}
 # a malformed intermediate file is named, not reported as `KeyError: 'draw'` from deep inside
 with job_log(sm.log[0]), jobs.inputs_named_when_malformed(inputs):
-    step = sm.params.kind == "step"
+    kind = sm.params.kind
+    outputs = {k: str(v) for k, v in sm.output.items()}
     # applied here once for every job; a figure job does not load torch for it (it is recorded in
     # the figure's provenance)
-    device.set_torch_threads(sm.config.get("torch_threads", 1), load_torch=step)
-    if step:
-        resolve(sm.params.func)(sm.params.cfg, inputs, {k: str(v) for k, v in sm.output.items()})
+    device.set_torch_threads(sm.config.get("torch_threads", 1), load_torch=kind != "figure")
+    if kind in ("step", "shard", "pool"):
+        if kind == "pool":
+            resolve(sm.params.func)(sm.params.cfg, shard_groups(inputs), outputs)
+        else:
+            resolve(sm.params.func)(sm.params.cfg, inputs, outputs)
+        # the SHA-256 of what the step wrote, beside each file: a later error blames only an input
+        # that was changed since (privrisk.core.jobs), and `privrisk complete` names an edited one
+        checksums.write_sidecars(p for p in outputs.values() if Path(p).is_file())
     else:
         run_figure(
             sm.params.func,

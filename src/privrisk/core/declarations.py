@@ -9,6 +9,10 @@ Each paper package has a ``registry`` module declaring
 * ``FIGURES``: figures and tables. A figure runs ``func(params)`` or ``func(params, inputs)``
   and returns a :class:`privrisk.figure.FigureResult`.
 
+A step that trains independent replicate runs declares :class:`Shards`: the pipeline then trains
+its runs in shards of the config's ``runs_per_job`` (each shard its own job, on any core, node or
+GPU) and pools them into the step's own outputs, which are the same whatever the sharding.
+
 Either may be a sequence or a function of the paper's config section (for declarations that
 depend on config, such as one training step per ε), and ``PAPER``: the :class:`Paper` it
 reproduces (the docs' paper table and pages are generated from it). ``workflow/rules/registry.smk``
@@ -61,6 +65,52 @@ class Resources:
 
 
 @dataclass(frozen=True)
+class Shards:
+    """A step whose outputs pool ``count`` independent replicate runs, which may train apart.
+
+    ``count`` is the dotted path of the number of runs in the step's *params* (e.g.
+    ``"model.runs"``). With the config's ``runs_per_job`` set below that number, the pipeline
+    makes one job per shard of consecutive runs, each calling the step's function with that
+    count removed from its params and ``params["shard"] = {"first": a, "stop": b}`` (runs a..b-1)
+    and writing the step's outputs under ``intermediate/shards/``; then one job calls ``pool``
+    (``"module:function"``, signature ``f(params, shards, outputs)``, ``shards`` being the shards'
+    output paths in run order) to write the step's own outputs. The step function must make run
+    k's numbers from run k's seed alone (never from how many runs share its job), so that the
+    pooled outputs equal those of one job training every run; without ``runs_per_job`` (or with
+    one shard) the step is one job as any other.
+    """
+
+    count: str
+    pool: str
+
+    def __post_init__(self) -> None:
+        if ":" not in self.pool:
+            raise RegistryError(f"Shards.pool must be 'module:function', got {self.pool!r}")
+        if not self.count or any(not part for part in self.count.split(".")):
+            raise RegistryError(f"Shards.count must be a dotted params path, got {self.count!r}")
+
+
+#: how a pool job's inputs are named: ``shard<i>__<output>`` (i = the shard's position)
+_SHARD_INPUT = "shard{i}__{name}"
+
+
+def shard_input(i: int, name: str) -> str:
+    """The name of shard ``i``'s output ``name`` among a pool job's inputs."""
+    return _SHARD_INPUT.format(i=i, name=name)
+
+
+def shard_groups(inputs: Mapping[str, str]) -> list[dict[str, str]]:
+    """A pool job's inputs as one dict of output paths per shard, in run order (the inverse of
+    :func:`shard_input`; other inputs are left out)."""
+    groups: dict[int, dict[str, str]] = {}
+    for key, path in inputs.items():
+        head, sep, name = key.partition("__")
+        if sep and head.startswith("shard") and head[5:].isdigit():
+            groups.setdefault(int(head[5:]), {})[name] = path
+    return [groups[i] for i in sorted(groups)]
+
+
+@dataclass(frozen=True)
 class Out:
     """A named output of another step of the same paper: ``Out("train_mnist", "queries")``."""
 
@@ -102,6 +152,8 @@ class Step(_Declaration):
     """An expensive computation writing ``outputs`` (output name -> file name)."""
 
     outputs: Mapping[str, str]
+    #: the step pools independent replicate runs that may train in shards (:class:`Shards`)
+    shards: Shards | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -170,6 +222,24 @@ class Registry:
             k: artifact(self.paper, self.step(ref.step).outputs[ref.name])
             for k, ref in decl.inputs.items()
         }
+
+    def upstream(self, decl: _Declaration) -> tuple[Step, ...]:
+        """Every step ``decl`` is made from: the steps whose artifacts it reads and, transitively,
+        the steps those read (in declaration order).
+
+        Its rule lists their params, code and data as its own (workflow/rules/registry.smk): a
+        step whose rerun was interrupted has lost its outputs (Snakemake deletes them before a
+        job runs), and Snakemake does not remake a missing input of an output it deems current,
+        so without them the same command would report "Nothing to be done" over a figure made
+        from the old parameters."""
+        names: set[str] = set()
+        todo = [ref.step for ref in decl.inputs.values()]
+        while todo:
+            name = todo.pop()
+            if name not in names:
+                names.add(name)
+                todo += [ref.step for ref in self.step(name).inputs.values()]
+        return tuple(s for s in self.steps if s.name in names)
 
     def targets(self) -> list[str]:
         """The paper's final outputs (every figure's files, without the per-figure claims rows)."""

@@ -109,6 +109,22 @@ def _json_problem(path: str) -> str | None:
     return None
 
 
+def _as_written(path: str) -> bool | None:
+    """Whether ``path`` holds the bytes its step wrote: True or False where the step's runner
+    recorded their SHA-256 in a ``<path>.sha256`` sidecar (workflow/scripts/run.py), None where
+    nothing was recorded. A file with the bytes its rule wrote is never blamed for an error, even
+    when it lacks a column another input has lost."""
+    from .checksums import changed, read_sidecar, sidecar
+
+    side = sidecar(path)
+    if not side.is_file():
+        return None
+    try:
+        return not changed(read_sidecar(side), Path(path).parent)
+    except OSError:
+        return None
+
+
 def _from_pandas(err: BaseException) -> bool:
     tb = err.__traceback__
     while tb is not None:
@@ -122,7 +138,8 @@ def _from_pandas(err: BaseException) -> bool:
 def inputs_named_when_malformed(inputs: dict[str, str]) -> Iterator[None]:
     """Turn what a malformed intermediate file raises deep inside a step or figure (``KeyError:
     'draw'``, a pandas parse error, a JSON decode error) into one :class:`MalformedInput` naming
-    the file and what is wrong with it. Errors no input explains pass unchanged."""
+    the file and what is wrong with it; a file whose bytes are those its step wrote (its SHA-256
+    sidecar) is never named. Errors no input explains pass unchanged."""
     import json
 
     try:
@@ -139,6 +156,9 @@ def inputs_named_when_malformed(inputs: dict[str, str]) -> Iterator[None]:
             raise
         problems = []
         for path in inputs.values():
+            intact = _as_written(path)
+            if intact:  # the bytes its rule wrote: whatever columns it has, it is not to blame
+                continue
             if path.endswith(".csv"):
                 problems.append(_csv_problem(path, column))
             elif path.endswith(".json") and (

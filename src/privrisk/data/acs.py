@@ -215,26 +215,37 @@ def load_pums_csv(
     header = csv_header(path)
     cols = COLUMNS + (["ST"] if "ST" in header else [])
     df = read_csv_columns(path, cols)
+    df.index += 2  # each row's line in the file (the header is line 1), for the messages
     if "ST" in df:
         st = pd.to_numeric(df["ST"], errors="coerce")
         df = df[st == STATE_FIPS_CA]
     if len(df) == 0:
         raise DataFormatError(f"{path}: no California (ST = 6) person records")
-    df = subsample_rows(df.reset_index(drop=True), raw_rows, seed)
+    df = subsample_rows(df, raw_rows, seed)
     codes = np.empty((len(df), len(COLUMNS)), dtype=np.int64)
     for j, col in enumerate(COLUMNS):
         num = pd.to_numeric(df[col].str.strip(), errors="coerce")
-        bad = num.isna() & df[col].notna() & (df[col].str.strip() != "")
+        blank = df[col].isna() | (df[col].str.strip() == "")
+        bad = num.isna() & ~blank
         if bad.any():
             ex = ", ".join(repr(v) for v in df[col][bad].head(3))
             raise DataFormatError(f"{path}: column {col!r} has non-numeric value(s) ({ex})")
+        # A blank cell is PUMS's "not applicable" (ACSEmployment's postprocess codes it -1), but
+        # only where the column has such cases; elsewhere it is a damaged file, said as blank
+        # (not as an unknown value -1, which no cell of the file holds).
+        if blank.any() and (col == "AGEP" or -1 not in VALUES[col]):
+            rows = ", ".join(str(int(i)) for i in df.index[blank][:3])
+            raise DataFormatError(
+                f"{path}: column {col!r} has {int(blank.sum())} blank cell(s) (line(s) {rows}"
+                f"{', …' if blank.sum() > 3 else ''}); every person record has a {col}"
+            )
         vals = num.fillna(-1)  # ACSEmployment postprocess: np.nan_to_num(x, -1)
         if (vals != np.round(vals)).any():
             raise DataFormatError(f"{path}: column {col!r} has non-integer values")
         vals = vals.astype(np.int64)
         if col == "AGEP":
             if (vals < 0).any():
-                raise DataFormatError(f"{path}: column 'AGEP' has missing or negative ages")
+                raise DataFormatError(f"{path}: column 'AGEP' has negative ages")
             vals = vals // 10
         codes[:, j] = encode_fixed(vals, VALUES[col], path=path, column=col)
     return CategoricalTable(

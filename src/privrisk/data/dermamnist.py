@@ -21,8 +21,10 @@ import zipfile
 import zlib
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.lib import format as npformat
 
 from ..core import seeds
 from . import sources
@@ -43,23 +45,73 @@ def real_files(block) -> list[Path]:
     return [Path(block["path"]) / FILE]
 
 
+#: most images a real file may hold: 10× DermaMNIST's 10,015 (about 1.2 GB of 64×64 RGB), so a
+#: member whose header claims billions of images is refused before anything is allocated
+MAX_IMAGES = 100_000
+
+
+def _short(err: BaseException, limit: int = 100) -> str:
+    """An exception as one short printable line (a corrupted header quotes its own bytes)."""
+    text = "".join(c if c.isprintable() else "?" for c in str(err).split("\n")[0])
+    return f"{type(err).__name__}: {text if len(text) <= limit else text[: limit - 1] + '…'}"
+
+
+def _check_member(z: Any, key: str, path: Path) -> None:
+    """The ``.npy`` header of member ``key``, read without loading the array: a member that is
+    no ``.npy`` (``np.load`` would hand back its raw bytes), a header numpy cannot parse, or one
+    whose shape does not match the bytes the member holds (a corrupted shape would otherwise
+    allocate terabytes, or read past the data) is a DataFormatError naming the file and member."""
+    info = z.zip.getinfo(f"{key}.npy")
+    try:
+        with z.zip.open(info) as f:
+            version = npformat.read_magic(f)
+            read = (
+                npformat.read_array_header_1_0
+                if version == (1, 0)
+                else npformat.read_array_header_2_0
+            )
+            shape, _, dtype = read(f)
+            header = f.tell()
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as e:
+        raise DataFormatError(
+            f"{path}: member {key}.npy has no valid .npy header ({_short(e)}); the "
+            "file is corrupted: download it again"
+        ) from None
+    n = int(np.prod(shape, dtype=object))
+    if shape and shape[0] > MAX_IMAGES:
+        raise DataFormatError(
+            f"{path}: member {key}.npy claims {shape[0]:,} rows (at most {MAX_IMAGES:,}); the "
+            "file is corrupted or not DermaMNIST"
+        )
+    if header + n * dtype.itemsize != info.file_size:
+        raise DataFormatError(
+            f"{path}: member {key}.npy: its header says {dtype} {shape} ({n * dtype.itemsize:,} "
+            f"data bytes), the member holds {info.file_size - header:,}; the file is corrupted: "
+            "download it again"
+        )
+
+
 def read_npz(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     """(uint8 images (N, 64, 64, 3), int labels in 0..6) of all three parts, checked.
 
     Raises:
-        DataFormatError: a key is missing, or shapes, dtype or label range are wrong (names the file).
+        DataFormatError: a key is missing, a member's header is corrupt, or shapes, dtype or
+            label range are wrong (names the file).
     """
     path = Path(path)
     try:
         z = np.load(path, allow_pickle=False)
     except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
         raise DataFormatError(f"{path}: not a readable npz file ({e})") from None
+    if not isinstance(z, np.lib.npyio.NpzFile):
+        raise DataFormatError(f"{path}: a single array, not an npz archive of the six arrays")
     xs, ys = [], []
     with z:
         for part in PARTS:
             for key in (f"{part}_images", f"{part}_labels"):
                 if key not in z.files:
                     raise DataFormatError(f"{path}: no array {key!r} (has {sorted(z.files)})")
+                _check_member(z, key, path)
             try:  # the arrays are read lazily: a truncated or corrupted member fails only here
                 x, y = z[f"{part}_images"], z[f"{part}_labels"]
             except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as e:

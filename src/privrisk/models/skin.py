@@ -24,7 +24,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from ..training.replicates import Replicas, RunRNG, make_adam, step, take
+from ..training.replicates import Replicas, RunRNG, lane_bce, make_adam, step, take
 
 log = logging.getLogger(__name__)
 
@@ -142,9 +142,7 @@ def train_classifier(
     for _ in range(epochs):
         for idx in rng.epoch(x.shape[1], batch_size):
             target = take(y, idx).to(x.dtype)
-            loss = F.binary_cross_entropy_with_logits(
-                net(take(x, idx)), target, reduction="none"
-            ).mean(1)
+            loss = lane_bce(net(take(x, idx)), target).mean(1)
             step(opt, loss)
         hist.append(loss.detach())
     net.write_back()

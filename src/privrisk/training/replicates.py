@@ -1,11 +1,11 @@
 """Independent training runs of one architecture as ONE batched computation.
 
 :class:`Replicas` turns R modules of the same architecture into one module whose layers are
-*grouped*: every ``Linear`` becomes a batched matrix product over a leading run axis (``baddbmm``)
-and every ``Conv2d`` / ``ConvTranspose2d`` one grouped convolution with ``groups = R``; the
-activations carry the R runs' batches one after another (run-major, ``R·B`` rows), so the
-architecture's own ``forward`` (reshapes, concatenations, activations) runs unchanged. R small
-networks then cost about as many kernel launches as one — native kernels, unlike
+*grouped*: every ``Linear`` becomes a batched matrix product over a leading run axis
+(:func:`lane_matmul`) and every ``Conv2d`` / ``ConvTranspose2d`` one convolution per run on its
+own rows; the activations carry the R runs' batches one after another (run-major, ``R·B`` rows),
+so the architecture's own ``forward`` (reshapes, concatenations, activations) runs unchanged.
+The small matrix products then cost about as many kernel launches as one — native kernels, unlike
 ``torch.func.vmap`` over ``functional_call``, whose per-op dispatch made a quick-scale WGAN-GP step
 slower batched than a loop over runs (0.27 s for 10 runs vs 0.23 s, and 6× the loop for one run;
 measured on this machine). Each run's loss depends only on its own slice of the parameters, so
@@ -13,9 +13,26 @@ one backward pass of the summed losses gives every run its own gradient, and an 
 optimizer (Adam, SGD) over the stacked tensors is exactly R independent optimizers.
 
 :class:`RunRNG` holds one ``torch.Generator`` per run, seeded with that run's seed: each run's
-batches, latents and noise are the stream its own seed gives, whatever the other runs are, so a
-run trained beside nine others is the same replicate as the run trained alone (up to float
-reordering in the batched kernels; tests/models/test_gan.py checks it).
+batches, latents and noise are the stream its own seed gives, whatever the other runs are.
+
+**A run's numbers do not depend on the runs beside it**, to the last bit (on one machine, at one
+``torch_threads``): a model whose runs train in shards (config key ``runs_per_job``) is then the
+same model as one trained in one job. Four things would otherwise tie a run's rounding to its
+batch, each handled here and tested in tests/training/test_replicates.py:
+
+* ATen computes a batch of one matrix-vector product with another kernel than a batch of
+  several, and the operands' memory layout picks the kernel's transposition:
+  :func:`lane_matmul` computes a lone run as two copies and makes operands contiguous;
+* MKL rounds by the alignment of each run's slice: its reproducible mode
+  (``MKL_CBWR=AUTO,STRICT``, set by importing :mod:`privrisk.training`);
+* oneDNN picks another kernel for a grouped convolution than for a plain one: one convolution
+  per run (on this machine also faster than the grouped kernel at quick scale);
+* element-wise kernels finish a tensor's last entries with scalar code whose ``exp``/``tanh``
+  round differently from SIMD: per-sample losses and tanh/sigmoid activations are computed on
+  rows padded per run (:func:`lane_bce`, :func:`lane_rows`).
+
+A GPU gives no such promise (cuBLAS and cuDNN choose algorithms by shape); shards of one model
+should run on one kind of device.
 """
 
 from __future__ import annotations
@@ -44,6 +61,60 @@ def _stacked(layers: Sequence[nn.Module], name: str) -> dict[str, nn.Parameter |
     return out
 
 
+def lane_matmul(
+    a: torch.Tensor,
+    b: torch.Tensor,
+    bias: torch.Tensor | None = None,
+    *,
+    ta: bool = False,
+    tb: bool = False,
+) -> torch.Tensor:
+    """``bias + a′ @ b′`` per lane (the leading run axis), where ``a′`` is ``a`` transposed when
+    ``ta`` (``b′`` likewise), with each lane's numbers independent of how many lanes there are.
+
+    Three things would otherwise make a run's numbers depend on the runs beside it in its job:
+    ATen computes a batch of ONE matrix-vector product (a critic's last layer) with another
+    kernel than a batch of several, so one lane is computed as two copies of itself (the second
+    discarded; its gradient is exactly zero); the memory layout of the operands picks the
+    kernel's transposition, so they are made contiguous before the transposition, in both cases
+    alike; and MKL rounds by the alignment of each lane's slice unless its reproducible mode is
+    on (``MKL_CBWR=AUTO,STRICT``, which importing :mod:`privrisk.training` sets).
+    """
+    a, b = a.contiguous(), b.contiguous()
+    if a.shape[0] == 1:
+        return lane_matmul(
+            torch.cat([a, a]),
+            torch.cat([b, b]),
+            None if bias is None else torch.cat([bias, bias]),
+            ta=ta,
+            tb=tb,
+        )[:1]
+    a = a.transpose(1, 2) if ta else a
+    b = b.transpose(1, 2) if tb else b
+    return torch.bmm(a, b) if bias is None else torch.baddbmm(bias, a, b)
+
+
+#: rows of per-sample values are padded to a multiple of this many entries (below)
+ROW_BLOCK = 64
+
+
+def lane_bce(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """Per-sample binary cross-entropy with logits (``reduction="none"``) of (R, b) values, each
+    run's row computed as it is when the run is alone.
+
+    ATen's element-wise kernels run SIMD over the whole tensor and finish the last few entries
+    with scalar code, whose ``exp``/``log`` round differently from the vector ones; which of a
+    run's entries fall in that tail depends on how many runs are stacked. Padding every row to a
+    multiple of :data:`ROW_BLOCK` entries (64, a multiple of every SIMD width) puts every entry
+    on the vector path in any layout; the padding's loss and gradient are sliced away.
+    """
+    b = logits.shape[-1]
+    pad = -b % ROW_BLOCK
+    if pad:
+        logits, target = F.pad(logits, (0, pad)), F.pad(target, (0, pad))
+    return F.binary_cross_entropy_with_logits(logits, target, reduction="none")[..., :b]
+
+
 class _GroupedLinear(nn.Module):
     """R Linear layers: input (R·B, …, in) run-major -> (R·B, …, out)."""
 
@@ -55,14 +126,21 @@ class _GroupedLinear(nn.Module):
 
     def forward(self, x):
         h = x.reshape(self.runs, -1, x.shape[-1])
-        wt = self.weight.transpose(1, 2)
-        y = torch.bmm(h, wt) if self.bias is None else torch.baddbmm(self.bias[:, None], h, wt)
+        bias = None if self.bias is None else self.bias[:, None]
+        y = lane_matmul(h, self.weight, bias, tb=True)
         return y.reshape(*x.shape[:-1], -1)
 
 
 class _GroupedConv(nn.Module):
-    """R Conv2d (or ConvTranspose2d) layers as one convolution with groups = R: input (R·B, C, H, W)
-    run-major; the runs' channels are laid side by side for the grouped kernel and back."""
+    """R Conv2d (or ConvTranspose2d) layers: input (R·B, C, H, W) run-major, one convolution per
+    run on its own rows.
+
+    Not one convolution with ``groups = R``: oneDNN picks another kernel for a grouped convolution
+    than for a plain one (its first-layer kernel for 3 input channels, for one), so a run's numbers
+    would depend on how many runs share its job; one call per run gives each run the numbers it
+    gets alone. On this project's CPU the loop was also faster than the grouped kernel for the
+    quick-scale skin networks (docs/xu2022-replicates.md).
+    """
 
     def __init__(self, layers: Sequence[nn.Conv2d | nn.ConvTranspose2d]):
         super().__init__()
@@ -75,23 +153,53 @@ class _GroupedConv(nn.Module):
         for k, v in _stacked(layers, "conv").items():
             setattr(self, k, v)
 
-    def forward(self, x):
-        r, rb, c = self.runs, x.shape[0], x.shape[1]
-        b = rb // r
-        h = x.reshape(r, b, c, *x.shape[2:]).transpose(0, 1).reshape(b, r * c, *x.shape[2:])
-        w = self.weight.reshape(-1, *self.weight.shape[2:])
-        bias = None if self.bias is None else self.bias.reshape(-1)
+    def _one(self, x: torch.Tensor, k: int) -> torch.Tensor:
+        bias = None if self.bias is None else self.bias[k]
         if self.transposed:
-            y = F.conv_transpose2d(
-                h, w, bias, self.stride, self.padding, self.output_padding, r, self.dilation
+            return F.conv_transpose2d(
+                x,
+                self.weight[k],
+                bias,
+                self.stride,
+                self.padding,
+                self.output_padding,
+                1,
+                self.dilation,
             )
-        else:
-            y = F.conv2d(h, w, bias, self.stride, self.padding, self.dilation, r)
-        out = y.shape[1] // r
-        return y.reshape(b, r, out, *y.shape[2:]).transpose(0, 1).reshape(rb, out, *y.shape[2:])
+        return F.conv2d(x, self.weight[k], bias, self.stride, self.padding, self.dilation, 1)
+
+    def forward(self, x):
+        xs = x.reshape(self.runs, -1, *x.shape[1:])
+        return torch.cat([self._one(xs[k], k) for k in range(self.runs)])
 
 
 _GROUPED = {nn.Linear: _GroupedLinear, nn.Conv2d: _GroupedConv, nn.ConvTranspose2d: _GroupedConv}
+
+
+def lane_rows(fn: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, runs: int):
+    """``fn`` (element-wise) of x (R·B, ...) run-major, each run's entries padded to a multiple of
+    :data:`ROW_BLOCK` so that SIMD treats them alike however many runs are stacked (see
+    :func:`lane_bce`)."""
+    rows = x.reshape(runs, -1)
+    pad = -rows.shape[1] % ROW_BLOCK
+    out = fn(F.pad(rows, (0, pad)) if pad else rows)
+    return (out[:, : rows.shape[1]] if pad else out).reshape(x.shape)
+
+
+class _LaneActivation(nn.Module):
+    """An element-wise activation whose SIMD and scalar code round differently (tanh, sigmoid),
+    applied per run through :func:`lane_rows`."""
+
+    def __init__(self, fn: Callable[[torch.Tensor], torch.Tensor], runs: int):
+        super().__init__()
+        self.fn, self.runs = fn, runs
+
+    def forward(self, x):
+        return lane_rows(self.fn, x, self.runs)
+
+
+#: activations computed per run (exact ones, ReLU and LeakyReLU, need nothing)
+_TRANSCENDENTAL = {nn.Tanh: torch.tanh, nn.Sigmoid: torch.sigmoid}
 
 
 class Replicas:
@@ -123,6 +231,10 @@ class Replicas:
                 layers = [m.get_submodule(name) for m in self.modules]
                 parent, _, attr = name.rpartition(".")
                 setattr(self.grouped.get_submodule(parent), attr, kind(layers))
+            elif type(leaf) in _TRANSCENDENTAL:
+                parent, _, attr = name.rpartition(".")
+                act = _LaneActivation(_TRANSCENDENTAL[type(leaf)], len(self.modules))
+                setattr(self.grouped.get_submodule(parent), attr, act)
         self.params = dict(self.grouped.named_parameters())
         if list(self.params) != names:
             raise ValueError("Replicas: parameters outside Linear and convolution layers")

@@ -32,7 +32,10 @@ def test_one_training_step_per_model(cfg):
             "model": f"{INTER}/{m}.pt",
             "queries": f"{INTER}/{m}_queries.npz",
             "record": f"{INTER}/{m}_record.json",
+            "shards": f"{INTER}/{m}_shards.json",
         }
+        # its runs may train in shards (config key runs_per_job), pooled by steps.pool
+        assert step.shards == workflow.Shards("model.runs", "privrisk.papers.xu2022.steps:pool")
         skin = m.startswith("skin")
         quick = workflow.Resources(mem_mb=2000, runtime=15 if skin else 10)
         assert step.resources_for("quick") == quick and step.resources_for("paper").gpu == 1

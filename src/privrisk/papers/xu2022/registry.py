@@ -1,5 +1,6 @@
 """xu2022: one training step per model (it trains the model ``runs`` times and saves every run's
-query values), and figures that read the queries of the models they list.
+query values; with the config's ``runs_per_job`` the runs train in shards, pooled by
+:func:`.steps.pool`), and figures that read the queries of the models they list.
 
 Everything is declared in two tables, so that a new model is a row of :func:`models` (a step
 function in :mod:`.steps` or :mod:`.steps_skin` and a config block ``models.<name>``) and a new
@@ -19,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.declarations import Figure, Out, Paper, Resources, Step
+from ...core.declarations import Figure, Out, Paper, Resources, Shards, Step
 from ...core.grids import eps_tag, grid
 
 PAPER = Paper(
@@ -158,9 +159,11 @@ def _train(m: Model) -> Step:
             "model": f"{m.name}.pt",
             "queries": f"{m.name}_queries.npz",
             "record": f"{m.name}_record.json",
+            "shards": f"{m.name}_shards.json",
         },
         resources=m.resources,
         device=True,
+        shards=Shards(count="model.runs", pool=f"{_MOD}.steps:pool"),
     )
 
 

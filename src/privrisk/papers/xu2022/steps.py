@@ -1,5 +1,5 @@
-"""Training steps of xu2022's image half, and the run bookkeeping and writer every xu2022 step
-uses.
+"""Training steps of xu2022's image half, and the run bookkeeping, writer and pooling every xu2022
+step uses.
 
 Each step function has the step signature ``f(params, inputs, outputs)``; its params
 (declared in :mod:`.registry`) are the global ``seed``, ``name`` (the model), ``dataset``,
@@ -11,18 +11,27 @@ training split, initial weights and batches from ``seeds.torch_seed(seed, name, 
 the same dataset. Torch uses the device of the config key ``device`` and the thread count the
 step runner applied for the job (``torch_threads``, recorded in the record).
 
+Shards (config key ``runs_per_job``; :class:`privrisk.core.declarations.Shards`): a shard's
+params hold ``shard = {first, stop}`` instead of ``model.runs`` and it trains runs first..stop-1
+only, each from its own seed as above, so run k is the same run whichever job trains it;
+:func:`pool` then writes the model's outputs from the shards' through the same :func:`write`
+an unsharded step uses.
+
 Outputs (:func:`write`): ``split`` (npz: ``member`` (runs, N), ``run_seeds``), ``model``
 (state dicts, ``run<k>/<module>``), ``queries`` (:mod:`privrisk.estimators.queries`: every
-query's value for every point in every run) and ``record`` (json beside the queries: data
-source, sizes, settings, seeds, each query's member-vs-hold-out AUC per run, threads, wall time).
+query's value for every point in every run), ``record`` (json beside the queries: data source,
+sizes, settings, seeds, each query's member-vs-hold-out AUC per run, device, threads, CPU: what
+the runs are, nothing about how they were laid out over jobs) and ``shards`` (json: each job's
+runs, wall time, device, threads, CPU and host).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import platform
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +52,7 @@ log = logging.getLogger(__name__)
 class Run:
     """What one training run leaves: the member mask (N,), query values (name -> (N,) or (N, d)),
     the trained modules, its own record, per-run arrays (stacked over runs) and arrays kept from
-    the first run only (e.g. images for a figure)."""
+    run 0 only (e.g. images for a figure)."""
 
     member: np.ndarray
     values: dict[str, np.ndarray]
@@ -58,12 +67,22 @@ def device(params) -> torch.device:
     return devices.resolve(params.get("device", "auto"))
 
 
+def run_indices(params) -> range:
+    """The runs this job trains: all ``model.runs``, or a shard's ``first``..``stop - 1``."""
+    shard = params.get("shard")
+    if shard is None:
+        return range(int(params["model"]["runs"]))
+    return range(int(shard["first"]), int(shard["stop"]))
+
+
+def run_seed(params, k: int) -> int:
+    """Run k's seed: from the global seed, the model's name and k alone (not the sharding)."""
+    return seeds.torch_seed(params["seed"], params["name"], "run", k)
+
+
 def run_seeds(params) -> list[int]:
-    """One seed per training run of the model (``model.runs``), from the global seed and its name."""
-    return [
-        seeds.torch_seed(params["seed"], params["name"], "run", k)
-        for k in range(int(params["model"]["runs"]))
-    ]
+    """One seed per run this job trains (:func:`run_indices`)."""
+    return [run_seed(params, k) for k in run_indices(params)]
 
 
 def split(n: int, fraction: float, seed: int) -> np.ndarray:
@@ -113,15 +132,39 @@ def train_indices(member: np.ndarray, dev: torch.device) -> torch.Tensor:
     return torch.from_numpy(np.stack([np.flatnonzero(m) for m in member])).to(dev)
 
 
+# --- the record, the writer and the pooling of shards --------------------------------------------
+
+#: record keys that describe the machine a job ran on (equal over the shards of one machine)
+MACHINE = ("device", "torch_threads", "cpu")
+
+
+def _record(
+    params, shared: Mapping[str, Any], machine: Mapping[str, Any], runs: list
+) -> dict[str, Any]:
+    """The record of a model (or of a shard): one construction for both, so that a pooled record
+    and an unsharded one are the same bytes."""
+    return {
+        **shared,
+        "model": params["model"],
+        "seed": params["seed"],
+        **{k: machine[k] for k in MACHINE},
+        "runs": runs,
+    }
+
+
 def finish(
     params, outputs, results: list[Run], seeds_: list[int], *, record: dict[str, Any], t0: float
 ) -> None:
-    """Record every run (seed, size, query AUCs, where its modules sit) and :func:`write` it all;
-    ``record`` holds what the runs share (data source, sizes, what each query is). The runs were
-    trained as one batched computation, so the wall time is the model's, not a run's."""
+    """Record every run (its index, seed, size, query AUCs, where its modules sit) and
+    :func:`write` it all; ``record`` holds what the runs share (data source, sizes, what each
+    query is). The runs were trained as one batched computation, so the wall time (in the
+    ``shards`` output) is the job's, not a run's."""
     dev = device(params)
+    indices = list(run_indices(params))
+    if len(indices) != len(results):
+        raise ValueError(f"{len(results)} runs trained for runs {indices[0]}..{indices[-1]}")
     run_records = []
-    for k, (r, s) in enumerate(zip(results, seeds_, strict=True)):
+    for k, r, s in zip(indices, results, seeds_, strict=True):
         rec = {
             "run": k,
             "seed": s,
@@ -132,49 +175,122 @@ def finish(
         }
         log.info("%s run %d: member-vs-hold-out AUC %s", params["name"], k, rec["auc"])
         run_records.append(rec)
-    full = {
-        **record,
-        "model": params["model"],
-        "seed": params["seed"],
-        "device": str(dev),
-        **devices.thread_record(),
-        "batched_runs": len(results),
-        "runs": run_records,
+    first = list(results[0].first_only) if indices[0] == 0 else []
+    machine = {"device": str(dev), **devices.thread_record()}
+    job = {
+        "runs": [indices[0], indices[-1] + 1],
+        **machine,
+        "host": platform.node(),
         "wall_time_s": time.perf_counter() - t0,
     }
-    write(outputs, results, full)
+    write(
+        outputs,
+        member=np.stack([r.member for r in results]),
+        values={k: np.stack([r.values[k] for r in results]) for k in results[0].values},
+        arrays={
+            **{k: np.stack([r.arrays[k] for r in results]) for k in results[0].arrays},
+            **results[0].first_only,
+        },
+        states={
+            f"run{k}/{n}": m.state_dict()
+            for k, r in zip(indices, results, strict=True)
+            for n, m in r.modules.items()
+        },
+        record=_record(
+            params, {**record, **({"run0_arrays": first} if first else {})}, machine, run_records
+        ),
+        jobs=[job],
+    )
 
 
-def write(outputs, results: list[Run], record: dict[str, Any]) -> None:
-    """Write ``split``, ``model``, ``queries`` and ``record`` for every run."""
-    member = np.stack([r.member for r in results])
+def write(
+    outputs,
+    *,
+    member: np.ndarray,
+    values: Mapping[str, np.ndarray],
+    arrays: Mapping[str, np.ndarray],
+    states: Mapping[str, Any],
+    record: Mapping[str, Any],
+    jobs: Sequence[Mapping[str, Any]],
+) -> None:
+    """Write ``split``, ``model``, ``queries``, ``record`` and ``shards`` (the jobs' layout and
+    times) for the runs of ``record["runs"]``."""
     np.savez(
         outputs["split"],
         member=member,
         run_seeds=np.asarray([rec["seed"] for rec in record["runs"]]),
     )
-    torch.save(
-        {
-            f"run{k}/{n}": m.state_dict()
-            for k, r in enumerate(results)
-            for n, m in r.modules.items()
-        },
-        outputs["model"],
-    )
-    values = {k: np.stack([r.values[k] for r in results]) for k in results[0].values}
-    arrays = {k: np.stack([r.arrays[k] for r in results]) for k in results[0].arrays}
-    Q.save(
-        outputs["queries"],
-        member=member,
-        values=values,
-        record=record,
-        **arrays,
-        **results[0].first_only,
-    )
+    torch.save(dict(states), outputs["model"])
+    Q.save(outputs["queries"], member=member, values=values, record=record, **arrays)
     written = Q.record_path(outputs["queries"])
     if str(written) != str(outputs["record"]):  # the record is declared as its own output
         with open(outputs["record"], "w") as f:
             json.dump(record, f, indent=2, default=float)
+    with open(outputs["shards"], "w") as f:
+        total = sum(j["wall_time_s"] for j in jobs)
+        json.dump({"jobs": list(jobs), "wall_time_s": total}, f, indent=2)
+        f.write("\n")
+
+
+def _one_or_all(values: list) -> Any:
+    """The shards' common value of a machine key, or the list of their distinct values when they
+    ran on different machines (another CPU, device or thread count: the record says so)."""
+    distinct = list({json.dumps(v, sort_keys=True): v for v in values}.values())
+    return distinct[0] if len(distinct) == 1 else distinct
+
+
+#: record keys a pooled record takes from the pool's own params or builds from the shards'
+_NOT_SHARED = ("model", "seed", "runs", "run0_arrays", *MACHINE)
+
+
+class PoolError(ValueError):
+    """The shards given to :func:`pool` are not the consecutive runs of one model."""
+
+
+def pool(params, shards: Sequence[Mapping[str, str]], outputs) -> None:
+    """Write the model's outputs from its shards' (in run order): the member masks, query values,
+    per-run arrays, state dicts and per-run records concatenated, run 0's arrays from its shard,
+    the shards' jobs listed in ``shards``. The shards must cover runs 0..runs-1 in order and
+    agree on everything the runs share (data, sizes, settings), else nothing is written."""
+    name, count = params["name"], int(params["model"]["runs"])
+    parts = []
+    for files in shards:
+        qs = Q.load(files["queries"])
+        states = torch.load(files["model"], weights_only=True)
+        with open(files["shards"]) as f:
+            jobs = json.load(f)["jobs"]
+        parts.append((qs, states, jobs))
+    runs = [r["run"] for qs, _, _ in parts for r in qs.record["runs"]]
+    if runs != list(range(count)):
+        raise PoolError(f"{name}: the shards hold runs {runs}, not 0..{count - 1}")
+    shared = [{k: v for k, v in qs.record.items() if k not in _NOT_SHARED} for qs, _, _ in parts]
+    differ = sorted(
+        {k for s in shared[1:] for k in s.keys() | shared[0].keys() if s.get(k) != shared[0].get(k)}
+    )
+    if differ:
+        raise PoolError(f"{name}: the shards disagree on {', '.join(differ)} (retrain them)")
+    first = parts[0][0].record.get("run0_arrays", [])
+    machine = {k: _one_or_all([qs.record[k] for qs, _, _ in parts]) for k in MACHINE}
+    per_run = [k for k in parts[0][0].arrays if k not in first]
+    write(
+        outputs,
+        member=np.concatenate([qs.member for qs, _, _ in parts]),
+        values={
+            k: np.concatenate([qs.values[k] for qs, _, _ in parts]) for k in parts[0][0].values
+        },
+        arrays={
+            **{k: np.concatenate([qs.arrays[k] for qs, _, _ in parts]) for k in per_run},
+            **{k: parts[0][0].arrays[k] for k in first},
+        },
+        states={k: v for _, states, _ in parts for k, v in states.items()},
+        record=_record(
+            params,
+            {**shared[0], **({"run0_arrays": first} if first else {})},
+            machine,
+            [r for qs, _, _ in parts for r in qs.record["runs"]],
+        ),
+        jobs=[j for _, _, jobs in parts for j in jobs],
+    )
 
 
 # --- the image GANs ------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from ...attacks.membership import nearest_distances
 from ...core import seeds
 from ...data import dermamnist
 from ...models import gan, skin
-from .steps import Run, built, device, finish, members, train_indices
+from .steps import Run, built, device, finish, members, run_indices, train_indices
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ def gan_step(params, inputs, outputs):
     Queries: ``d`` = the discriminator logit D(z) (Eq. 3) for every image; without corruption
     also ``nn`` (N, len(sizes)) = Eq. 2's distance to the first n synthetic images for each n in
     ``synthetic.sizes`` (nested prefixes of one generated set). With corruption: the per-run mask
-    ``corrupted`` and, from the first run, its training images (``train_images``, uint8) and
+    ``corrupted`` and, from run 0, its training images (``train_images``, uint8) and
     their indices (``train_idx``) for Fig. 4a.
     """
     t0 = time.perf_counter()
@@ -95,7 +95,7 @@ def gan_step(params, inputs, outputs):
         if corruption:
             arrays["corrupted"] = masks[k]
             rec["n_corrupted"] = int(masks[k].sum())
-            if k == 0:
+            if run_indices(params)[k] == 0:  # run 0, in whichever shard trains it
                 first = {
                     "train_images": (images[k][tr[k]] * 255).round().astype(np.uint8),
                     "train_idx": tr[k],
