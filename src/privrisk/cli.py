@@ -26,6 +26,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "the status page (docs/status.md) from results/ (--write, --check)",
         "privrisk.status:main",
     ),
+    "docs": (
+        "every generated doc, the status page included: --write regenerates, --check names "
+        "each stale one",
+        "privrisk.docs:docs_main",
+    ),
     "data": (
         "which source (real, bundled-real, standin) each dataset block resolves to, and why",
         "privrisk.cli:data_main",

@@ -1,19 +1,33 @@
-"""The generated parts of the documentation, made from each paper package's ``PAPER``, ``notes.md``
-and registry, so that adding a figure or a paper needs no edit of the docs:
+"""The generated documentation, and ``privrisk docs --write`` / ``--check``, the one command that
+regenerates or checks every generated doc (CI and CONTRIBUTING call it):
 
-* one page per paper, ``papers/<key>.md``, and the paper table of the site's index: made when the
-  site is built (``mkdocs.yml`` loads ``docs/hooks.py``, which calls :func:`on_config`,
-  :func:`on_files` and :func:`on_page_markdown`); nothing is committed;
+* ``docs/config.md``, the config reference, from the schemas (:func:`privrisk.config.readme`);
 * the paper table of ``README.md`` (read without the site), between ``<!-- papers:begin -->`` and
-  ``<!-- papers:end -->``: ``python -m privrisk.docs --write`` rewrites it, ``--check`` exits 1
-  when it is stale (CI runs it, like the config reference's and the status page's checks).
+  ``<!-- papers:end -->``, from each paper package's ``PAPER`` (:func:`readme`);
+* the examples of ``docs/explain.md``, from ``privrisk explain`` (:mod:`privrisk.explain.docs`);
+* ``docs/status.md``, the status page, from a run's ``results/`` (:mod:`privrisk.status`):
+  ``--check`` checks every paper that has results (all of them after a clean run, as in CI) and
+  says which it did not; ``--write`` writes the whole page from a clean run's results only (one
+  paper's block is ``privrisk status --write --paper KEY``, on purpose); with no results, one
+  line says the page was not written or checked and which command does it.
+
+``--check`` prints one line per stale doc naming the command that fixes it and exits 1 if any is
+stale. Each generator keeps its own entry point (``python -m privrisk.config --readme``,
+``python -m privrisk.docs --write``, ``python -m privrisk.explain.docs PAGE --write``,
+``privrisk status --write``).
+
+Made at build time, never committed: one page per paper, ``papers/<key>.md``, and the paper table
+of the site's index (``mkdocs.yml`` loads ``docs/hooks.py``, which calls :func:`on_config`,
+:func:`on_files` and :func:`on_page_markdown`), so adding a figure or a paper needs no edit of the
+docs.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import config, workflow
@@ -169,6 +183,7 @@ def on_page_markdown(markdown, page, config, files):  # noqa: ARG001
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m privrisk.docs``: the README's paper table alone (kept for its callers)."""
     ap = argparse.ArgumentParser(
         prog="python -m privrisk.docs", description="the README's paper table"
     )
@@ -190,6 +205,160 @@ def main(argv: Sequence[str] | None = None) -> int:
         path.write_text(want)
         print(f"wrote {path}")
     return 0
+
+
+# --- `privrisk docs`: every generated doc -----------------------------------------------------
+
+#: the command that writes every generated doc; the one a stale doc's line names
+WRITE = "privrisk docs --write"
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A committed file made from the code: ``make`` turns its text into the current one."""
+
+    path: str
+    what: str
+    make: Callable[[str], str]
+    #: the generator's own command, for a caller that wants this file alone
+    alone: str
+
+
+def _config_reference(_: str) -> str:
+    return config.readme()
+
+
+def _explain_examples(text: str) -> str:
+    from .explain import docs as explain_docs
+
+    return explain_docs.regenerate(text)
+
+
+GENERATED = (
+    Generated(
+        "docs/config.md",
+        "the config reference, from the schemas",
+        _config_reference,
+        "python -m privrisk.config --readme > docs/config.md",
+    ),
+    Generated(
+        README,
+        "the paper table, from each paper package",
+        readme,
+        "python -m privrisk.docs --write",
+    ),
+    Generated(
+        "docs/explain.md",
+        "the risk card examples, from privrisk explain",
+        _explain_examples,
+        "python -m privrisk.explain.docs docs/explain.md --write",
+    ),
+)
+
+
+def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
+    """The status page, made from a run, not from the code. ``--check`` checks it against
+    ``results`` when that holds any paper's results (those papers, saying which it did not);
+    ``--write`` writes it only from a clean run's (every paper's): a paper's block is rewritten
+    on purpose (``privrisk status --write --paper KEY``), never from whatever older results lie
+    beside the one just rebuilt. Otherwise one line says it was not written or checked and which
+    command does it. Returns the lines to print and whether the page is stale."""
+    from . import status
+    from .core.discovery import paper_keys
+
+    page = Path(status.STATUS_FILE)
+    present = [key for key in paper_keys() if (results / key).is_dir()]
+    if not present:
+        return [
+            f"{page}: not {'written' if write else 'checked'}: it is made from a run's results and "
+            f"{results}/ holds none (after `snakemake --cores 2`: `privrisk docs "
+            f"{'--write' if write else '--check'}`; after `snakemake --cores 2 KEY`: "
+            f"`privrisk status --write --paper KEY`{'' if write else ', then this'})"
+        ], False
+    _, body, _ = status._split(page)
+    block, unchecked = status.expected(body, results)
+    if write and unchecked:
+        return [
+            f"{page}: not written: {results}/ holds only some papers' results "
+            f"({', '.join(present)}); for each paper you rebuilt: privrisk status --write "
+            f"--paper KEY (the whole page: {status.COMMAND} after a clean run)"
+        ], False
+    if write:
+        changed = status.write(page, block)
+        return [f"{page}: {'updated' if changed else 'current'} from {results}/"], False
+    lines = []
+    if unchecked:
+        lines.append(
+            f"{page}: not checked for the papers without results in {results}/: "
+            f"{', '.join(unchecked)} (a clean run, `snakemake --cores 2`, covers them)"
+        )
+    problems = status.check(page, block)
+    lines += [f"{page}: {p}" for p in problems]
+    if not problems:
+        lines.append(f"{page}: agrees with {results}/" + (" (its papers)" if unchecked else ""))
+    if any("privrisk status" not in p for p in problems):
+        # a row that moved (not one missing on either side): its paper's results decide it
+        lines.append(
+            f"{page}: fix the rows above: privrisk status --write --paper KEY after "
+            f"snakemake --cores 2 KEY (one paper), or {status.COMMAND} after a clean run"
+        )
+    return lines, bool(problems)
+
+
+def docs_main(argv: Sequence[str] | None = None) -> int:
+    """``privrisk docs --write`` / ``--check``: every generated doc (see the parser's epilog)."""
+    from . import status
+
+    ap = argparse.ArgumentParser(
+        prog="privrisk docs",
+        description="Write (--write) or check (--check) every generated doc: "
+        + "; ".join(f"{g.path} ({g.what})" for g in GENERATED)
+        + f"; {status.STATUS_FILE} (the status page, from a run's results/).",
+        epilog="The status page is made from a run, not from the code: --check checks the papers "
+        "that have results in results/ (every paper after a clean `snakemake --cores 2`) and says "
+        "which it did not; --write writes it from a clean run only (one paper's block: `privrisk "
+        "status --write --paper KEY` after `snakemake --cores 2 KEY`); with no results one line "
+        "says it was left alone. --check prints one line per stale doc naming the command that fixes it "
+        "and exits 1 if any is stale. Run it in the checkout's root.",
+    )
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write", action="store_true", help="regenerate every generated doc")
+    mode.add_argument("--check", action="store_true", help="exit 1 if any is stale")
+    ap.add_argument("--results", default="results", help="the run's results (%(default)s)")
+    args = ap.parse_args(argv)
+    for path in [*(g.path for g in GENERATED), status.STATUS_FILE]:
+        if not Path(path).is_file():
+            print(f"privrisk docs: no {path} here; run it in the checkout's root", file=sys.stderr)
+            return 2
+    stale = []
+    try:
+        for g in GENERATED:
+            text = Path(g.path).read_text(encoding="utf-8")
+            want = g.make(text)
+            if want == text:
+                continue
+            if args.write:
+                _write_atomic(Path(g.path), want)
+                print(f"{g.path}: rewritten ({g.what})")
+            else:
+                stale.append(f"{g.path}: stale ({g.what}); fix: {WRITE} (alone: {g.alone})")
+        lines, status_stale = _status(Path(args.results), write=args.write)
+    except (ValueError, OSError) as err:  # StatusError, a page without its markers, a bad results/
+        print(f"privrisk docs: {err}", file=sys.stderr)
+        return 1
+    if stale + lines:
+        print("\n".join(stale + lines))
+    if stale or status_stale:
+        return 1
+    if args.check:
+        print("generated docs current")
+    return 0
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
 
 
 if __name__ == "__main__":
