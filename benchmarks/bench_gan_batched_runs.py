@@ -25,7 +25,7 @@ from pathlib import Path
 
 import torch
 
-from privrisk import config
+from privrisk.pipeline import config
 from privrisk.models import gan, skin
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -26,7 +26,7 @@ from pathlib import Path
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-from privrisk import config
+from privrisk.pipeline import config
 from privrisk.models import gan, skin
 
 ROOT = Path(__file__).resolve().parents[1]

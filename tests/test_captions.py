@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import jinja2
 import pytest
 
-from privrisk import workflow
+from privrisk.pipeline import workflow
 from privrisk.core import discovery
 from tests.conftest import REPO
 

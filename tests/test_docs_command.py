@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from privrisk import claims, cli, docs, status
+from privrisk.contract import claims, status
+from privrisk.pipeline import cli, docs
 from privrisk.core.discovery import paper_keys
 from tests.conftest import REPO
 

@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from privrisk import cli, config, workflow
+from privrisk.pipeline import cli, config, workflow
 from privrisk.core import discovery
 from privrisk.core.declarations import Paper
 from tests.conftest import REPO, run_pipeline

@@ -16,7 +16,8 @@ import pandas as pd
 import pytest
 import torch
 
-from privrisk import config, provenance
+from privrisk.pipeline import config
+from privrisk.contract import provenance
 from privrisk.core import device
 
 REPO = Path(__file__).resolve().parents[1]
@@ -86,7 +87,7 @@ def record_step(params, inputs, outputs):
 
 
 def one_point_figure(params):
-    from privrisk.figure import FigureResult
+    from privrisk.contract.figure import FigureResult
 
     data = pd.DataFrame({"series": ["a"], "x": [0.0], "y": [1.0]})
     return FigureResult(data=data, caption="one point", table_md="| a |\n|---|\n| 1 |\n")
@@ -148,8 +149,8 @@ def test_no_step_takes_or_sets_threads_itself():
     outputs) and its source never sets torch's thread count."""
     import inspect
 
-    from privrisk import workflow
-    from privrisk.figure import resolve
+    from privrisk.pipeline import workflow
+    from privrisk.contract.figure import resolve
 
     cfg = config.load(REPO / "config/config.yaml")
     funcs = {s.func for p in workflow.PAPERS for s in workflow.load_registry(p, cfg).steps}

@@ -1,12 +1,12 @@
-"""privrisk.workflow: declarations, the registry checks, params, paths and code dependencies."""
+"""privrisk.pipeline.workflow: declarations, the registry checks, params, paths and code dependencies."""
 
 from pathlib import Path
 
 import pytest
 
-from privrisk import config, workflow
+from privrisk.pipeline import config, workflow
 from privrisk.core.declarations import shard_groups
-from privrisk.workflow import Figure, Out, Registry, RegistryError, Resources, Shards, Step
+from privrisk.pipeline.workflow import Figure, Out, Registry, RegistryError, Resources, Shards, Step
 from tests.conftest import REPO
 
 
@@ -170,7 +170,7 @@ def test_code_inputs_follow_imports_and_packages():
     assert {
         "src/privrisk/papers/thudi2022/figures.py",
         "src/privrisk/bounds/membership.py",
-        "src/privrisk/plotting.py",
+        "src/privrisk/contract/plotting.py",
         "src/privrisk/papers/thudi2022/__init__.py",
         "src/privrisk/__init__.py",
     } <= files

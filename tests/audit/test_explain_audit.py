@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import privrisk
-from privrisk import cli
+from privrisk.pipeline import cli
 from privrisk.audit import compare
 from tests.conftest import REPO
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from privrisk import workflow
+from privrisk.pipeline import workflow
 from privrisk.data import enron, prepare, sources
 from privrisk.data.dataset import Dataset, Remote, atomic_output
 from tests.conftest import REPO

@@ -3,7 +3,7 @@ card on stdout, no HTML file); the API raises BadInput naming the same argument.
 
 import pytest
 
-from privrisk import cli
+from privrisk.pipeline import cli
 from privrisk.explain import BadInput, explain
 
 DPSGD = ["--noise-multiplier", "1.1", "--sample-rate", "0.01", "--steps", "100"]

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from privrisk import cli
+from privrisk.pipeline import cli
 from privrisk.explain import RiskCard, explain
 from tests.conftest import REPO
 

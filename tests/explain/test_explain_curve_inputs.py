@@ -6,7 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from privrisk import accounting, cli
+from privrisk import accounting
+from privrisk.pipeline import cli
 from privrisk.bounds import reconstruction
 from privrisk.explain import explain
 

@@ -14,7 +14,7 @@ import shutil
 import numpy as np
 import pytest
 
-from privrisk import cli
+from privrisk.pipeline import cli
 from privrisk.explain import explain, explorer, html
 from privrisk.explain.command import parser
 

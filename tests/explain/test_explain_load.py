@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from privrisk import cli
+from privrisk.pipeline import cli
 from privrisk.explain import RiskCard, explain
 from privrisk.explain.card import SCHEMA_VERSION
 

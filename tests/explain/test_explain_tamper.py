@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from privrisk import cli
+from privrisk.pipeline import cli
 from privrisk.explain import explain
 from privrisk.explain.render import text as card_text
 

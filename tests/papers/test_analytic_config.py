@@ -6,7 +6,7 @@ import copy
 import numpy as np
 import pytest
 
-from privrisk import config
+from privrisk.pipeline import config
 from privrisk.core import seeds
 from privrisk.core.grids import grid
 from tests.conftest import REPO

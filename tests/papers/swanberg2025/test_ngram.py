@@ -11,7 +11,7 @@ import torch
 from scipy import stats
 
 from privrisk import accounting
-from privrisk import verdicts as V
+from privrisk.contract import verdicts as V
 from privrisk.bounds import reconstruction as rb
 from privrisk.estimators.intervals import clopper_pearson
 from privrisk.papers.swanberg2025 import claims_ngram as cn

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from privrisk import config, workflow
+from privrisk.pipeline import config, workflow
 from privrisk.papers.xu2022 import registry
 from tests.conftest import REPO
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from privrisk import config, workflow
+from privrisk.pipeline import config, workflow
 from privrisk.attacks.membership import membership_auc
 from privrisk.core import device as devices
 from privrisk.estimators import queries as Q
