@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from privrisk.contract import claims
-from privrisk.pipeline import config, workflow
 from privrisk.contract.figure import check_outputs
+from privrisk.pipeline import config, workflow
 
 REPO = Path(__file__).resolve().parents[1]
 TINY = ("config/config.yaml", "config/tiny.yaml")

@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 from privrisk.contract import claims, figure
-from privrisk.pipeline import completeness
 from privrisk.core import checksums
+from privrisk.pipeline import completeness
 from tests.conftest import REPO, TINY, snakemake_exe
 from tests.test_figure import _result
 

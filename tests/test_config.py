@@ -5,8 +5,8 @@ import copy
 import pytest
 import yaml
 
-from privrisk.pipeline import config
 from privrisk.core.grids import deep_update, grid
+from privrisk.pipeline import config
 from tests.conftest import REPO, TINY, run_pipeline
 
 

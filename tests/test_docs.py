@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from privrisk.pipeline import config, docs
 from privrisk.core import discovery
+from privrisk.pipeline import config, docs
 from tests.conftest import REPO
 
 #: nav pages allowed to be missing (none: every page of the nav exists)

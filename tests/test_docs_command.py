@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from privrisk.contract import claims, status
-from privrisk.pipeline import cli, docs
 from privrisk.core.discovery import paper_keys
+from privrisk.pipeline import cli, docs
 from tests.conftest import REPO
 
 # --- synthetic results in the pipeline's layout ---------------------------------------------------

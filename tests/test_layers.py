@@ -121,7 +121,9 @@ def test_no_module_of_the_library_imports_the_pipeline_layer():
     """Only the pipeline itself (``privrisk.pipeline``: workflow, config, config_checks, cli, docs,
     completeness, run_summary, plan) may import a module of the pipeline package."""
     mods = _all_modules()
-    pipeline_mods = {m for m in mods if m == "privrisk.pipeline" or m.startswith("privrisk.pipeline.")}
+    pipeline_mods = {
+        m for m in mods if m == "privrisk.pipeline" or m.startswith("privrisk.pipeline.")
+    }
     assert "privrisk.pipeline.cli" in pipeline_mods
     bad = {
         m: sorted(workflow._imports(p, m) & pipeline_mods)
@@ -141,5 +143,7 @@ def test_the_top_level_shows_the_layers():
     layers = block.split("layers =", 1)[1].split()
     names = [n for n in layers if n != ":"]
     assert "privrisk.pipeline" in names and "privrisk.contract" in names, names
-    not_packages = [n for n in names if not (PKG.parent / n.replace(".", "/") / "__init__.py").is_file()]
+    not_packages = [
+        n for n in names if not (PKG.parent / n.replace(".", "/") / "__init__.py").is_file()
+    ]
     assert not not_packages, f"layers naming modules, not packages: {not_packages}"

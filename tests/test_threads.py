@@ -16,9 +16,9 @@ import pandas as pd
 import pytest
 import torch
 
-from privrisk.pipeline import config
 from privrisk.contract import provenance
 from privrisk.core import device
+from privrisk.pipeline import config
 
 REPO = Path(__file__).resolve().parents[1]
 RUN_PY = REPO / "workflow" / "scripts" / "run.py"
@@ -149,8 +149,8 @@ def test_no_step_takes_or_sets_threads_itself():
     outputs) and its source never sets torch's thread count."""
     import inspect
 
-    from privrisk.pipeline import workflow
     from privrisk.contract.figure import resolve
+    from privrisk.pipeline import workflow
 
     cfg = config.load(REPO / "config/config.yaml")
     funcs = {s.func for p in workflow.PAPERS for s in workflow.load_registry(p, cfg).steps}

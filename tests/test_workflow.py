@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from privrisk.pipeline import config, workflow
 from privrisk.core.declarations import shard_groups
+from privrisk.pipeline import config, workflow
 from privrisk.pipeline.workflow import Figure, Out, Registry, RegistryError, Resources, Shards, Step
 from tests.conftest import REPO
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from privrisk import accounting
-from privrisk.pipeline import cli
 from privrisk.bounds import reconstruction
 from privrisk.explain import explain
+from privrisk.pipeline import cli
 
 rdp_lib = pytest.importorskip("dp_accounting.rdp.rdp_privacy_accountant")
 

@@ -76,11 +76,15 @@ def lineage_params(reg, steps):
     """The params (function, config) of the steps a job is made from (Registry.upstream), by
     the steps' rule names, as one more param of the job. Changing a step's parameter then leaves
     every job made from it out of date, even when the step's rerun is interrupted (and its old
-    outputs are gone). A job made from no step gets no such param, and keeps its old params."""
+    outputs are gone). A job made from no step gets no such param, and keeps its old params.
+    """
     return (
         {
             "upstream": {
-                reg.rule_name(s): {"func": s.func, "cfg": wf.params(config, reg.paper, s)}
+                reg.rule_name(s): {
+                    "func": s.func,
+                    "cfg": wf.params(config, reg.paper, s),
+                }
                 for s in steps
             }
         }

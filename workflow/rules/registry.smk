@@ -22,7 +22,9 @@ for _paper in wf.paper_keys():
             input:
                 **_job.inputs,
                 # a shard's or pool's code is its step's too
-                code=code(*dict.fromkeys((_job.func, _job.decl.func, *(s.func for s in _up)))),
+                code=code(
+                    *dict.fromkeys((_job.func, _job.decl.func, *(s.func for s in _up)))
+                ),
                 data=lineage_data(_paper, (_job.decl, *_up)),
             output:
                 **(

@@ -10,8 +10,8 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1] / "src")) 
 
 from privrisk.contract import claims_page
 from privrisk.contract.claims import gather, to_markdown
-from privrisk.core import checksums
 from privrisk.contract.joblog import job_log
+from privrisk.core import checksums
 
 sm = snakemake  # noqa: F821
 with job_log(sm.log[0]):

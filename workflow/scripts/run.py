@@ -37,10 +37,10 @@ if __name__ == "__main__":
     jobs.die_with_parent()
     jobs.heartbeat(f"{sm.params.paper} {sm.params.name}", sm.log[0])
 
-from privrisk.core import checksums, device  # noqa: E402
-from privrisk.core.declarations import shard_groups  # noqa: E402
 from privrisk.contract.figure import resolve, run_figure  # noqa: E402
 from privrisk.contract.joblog import job_log  # noqa: E402
+from privrisk.core import checksums, device  # noqa: E402
+from privrisk.core.declarations import shard_groups  # noqa: E402
 
 inputs = {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")}
 # a malformed intermediate file is named, not reported as `KeyError: 'draw'` from deep inside

@@ -22,9 +22,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ..core import checksums
 from . import plotting, provenance
 from .claims import Claim, to_frame
-from ..core import checksums
 
 REQUIRED_COLUMNS = ("series", "x", "y")
 
@@ -215,8 +215,8 @@ def check_outputs(root: str | Path, registry) -> list[str]:
     files, a tidy non-empty CSV with ``series, x, y``, a provenance record naming it, and the paper
     a consistent claims ledger. Used by the tests and by CI.
     """
-    from . import claims
     from ..core.paths import figure_outputs
+    from . import claims
 
     root, paper, problems = Path(root), registry.paper, []
     for fig in registry.figures:

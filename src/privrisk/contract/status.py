@@ -48,8 +48,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import claims
 from ..core.discovery import paper_keys
+from . import claims
 
 #: the page holding the status block (the docs site's status page); one constant, one edit to move it
 STATUS_FILE = "docs/status.md"

@@ -198,8 +198,8 @@ def data_main(argv: Sequence[str]) -> int:
 
 def data_status(cfg: dict) -> list[str]:
     """One line per data block of every paper: dataset, configured source, resolved source, files."""
-    from . import workflow
     from ..data import sources
+    from . import workflow
 
     lines = []
     for paper in workflow.PAPERS:

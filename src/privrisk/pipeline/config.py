@@ -21,9 +21,9 @@ from typing import Any
 import jsonschema
 import yaml
 
-from . import config_checks
 from ..core import discovery
 from ..core.grids import ConfigError, deep_update, grid  # noqa: F401  (ConfigError, grid: re-exported)
+from . import config_checks
 
 #: the global keys' schema (package data)
 GLOBAL_SCHEMA = "config.schema.yaml"

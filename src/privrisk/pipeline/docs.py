@@ -30,8 +30,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import config, workflow
 from ..core import discovery
+from . import config, workflow
 
 BEGIN = "<!-- papers:begin -->"
 END = "<!-- papers:end -->"
@@ -197,7 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check:
         if want != text:
             print(
-                f"{path}'s paper table is stale: python -m privrisk.pipeline.docs --write", file=sys.stderr
+                f"{path}'s paper table is stale: python -m privrisk.pipeline.docs --write",
+                file=sys.stderr,
             )
             return 1
         return 0

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privrisk.pipeline import config, workflow
 from privrisk.bounds import reconstruction as rb
+from privrisk.pipeline import config, workflow
 from tests.conftest import REPO, TINY, assert_contract
 
 PAPER = "swanberg2025"

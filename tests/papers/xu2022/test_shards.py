@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 import torch
 
-from privrisk.pipeline import config, workflow
+from privrisk.contract.figure import resolve
 from privrisk.core.declarations import shard_groups
 from privrisk.estimators import queries as Q
-from privrisk.contract.figure import resolve
 from privrisk.papers.xu2022 import steps
+from privrisk.pipeline import config, workflow
 from tests.conftest import REPO
 
 

@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 
 from ...contract import plotting
+from ...contract.figure import FigureResult
 from ...core import seeds
 from ...core.grids import grid
 from ...estimators.summary import safe_ratio, summarise
-from ...contract.figure import FigureResult
 from .claims import LEDGER, PAPER  # noqa: F401  (re-exported for the figure modules)
 
 RATIO = "ε̃(X)/ε"

@@ -17,13 +17,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ...bounds import attribute as at
 from ...contract import plotting
 from ...contract import verdicts as V
-from ...bounds import attribute as at
+from ...contract.figure import FigureResult
 from ...core import seeds
 from ...core.grids import grid
 from ...estimators.intervals import clopper_pearson
-from ...contract.figure import FigureResult
 from . import claims as paper_claims
 from .claims import LEDGER
 

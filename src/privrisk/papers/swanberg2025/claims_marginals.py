@@ -17,8 +17,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from ...contract import verdicts as V
 from ...bounds.reconstruction import max_bayes_gain_binary
+from ...contract import verdicts as V
 from ...contract.claims import Claim, Ledger
 from ...contract.verdicts import Estimate, Verdict
 from .steps_marginals import PAPER, bound_quantiles

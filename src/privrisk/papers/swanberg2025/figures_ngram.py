@@ -28,10 +28,10 @@ import numpy as np
 import pandas as pd
 
 from ... import accounting
-from ...contract import plotting
 from ...bounds import reconstruction as rb
-from ...estimators.intervals import clopper_pearson
+from ...contract import plotting
 from ...contract.figure import FigureResult
+from ...estimators.intervals import clopper_pearson
 from .claims_ngram import fig3_claims
 
 PRIOR_LABELS = {"uniform": "Uniform", "password": "Password", "pii": "PII"}

@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 
 from ... import accounting
-from ...contract import plotting
 from ...bounds import membership as mb
+from ...contract import plotting
 from ...contract.claims import Ledger
-from ...core.grids import grid
 from ...contract.figure import FigureResult
+from ...core.grids import grid
 from . import claims as paper_claims
 
 PAPER = "thudi2022"

@@ -26,11 +26,11 @@ import pandas as pd
 
 from ...contract import plotting
 from ...contract import verdicts as V
+from ...contract.figure import FigureResult
 from ...core import device as devices
 from ...core import seeds
 from ...estimators import crossfit, mace
 from ...estimators import queries as Q
-from ...contract.figure import FigureResult
 from . import claims as C
 from .claims import Stat
 

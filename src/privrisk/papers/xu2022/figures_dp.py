@@ -21,9 +21,9 @@ from scipy import stats
 
 from ...contract import plotting
 from ...contract import verdicts as V
+from ...contract.figure import FigureResult
 from ...estimators import crossfit, mace
 from ...estimators.intervals import clopper_pearson
-from ...contract.figure import FigureResult
 from . import claims as C
 from .claims import Stat
 from .figures import (

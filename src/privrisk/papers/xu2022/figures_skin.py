@@ -9,8 +9,8 @@ import pandas as pd
 
 from ...contract import plotting
 from ...contract import verdicts as V
-from ...estimators import crossfit, mace
 from ...contract.figure import FigureResult
+from ...estimators import crossfit, mace
 from . import claims as C
 from .claims import Stat
 from .figures import (
