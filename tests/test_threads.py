@@ -56,7 +56,7 @@ def test_schema_refuses_zero_threads_naming_the_key():
 
 _NO_TORCH = """
 import sys
-from privrisk import provenance
+from privrisk.contract import provenance
 from privrisk.core import device
 device.set_torch_threads(3, load_torch=False)
 rec = provenance.make_record(paper="p", figure="f", caption="c", scale="tiny", parameters={})
