@@ -1,5 +1,5 @@
-# Shared helpers. Logic lives in the privrisk package (src/privrisk/pipeline/workflow.py), tested there;
-# this file only validates the config and registers each paper's targets.
+# Shared helpers. Logic lives in the privrisk package (src/privrisk/pipeline/workflow.py), tested
+# there; this file only validates the config and registers each paper's targets.
 
 import os
 import sys
@@ -13,9 +13,10 @@ from privrisk.pipeline import workflow as wf  # noqa: E402
 # Stop before any job starts if a key is unknown, mistyped or out of range: one block naming each
 # key and exit status 2, not a WorkflowError with a frame that reads like a crash in this file.
 # Snakemake has already read the config files, silently keeping the last of a key given twice:
-# each is read again as privrisk.pipeline.config reads it (a duplicate key or an alias bomb is refused).
-# `--config allow_large=true` and `=True` both mean true (privrisk.pipeline.config.normalize_booleans), and
-# a nested `--config` number, which Snakemake hands over as a string, is a number again.
+# each is read again as privrisk.pipeline.config reads it (a duplicate key or an alias bomb is
+# refused). `--config allow_large=true` and `=True` both mean true
+# (privrisk.pipeline.config.normalize_booleans), and a nested `--config` number, which Snakemake
+# hands over as a string, is a number again.
 try:
     for _file in (*workflow.configfiles, *workflow.overwrite_configfiles):
         _privrisk_config.read_file(_file)

@@ -1,8 +1,8 @@
 # The one loop that turns every paper's declarations (privrisk.papers.<key>.registry: STEPS and
 # FIGURES) into rules: one rule per step, one per figure, and for a step declaring Shards with
 # `runs_per_job` below its run count one rule per shard plus the pooling rule that writes the
-# step's own outputs (privrisk.pipeline.workflow.jobs). Paths, params, code and data inputs all come from
-# privrisk.pipeline.workflow, so nothing about a particular paper is written here.
+# step's own outputs (privrisk.pipeline.workflow.jobs). Paths, params, code and data inputs all come
+# from privrisk.pipeline.workflow, so nothing about a particular paper is written here.
 
 
 for _paper in wf.paper_keys():

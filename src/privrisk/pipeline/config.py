@@ -594,8 +594,8 @@ def readme(schema: dict[str, Any] | None = None) -> str:
 
 
 if __name__ == "__main__":
-    # `python -m privrisk.pipeline.config --readme` (the CI's check) without importing the CLI module,
-    # which imports this one: the two stay free of an import cycle.
+    # `python -m privrisk.pipeline.config --readme` (the CI's check) without importing the CLI
+    # module, which imports this one: the two stay free of an import cycle.
     import sys
 
     if sys.argv[1:] == ["--readme"]:

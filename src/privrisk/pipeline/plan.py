@@ -44,8 +44,8 @@ SEEDS = (20221, 1, 2)
 DEFAULT_CONFIG = Path("config/config.yaml")
 SLURM_PROFILE = "workflow/profiles/slurm"
 
-# The texts of privrisk.contract.verdicts.Plan.text (a test round-trips them): "41 runs", "41 runs (why)",
-# "3.89× the current samples", "> 1e+09 runs", "never by more draws (why)".
+# The texts of privrisk.contract.verdicts.Plan.text (a test round-trips them): "41 runs", "41 runs
+# (why)", "3.89× the current samples", "> 1e+09 runs", "never by more draws (why)".
 _UNIT = r"(?P<unit>[^\s()]+)"
 _WHY = r"(?: \((?P<why>.*)\))?"
 _ABSOLUTE = re.compile(rf"(?P<n>\d+) {_UNIT}{_WHY}")

@@ -127,7 +127,7 @@ def _is_int(v) -> bool:
     return isinstance(v, int | np.integer) and not isinstance(v, bool)
 
 
-# --- privrisk plan (privrisk.pipeline.plan): the config key that holds what a claim's plan counts ---
+# --- privrisk plan (privrisk.pipeline.plan): the key that holds what a claim's plan counts ---
 
 #: figure -> the key of this section that holds the units an uninformative claim's plan counts
 #: (``unit``), the key it falls back to when the figure has none (``fallback``) and the jobs

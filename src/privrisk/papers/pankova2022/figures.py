@@ -240,7 +240,8 @@ def fig_single_attribute(params) -> FigureResult:
     mc = [_laplace_attack(e, M, n, rng) for e in eps]
     rate = np.array([m[0] for m in mc])
     k = np.array([m[1] for m in mc])
-    # the interval that decides the claim (privrisk.contract.verdicts' level, ±2 s.e. ≈ 95.45 %) is the one drawn
+    # the interval that decides the claim (privrisk.contract.verdicts' level, ±2 s.e. ≈ 95.45 %) is
+    # the one drawn
     lo, hi = clopper_pearson(k, n, confidence=1 - V.alpha_of(V.Z))
     fig, ax = plotting.subplots(width=5.2, height=3.8)
     ax.plot(

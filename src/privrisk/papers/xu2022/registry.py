@@ -285,7 +285,7 @@ def _with_audit(section: Mapping[str, Any]) -> list[Figure]:
 FIGURES = _with_audit
 
 
-# --- privrisk plan (privrisk.pipeline.plan): the config key that holds what a claim's plan counts ---
+# --- privrisk plan (privrisk.pipeline.plan): the key that holds what a claim's plan counts ---
 
 #: claims of a figure that reads several models of different blocks: claim id -> the input of
 #: :func:`figure_reads` whose runs decide it
