@@ -42,15 +42,15 @@ for _key in PAPER_TARGETS:
 
 
 # The run's last lines: where the outputs are, the ledger's counts and what changed since the last
-# run, what to do next (privrisk.run_summary). Not on a dry run.
+# run, what to do next (privrisk.pipeline.run_summary). Not on a dry run.
 onsuccess:
-    from privrisk import run_summary
+    from privrisk.pipeline import run_summary
 
     print(run_summary.text(ok=True))
 
 
 onerror:
-    from privrisk import run_summary
+    from privrisk.pipeline import run_summary
 
     # Snakemake's log of this run says why it ended: a failed job, or a stop with none failing
     print(run_summary.text(ok=False, logs=log))

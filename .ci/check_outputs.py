@@ -1,15 +1,16 @@
 """Check that every output the pipeline promises exists and is well formed (run after the pipeline).
 
 The list of outputs comes from the registry (privrisk.papers.<key>.registry) for the config the
-pipeline ran with; the checks are privrisk.figure.check_outputs (files, tidy CSV, provenance,
+pipeline ran with; the checks are privrisk.contract.figure.check_outputs (files, tidy CSV, provenance,
 consistent claims ledger), the same as the tests use.
 """
 
 import sys
 from pathlib import Path
 
-from privrisk import claims, config, workflow
-from privrisk.figure import check_outputs
+from privrisk.contract import claims
+from privrisk.pipeline import config, workflow
+from privrisk.contract.figure import check_outputs
 
 cfg = config.load(*(sys.argv[1:] or ["config/config.yaml"]))
 problems, n_figs = [], 0

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import torch
 
-from privrisk import config
 from privrisk.models import gan, skin
+from privrisk.pipeline import config
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -26,8 +26,8 @@ from pathlib import Path
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-from privrisk import config
 from privrisk.models import gan, skin
+from privrisk.pipeline import config
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,5 +1,5 @@
 """Peak memory of building each stand-in, against its size: the numbers behind the schema's upper
-limits on ``standin_size`` (``src/privrisk/config.schema.yaml``; docs/data.md, *Stand-in sizes*).
+limits on ``standin_size`` (``src/privrisk/pipeline/config.schema.yaml``; docs/data.md, *Stand-in sizes*).
 
 Each stand-in is built in a fresh Python process (``privrisk.data.<dataset>.load`` of a
 ``source: standin`` block, as a pipeline step builds it) at three sizes; the process's peak
@@ -28,7 +28,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from privrisk import config  # noqa: E402
+from privrisk.pipeline import config  # noqa: E402
 
 #: dataset -> (loader call building n records, sizes measured, the block's schema in config.schema)
 CASES = {

@@ -40,10 +40,10 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from privrisk import config, workflow  # noqa: E402
 from privrisk.core import device as devices  # noqa: E402
 from privrisk.models import gan, skin  # noqa: E402
 from privrisk.papers.xu2022 import registry as xu_registry  # noqa: E402
+from privrisk.pipeline import config, workflow  # noqa: E402
 
 PAPER = "xu2022"
 OUT = Path("results/gpu_paper_scale")

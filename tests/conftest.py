@@ -13,8 +13,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from privrisk import claims, config, workflow
-from privrisk.figure import check_outputs
+from privrisk.contract import claims
+from privrisk.contract.figure import check_outputs
+from privrisk.pipeline import config, workflow
 
 REPO = Path(__file__).resolve().parents[1]
 TINY = ("config/config.yaml", "config/tiny.yaml")

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import jinja2
 import pytest
 
-from privrisk import workflow
 from privrisk.core import discovery
+from privrisk.pipeline import workflow
 from tests.conftest import REPO
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from privrisk import claims, provenance
+from privrisk.contract import claims, provenance
 
 L = claims.Ledger("p")
 
@@ -70,7 +70,7 @@ def test_qualitative_and_uninformative():
 
 
 def test_to_decide_column_from_a_verdict():
-    from privrisk import verdicts as V
+    from privrisk.contract import verdicts as V
 
     e = V.Estimate(0.1, se=0.1, n=100, unit="draws", empirical=True)
     row = L.judged(

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pandas as pd
 import pytest
 
-from privrisk import claims, claims_page
+from privrisk.contract import claims, claims_page
 
 
 def _ledger() -> pd.DataFrame:

@@ -5,7 +5,8 @@ import sys
 
 import pytest
 
-from privrisk import __version__, cli, config
+from privrisk import __version__
+from privrisk.pipeline import cli, config
 from tests.conftest import REPO
 
 

@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privrisk import claims, completeness, figure
+from privrisk.contract import claims, figure
 from privrisk.core import checksums
+from privrisk.pipeline import completeness
 from tests.conftest import REPO, TINY, snakemake_exe
 from tests.test_figure import _result
 

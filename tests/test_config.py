@@ -5,8 +5,8 @@ import copy
 import pytest
 import yaml
 
-from privrisk import config
 from privrisk.core.grids import deep_update, grid
+from privrisk.pipeline import config
 from tests.conftest import REPO, TINY, run_pipeline
 
 
@@ -142,7 +142,7 @@ def test_nested_boolean_keys_are_normalized_too():
 
 def test_config_readme_is_current():
     """docs/config.md is generated from the schemas; regenerate it after a schema change with
-    `python -m privrisk.config --readme > docs/config.md`."""
+    `python -m privrisk.pipeline.config --readme > docs/config.md`."""
     assert (REPO / "docs" / "config.md").read_text() == config.readme()
 
 
@@ -345,7 +345,7 @@ def test_allow_large_lifts_the_limits_only(cfg):
 
 def test_limits_leave_the_shipped_configs_far_inside():
     """Every limited key in config/paper-scale configs is at most 1/50 of its limit."""
-    from privrisk.config_checks import LIMITS, _walk
+    from privrisk.pipeline.config_checks import LIMITS, _walk
 
     seen = set()
     for files in (("config.yaml",), ("config.yaml", "paper.yaml"), ("config.yaml", "tiny.yaml")):
@@ -369,8 +369,8 @@ def test_one_optimiser_grid_may_be_empty(cfg):
 
 def test_every_schema_list_needs_an_item_unless_exempt():
     """A list a figure iterates over must not be empty: every array in the schemas has
-    minItems >= 1, except the few privrisk.config_checks.EMPTY_OK (hidden widths, one optimiser)."""
-    from privrisk.config_checks import EMPTY_OK
+    minItems >= 1, except the few privrisk.pipeline.config_checks.EMPTY_OK (hidden widths, one optimiser)."""
+    from privrisk.pipeline.config_checks import EMPTY_OK
 
     lacking = []
 

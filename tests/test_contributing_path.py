@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from privrisk import docs, status
+from privrisk.contract import status
+from privrisk.pipeline import docs
 from tests.conftest import REPO, run_pipeline
 
 FIXTURE = "fixture2099"

@@ -2,7 +2,7 @@ import pytest
 import torch
 
 from privrisk.core import device
-from privrisk.workflow import Step, params
+from privrisk.pipeline.workflow import Step, params
 
 
 def test_auto_is_cuda_only_when_present():

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from privrisk import config, docs
 from privrisk.core import discovery
+from privrisk.pipeline import config, docs
 from tests.conftest import REPO
 
 #: nav pages allowed to be missing (none: every page of the nav exists)
@@ -49,7 +49,7 @@ def test_readme_is_short_and_links_the_docs():
 
 def test_readme_paper_table_is_current():
     text = (REPO / "README.md").read_text()
-    assert docs.readme(text) == text, "stale: python -m privrisk.docs --write"
+    assert docs.readme(text) == text, "stale: python -m privrisk.pipeline.docs --write"
     for key in discovery.paper_keys():
         assert f"[`{key}`](src/privrisk/papers/{key}/)" in text
 
@@ -58,7 +58,7 @@ def test_every_paper_gets_a_page_with_its_figures_and_notes():
     """The pages the site's build hook makes (docs/hooks.py): each figure with its docstring
     caption, each step, the package's notes, links to the status page and the config reference."""
     cfg = config.load(REPO / "config/config.yaml")
-    from privrisk import workflow
+    from privrisk.pipeline import workflow
 
     for key in discovery.paper_keys():
         page = docs.paper_page(key, cfg)

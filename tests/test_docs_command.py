@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from privrisk import claims, cli, docs, status
+from privrisk.contract import claims, status
 from privrisk.core.discovery import paper_keys
+from privrisk.pipeline import cli, docs
 from tests.conftest import REPO
 
 # --- synthetic results in the pipeline's layout ---------------------------------------------------

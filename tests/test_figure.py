@@ -1,4 +1,4 @@
-"""privrisk.figure: the output contract (files written atomically, nothing half-written)."""
+"""privrisk.contract.figure: the output contract (files written atomically, nothing half-written)."""
 
 import json
 from pathlib import Path
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privrisk import claims, figure, plotting
+from privrisk.contract import claims, figure, plotting
 
 
 def _result(with_fig=True):
@@ -87,9 +87,9 @@ def test_figure_result_validation():
 
 
 def test_resolve_needs_module_and_function():
-    assert figure.resolve("privrisk.claims:check") is claims.check
+    assert figure.resolve("privrisk.contract.claims:check") is claims.check
     with pytest.raises(ValueError, match="module:function"):
-        figure.resolve("privrisk.claims.check")
+        figure.resolve("privrisk.contract.claims.check")
 
 
 @pytest.mark.parametrize("fails_at", ["json", "claims", "rename"])

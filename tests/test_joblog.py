@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from privrisk.joblog import job_log
+from privrisk.contract.joblog import job_log
 
 
 def test_failure_traceback_lands_in_the_log(tmp_path):

@@ -2,7 +2,7 @@
 never import each other, and no module imports itself through others.
 
 Why it matters to users: every rule lists the library files its function imports as code inputs
-(:func:`privrisk.workflow.code_inputs`), so an upward import makes an edit of one paper rerun
+(:func:`privrisk.pipeline.workflow.code_inputs`), so an upward import makes an edit of one paper rerun
 another paper's jobs. ``test_rule_dependencies.py`` checks the same on real Snakemake dry runs
 after content edits (slow); these tests check it on the declarations (fast).
 """
@@ -16,19 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from privrisk import workflow
+from privrisk.pipeline import workflow
 from tests.conftest import REPO
 
 PKG = workflow.PACKAGE_DIR
 #: the pipeline layer: no rule may depend on these (an edit of the CLI or the validator reruns nothing)
-PIPELINE = {
-    PKG / "cli.py",
-    PKG / "config.py",
-    PKG / "config_checks.py",
-    PKG / "workflow.py",
-    PKG / "docs.py",
-    PKG / "plan.py",
-}
+PIPELINE = set((PKG / "pipeline").rglob("*.py"))
 
 
 def _all_modules() -> dict[str, Path]:
@@ -47,7 +40,7 @@ def _declarations():
         module = __import__(f"privrisk.papers.{paper}.registry", fromlist=["x"])
         # every declaration any config can make: the registry's STEPS/FIGURES for the shipped
         # quick config (config-dependent declarations vary only in ε tags, not in code)
-        from privrisk import config as cfgmod
+        from privrisk.pipeline import config as cfgmod
 
         cfg = cfgmod.load(REPO / "config/config.yaml")
         reg = workflow.load_registry(paper, cfg)
@@ -125,22 +118,32 @@ def test_import_linter_contract_is_kept():
 
 
 def test_no_module_of_the_library_imports_the_pipeline_layer():
-    """Only the pipeline itself may import workflow, config, config_checks or cli (the pipeline
-    layer of .importlinter: these, docs, completeness, run_summary and plan)."""
-    pipeline_mods = {
-        "privrisk.workflow",
-        "privrisk.config",
-        "privrisk.config_checks",
-        "privrisk.cli",
-        "privrisk.docs",
-        "privrisk.completeness",
-        "privrisk.run_summary",
-        "privrisk.plan",
-    }
+    """Only the pipeline itself (``privrisk.pipeline``: workflow, config, config_checks, cli, docs,
+    completeness, run_summary, plan) may import a module of the pipeline package."""
     mods = _all_modules()
+    pipeline_mods = {
+        m for m in mods if m == "privrisk.pipeline" or m.startswith("privrisk.pipeline.")
+    }
+    assert "privrisk.pipeline.cli" in pipeline_mods
     bad = {
         m: sorted(workflow._imports(p, m) & pipeline_mods)
         for m, p in mods.items()
         if m not in pipeline_mods and workflow._imports(p, m) & pipeline_mods
     }
     assert not bad, bad
+
+
+def test_the_top_level_shows_the_layers():
+    """The top level of the library holds its layers as subpackages and only the entry modules
+    (``__init__``, ``__main__``), and every layer of ``.importlinter`` names packages."""
+    loose = sorted(p.name for p in PKG.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    assert not loose, f"modules at the top level of src/privrisk (move them into a layer): {loose}"
+    text = (REPO / ".importlinter").read_text()
+    block = text.split("[importlinter:contract:layers]", 1)[1].split("\n[", 1)[0]
+    layers = block.split("layers =", 1)[1].split()
+    names = [n for n in layers if n != ":"]
+    assert "privrisk.pipeline" in names and "privrisk.contract" in names, names
+    not_packages = [
+        n for n in names if not (PKG.parent / n.replace(".", "/") / "__init__.py").is_file()
+    ]
+    assert not not_packages, f"layers naming modules, not packages: {not_packages}"

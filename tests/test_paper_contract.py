@@ -16,9 +16,9 @@ import os
 
 import pytest
 
-from privrisk import cli, config, workflow
 from privrisk.core import discovery
 from privrisk.core.declarations import Paper
+from privrisk.pipeline import cli, config, workflow
 from tests.conftest import REPO, run_pipeline
 
 FIXTURE_DIR = REPO / "tests" / "fixture_paper"

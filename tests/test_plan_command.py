@@ -5,7 +5,7 @@ construction; checked as a property over random ledgers: every planned row's key
 overlay with a value >= the row's count, every "never" row is listed with its reason and adds
 nothing to the overlay, decided rows appear nowhere, and the overlay merged over
 config/config.yaml passes the project's config validation. The plan texts are those of
-:meth:`privrisk.verdicts.Plan.text`, read back exactly.
+:meth:`privrisk.contract.verdicts.Plan.text`, read back exactly.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from privrisk import claims, config, plan, verdicts
+from privrisk.contract import claims, verdicts
+from privrisk.pipeline import config, plan
 from tests.conftest import REPO
 
 CONFIG = REPO / "config/config.yaml"

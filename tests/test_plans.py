@@ -1,4 +1,4 @@
-"""A plan is a promise (privrisk.verdicts, "Runs to decide"): a finite plan means that the same
+"""A plan is a promise (privrisk.contract.verdicts, "Runs to decide"): a finite plan means that the same
 rule, run again with the planned number of units and the observed effect and spread as the truth,
 decides as it leans in at least POWER of the experiments; a "never" plan is never finite and says
 why. Checked as a property over random inputs, one simulation per plan kind: the experiments are
@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pytest
 
-from privrisk import verdicts as V
-from privrisk.verdicts import Estimate
+from privrisk.contract import verdicts as V
+from privrisk.contract.verdicts import Estimate
 
 REPS = 500
 #: the simulated rate may fall short of POWER by sampling error only (3 binomial s.e.)

@@ -1,6 +1,6 @@
-"""The figure rules of privrisk.plotting: no text outside the canvas, legends off the data,
+"""The figure rules of privrisk.contract.plotting: no text outside the canvas, legends off the data,
 plain log tick labels; checked on every figure of the analytic papers. And the style is a
-context: importing privrisk.plotting or making a figure leaves the user's matplotlib settings
+context: importing privrisk.contract.plotting or making a figure leaves the user's matplotlib settings
 alone, while our figures still get our style."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from privrisk import plotting
-from privrisk.workflow import load_registry, paper_params
+from privrisk.contract import plotting
+from privrisk.pipeline.workflow import load_registry, paper_params
 from tests.conftest import REPO as REPO_ROOT
 
 
@@ -100,14 +100,14 @@ def test_plain_log_ticks():
     assert "1" in labels or "2" in labels
 
 
-# A user's session: its own settings and backend, then privrisk.plotting is imported.
+# A user's session: its own settings and backend, then privrisk.contract.plotting is imported.
 _USER_SESSION = """
 import matplotlib
 matplotlib.use("pdf")
 matplotlib.rcParams["lines.linewidth"] = 3.3
 matplotlib.rcParams["font.size"] = 13.0
 before = matplotlib.rcParams.copy()
-import privrisk.plotting
+import privrisk.contract.plotting
 assert matplotlib.rcParams.copy() == before, sorted(
     k for k in before if matplotlib.rcParams.copy()[k] != before[k])
 assert matplotlib.get_backend() == "pdf", matplotlib.get_backend()
@@ -121,7 +121,7 @@ def test_import_leaves_the_users_matplotlib_settings_alone():
 
 
 def _one_line_figure(params):
-    from privrisk.figure import FigureResult
+    from privrisk.contract.figure import FigureResult
 
     fig, ax = plotting.subplots()
     ax.plot([0, 1], [0, 1], label="a")
@@ -133,7 +133,7 @@ def _one_line_figure(params):
 
 
 def test_run_figure_styles_our_figure_and_restores_the_users_settings(tmp_path):
-    from privrisk.figure import run_figure
+    from privrisk.contract.figure import run_figure
 
     before = matplotlib.rcParams.copy()
     assert (

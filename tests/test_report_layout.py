@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from privrisk import config, workflow
+from privrisk.pipeline import config, workflow
 from tests.conftest import REPO, TINY, snakemake_exe
 from tests.test_rule_dependencies import _all_outputs
 

@@ -56,7 +56,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from privrisk import config, workflow
+from privrisk.pipeline import config, workflow
 from tests.conftest import REPO, TINY, snakemake_exe
 
 pytestmark = pytest.mark.slow

@@ -1,4 +1,4 @@
-"""Verdicts that no CPU or seed can change (design.md §4, "Verdicts"; privrisk.verdicts, "Robust
+"""Verdicts that no CPU or seed can change (design.md §4, "Verdicts"; privrisk.contract.verdicts, "Robust
 decisions"): a small xu2022 configuration (tiny scale) run normally, with the kernels limited as
 on an older CPU, and with another seed gives the same status for every claim, and the status
 table made from one run passes ``privrisk status --check`` against the others.
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from privrisk import claims, status
+from privrisk.contract import claims, status
 from tests.conftest import REPO, TINY, snakemake_exe
 
 pytestmark = pytest.mark.slow

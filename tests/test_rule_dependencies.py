@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from privrisk import config, workflow
+from privrisk.pipeline import config, workflow
 from tests.conftest import REPO, TINY, snakemake_exe
 
 pytestmark = pytest.mark.slow
@@ -116,7 +116,7 @@ GATHER = {"all", "gather_all_claims", "gather_paper_claims", *workflow.PAPERS}
 
 
 def test_plotting_edit_reruns_no_step(up_to_date, registries):
-    planned = _planned_after(up_to_date / "src/privrisk/plotting.py", content_edit=False)
+    planned = _planned_after(up_to_date / "src/privrisk/contract/plotting.py", content_edit=False)
     steps = {reg.rule_name(s) for reg in registries.values() for s in reg.steps}
     figures = {reg.rule_name(f) for reg in registries.values() for f in reg.figures}
     assert planned and not planned & steps
@@ -170,7 +170,7 @@ def test_content_edit_of_one_paper_schedules_no_job_of_another(up_to_date, regis
             planned = _planned_after(up_to_date / "src/privrisk" / rel, content_edit=True)
             others = sorted(r for r in planned - GATHER if rule_paper.get(r) != paper)
             assert not others, f"editing {rel} schedules other papers' jobs: {others}"
-    planned = _planned_after(up_to_date / "src/privrisk/cli.py", content_edit=True)
+    planned = _planned_after(up_to_date / "src/privrisk/pipeline/cli.py", content_edit=True)
     assert planned == set(), f"editing cli.py schedules {sorted(planned)}"
     # every edit above was put back exactly: the copy is up to date again
     assert _planned(up_to_date) == set()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from privrisk import run_summary
+from privrisk.pipeline import run_summary
 
 
 def _ledger(rows):

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from privrisk import config, workflow
+from privrisk.pipeline import config, workflow
 from tests.conftest import REPO, snakemake_exe
 
 PROFILE = REPO / "workflow" / "profiles" / "slurm"

@@ -1,4 +1,4 @@
-"""The README's status table (privrisk.status): made from a run's results with one rounding, written
+"""The README's status table (privrisk.contract.status): made from a run's results with one rounding, written
 between the README's markers, and checked (a changed number in the results fails the check)."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from privrisk import claims, cli, status
+from privrisk.contract import claims, status
+from privrisk.pipeline import cli
 
 
 @pytest.mark.parametrize(

@@ -16,8 +16,9 @@ import pandas as pd
 import pytest
 import torch
 
-from privrisk import config, provenance
+from privrisk.contract import provenance
 from privrisk.core import device
+from privrisk.pipeline import config
 
 REPO = Path(__file__).resolve().parents[1]
 RUN_PY = REPO / "workflow" / "scripts" / "run.py"
@@ -55,7 +56,7 @@ def test_schema_refuses_zero_threads_naming_the_key():
 
 _NO_TORCH = """
 import sys
-from privrisk import provenance
+from privrisk.contract import provenance
 from privrisk.core import device
 device.set_torch_threads(3, load_torch=False)
 rec = provenance.make_record(paper="p", figure="f", caption="c", scale="tiny", parameters={})
@@ -86,7 +87,7 @@ def record_step(params, inputs, outputs):
 
 
 def one_point_figure(params):
-    from privrisk.figure import FigureResult
+    from privrisk.contract.figure import FigureResult
 
     data = pd.DataFrame({"series": ["a"], "x": [0.0], "y": [1.0]})
     return FigureResult(data=data, caption="one point", table_md="| a |\n|---|\n| 1 |\n")
@@ -148,8 +149,8 @@ def test_no_step_takes_or_sets_threads_itself():
     outputs) and its source never sets torch's thread count."""
     import inspect
 
-    from privrisk import workflow
-    from privrisk.figure import resolve
+    from privrisk.contract.figure import resolve
+    from privrisk.pipeline import workflow
 
     cfg = config.load(REPO / "config/config.yaml")
     funcs = {s.func for p in workflow.PAPERS for s in workflow.load_registry(p, cfg).steps}

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from privrisk import verdicts as V
-from privrisk.verdicts import Estimate
+from privrisk.contract import verdicts as V
+from privrisk.contract.verdicts import Estimate
 
 
 def test_levels():

@@ -1,12 +1,12 @@
-"""privrisk.workflow: declarations, the registry checks, params, paths and code dependencies."""
+"""privrisk.pipeline.workflow: declarations, the registry checks, params, paths and code dependencies."""
 
 from pathlib import Path
 
 import pytest
 
-from privrisk import config, workflow
 from privrisk.core.declarations import shard_groups
-from privrisk.workflow import Figure, Out, Registry, RegistryError, Resources, Shards, Step
+from privrisk.pipeline import config, workflow
+from privrisk.pipeline.workflow import Figure, Out, Registry, RegistryError, Resources, Shards, Step
 from tests.conftest import REPO
 
 
@@ -170,7 +170,7 @@ def test_code_inputs_follow_imports_and_packages():
     assert {
         "src/privrisk/papers/thudi2022/figures.py",
         "src/privrisk/bounds/membership.py",
-        "src/privrisk/plotting.py",
+        "src/privrisk/contract/plotting.py",
         "src/privrisk/papers/thudi2022/__init__.py",
         "src/privrisk/__init__.py",
     } <= files
@@ -202,13 +202,13 @@ def test_every_paper_declares_figures_whose_params_resolve(registries, quick_con
 
 def test_step_code_never_includes_plotting_or_figure_code(registries):
     """A plotting edit reruns figures only: no step's code inputs hold plotting or a figure module."""
+    plotting = workflow.PACKAGE_DIR / "contract" / "plotting.py"
+    assert plotting.is_file(), plotting
     for paper, reg in registries.items():
         figure_modules = {f.func.split(":")[0] for f in reg.figures}
         for step in reg.steps:
             files = set(workflow.code_inputs(step.func))
-            assert str(workflow.PACKAGE_DIR / "plotting.py") not in files, (
-                f"{paper}.{step.name} imports plotting"
-            )
+            assert str(plotting) not in files, f"{paper}.{step.name} imports plotting"
             for mod in figure_modules:
                 path = workflow._module_file(mod)
                 assert str(path) not in files, f"{paper}.{step.name} imports figure module {mod}"

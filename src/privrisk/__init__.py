@@ -1,17 +1,15 @@
 """privrisk: reproduction library for five papers on what DP's epsilon means against attackers.
 
-The library is organised by concept (see docs/development.md "Code layout"):
+The library is organised in layers, one subpackage each (see docs/development.md "Code layout"):
 
-- ``accounting``   Gaussian / GDP / DP-SGD noise calibration, shared by every paper.
-- ``bounds``       membership, attribute and reconstruction bounds (pure functions, vectorised).
-- ``plotting``     the one plotting style of every figure.
-- ``figure``       the figure contract: FigureResult and the writer of pdf/png/csv/json.
-- ``claims``       the claims ledger (one row per number the paper quotes).
-- ``provenance``   provenance records (versions, commit, seeds, data sources, wall time).
-- ``config``       config loading and schema validation.
+- ``pipeline``     the pipeline: the ``privrisk`` command, config validation, Snakemake's side, docs.
 - ``papers.<key>`` per-paper composition: each figure is a small function of its config.
-- ``explain``      ``privrisk.explain(epsilon=3, prior=0.1)``: the risk card of a guarantee.
 - ``audit``        ``privrisk.audit("scores.csv", epsilon=1)``: lower bounds from attack results.
+- ``explain``      ``privrisk.explain(epsilon=3, prior=0.1)``: the risk card of a guarantee.
+- ``contract``     the output contract: figures, plotting style, claims ledger, verdicts, provenance.
+- concepts         ``accounting`` (Gaussian / GDP / DP-SGD calibration), ``mechanisms``, ``bounds``,
+                   ``models``, ``training``, ``attacks``, ``estimators``, ``priors``, ``data``.
+- ``core``         grids, declarations, discovery, paths, seeds, device.
 """
 
 import importlib

@@ -6,4 +6,4 @@ import the pipeline layer (``tests/test_layers.py``), and this file is not part 
 
 import importlib
 
-raise SystemExit(importlib.import_module("privrisk.cli").main())
+raise SystemExit(importlib.import_module("privrisk.pipeline.cli").main())

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import privrisk
-from privrisk import cli
 from privrisk.audit import compare
+from privrisk.pipeline import cli
 from tests.conftest import REPO
 
 SCORES = str(REPO / "docs" / "examples" / "audit" / "scores.csv")

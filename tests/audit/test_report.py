@@ -13,7 +13,7 @@ import pytest
 import privrisk
 from privrisk.audit import AuditReport, audit, command, forms
 from privrisk.audit import family as fam
-from privrisk.verdicts import Verdict
+from privrisk.contract.verdicts import Verdict
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "docs" / "examples" / "audit"

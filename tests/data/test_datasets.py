@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from privrisk import workflow
 from privrisk.data import enron, prepare, sources
 from privrisk.data.dataset import Dataset, Remote, atomic_output
+from privrisk.pipeline import workflow
 from tests.conftest import REPO
 from tests.data.fake_remote import Server, overrides
 

@@ -118,7 +118,7 @@ def test_train_split(tmp_path):
 
 
 def test_auto_fallback_says_why_in_the_log_and_in_provenance(tmp_path, monkeypatch, caplog):
-    from privrisk import provenance
+    from privrisk.contract import provenance
 
     monkeypatch.setattr(sources, "_LOGGED", set())
     block = {"source": "auto", "path": str(tmp_path / "none")}

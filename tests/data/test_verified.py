@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from privrisk import claims, plotting, provenance
+from privrisk.contract import claims, plotting, provenance
 from privrisk.data import enron, mnist, prepare, sources, verified
 from privrisk.data.dataset import prepared_marker
 from tests.data.fake_remote import BUILDERS, Server, overrides
@@ -209,7 +209,7 @@ def test_a_figure_on_unverified_real_data_says_so_under_the_axes(tmp_path):
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from privrisk import figure
+    from privrisk.contract import figure
 
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])

@@ -6,8 +6,8 @@ reconstruction bound fell from 0.466 to 0.365)."""
 import numpy as np
 import pytest
 
-from privrisk import cli
 from privrisk.explain import explain
+from privrisk.pipeline import cli
 
 NM, Q, T, DELTA = 1.1, 0.01, 6000, 1e-5  # the docs' DP-SGD example
 

@@ -3,8 +3,8 @@ card on stdout, no HTML file); the API raises BadInput naming the same argument.
 
 import pytest
 
-from privrisk import cli
 from privrisk.explain import BadInput, explain
+from privrisk.pipeline import cli
 
 DPSGD = ["--noise-multiplier", "1.1", "--sample-rate", "0.01", "--steps", "100"]
 

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from privrisk import cli
 from privrisk.explain import RiskCard, explain
+from privrisk.pipeline import cli
 from tests.conftest import REPO
 
 ENV_SRC = {"PYTHONPATH": str(REPO / "src")}

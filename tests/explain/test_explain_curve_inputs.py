@@ -6,9 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from privrisk import accounting, cli
+from privrisk import accounting
 from privrisk.bounds import reconstruction
 from privrisk.explain import explain
+from privrisk.pipeline import cli
 
 rdp_lib = pytest.importorskip("dp_accounting.rdp.rdp_privacy_accountant")
 

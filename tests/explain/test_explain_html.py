@@ -14,9 +14,9 @@ import shutil
 import numpy as np
 import pytest
 
-from privrisk import cli
 from privrisk.explain import explain, explorer, html
 from privrisk.explain.command import parser
+from privrisk.pipeline import cli
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--epsilon", "3", "--prior", "0.1"]

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from privrisk import cli
 from privrisk.explain import RiskCard, explain
 from privrisk.explain.card import SCHEMA_VERSION
+from privrisk.pipeline import cli
 
 
 @pytest.fixture(scope="module")

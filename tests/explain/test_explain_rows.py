@@ -233,7 +233,7 @@ def test_top_level_privrisk_explain_is_the_card_and_no_rule_depends_on_it(tmp_pa
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["RiskCard", "0.69", "0.462"]
     assert callable(explain_pkg)
-    from privrisk import workflow
+    from privrisk.pipeline import workflow
 
     files = workflow.code_inputs("privrisk.papers.thudi2022.figures:fig1")
     assert files and not [f for f in files if "/privrisk/explain/" in f]
@@ -241,7 +241,7 @@ def test_top_level_privrisk_explain_is_the_card_and_no_rule_depends_on_it(tmp_pa
 
 
 def test_no_rule_of_any_paper_lists_a_file_of_the_explain_package():
-    from privrisk import config, workflow
+    from privrisk.pipeline import config, workflow
 
     cfg = config.load(REPO / "config/config.yaml")
     funcs = [

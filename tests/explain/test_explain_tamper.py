@@ -11,9 +11,9 @@ import sys
 
 import pytest
 
-from privrisk import cli
 from privrisk.explain import explain
 from privrisk.explain.render import text as card_text
+from privrisk.pipeline import cli
 
 
 def _card(tmp_path_factory):

@@ -6,9 +6,9 @@ import copy
 import numpy as np
 import pytest
 
-from privrisk import config
 from privrisk.core import seeds
 from privrisk.core.grids import grid
+from privrisk.pipeline import config
 from tests.conftest import REPO
 
 

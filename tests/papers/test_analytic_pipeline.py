@@ -9,7 +9,7 @@ import pytest
 
 from privrisk.bounds import attribute as at
 from privrisk.bounds import membership as mb
-from privrisk.claims import COLUMNS
+from privrisk.contract.claims import COLUMNS
 from tests.conftest import assert_contract
 
 pytestmark = pytest.mark.slow

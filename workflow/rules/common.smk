@@ -1,5 +1,5 @@
-# Shared helpers. Logic lives in the privrisk package (src/privrisk/workflow.py), tested there;
-# this file only validates the config and registers each paper's targets.
+# Shared helpers. Logic lives in the privrisk package (src/privrisk/pipeline/workflow.py), tested
+# there; this file only validates the config and registers each paper's targets.
 
 import os
 import sys
@@ -7,15 +7,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
-from privrisk import config as _privrisk_config  # noqa: E402
-from privrisk import workflow as wf  # noqa: E402
+from privrisk.pipeline import config as _privrisk_config  # noqa: E402
+from privrisk.pipeline import workflow as wf  # noqa: E402
 
 # Stop before any job starts if a key is unknown, mistyped or out of range: one block naming each
 # key and exit status 2, not a WorkflowError with a frame that reads like a crash in this file.
 # Snakemake has already read the config files, silently keeping the last of a key given twice:
-# each is read again as privrisk.config reads it (a duplicate key or an alias bomb is refused).
-# `--config allow_large=true` and `=True` both mean true (privrisk.config.normalize_booleans), and
-# a nested `--config` number, which Snakemake hands over as a string, is a number again.
+# each is read again as privrisk.pipeline.config reads it (a duplicate key or an alias bomb is
+# refused). `--config allow_large=true` and `=True` both mean true
+# (privrisk.pipeline.config.normalize_booleans), and a nested `--config` number, which Snakemake
+# hands over as a string, is a number again.
 try:
     for _file in (*workflow.configfiles, *workflow.overwrite_configfiles):
         _privrisk_config.read_file(_file)
@@ -76,11 +77,15 @@ def lineage_params(reg, steps):
     """The params (function, config) of the steps a job is made from (Registry.upstream), by
     the steps' rule names, as one more param of the job. Changing a step's parameter then leaves
     every job made from it out of date, even when the step's rerun is interrupted (and its old
-    outputs are gone). A job made from no step gets no such param, and keeps its old params."""
+    outputs are gone). A job made from no step gets no such param, and keeps its old params.
+    """
     return (
         {
             "upstream": {
-                reg.rule_name(s): {"func": s.func, "cfg": wf.params(config, reg.paper, s)}
+                reg.rule_name(s): {
+                    "func": s.func,
+                    "cfg": wf.params(config, reg.paper, s),
+                }
                 for s in steps
             }
         }
@@ -97,7 +102,7 @@ def prepare_job(log, params, marker):
     """One prepare_<dataset> job of data.smk, logged (out of the rule: `snakemake --lint` wants
     run: short)."""
     from privrisk.data import prepare
-    from privrisk.joblog import job_log
+    from privrisk.contract.joblog import job_log
 
     with job_log(log[0]):
         prepare.prepare(

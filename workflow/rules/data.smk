@@ -43,7 +43,7 @@ rule prepare_gpt2:
         mem_mb=4000,
         runtime=60,
     run:
-        from privrisk.joblog import job_log
+        from privrisk.contract.joblog import job_log
 
         with job_log(log[0]):
             _prepare.prepare_gpt2(output[0])

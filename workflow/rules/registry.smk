@@ -1,8 +1,8 @@
 # The one loop that turns every paper's declarations (privrisk.papers.<key>.registry: STEPS and
 # FIGURES) into rules: one rule per step, one per figure, and for a step declaring Shards with
 # `runs_per_job` below its run count one rule per shard plus the pooling rule that writes the
-# step's own outputs (privrisk.workflow.jobs). Paths, params, code and data inputs all come from
-# privrisk.workflow, so nothing about a particular paper is written here.
+# step's own outputs (privrisk.pipeline.workflow.jobs). Paths, params, code and data inputs all come
+# from privrisk.pipeline.workflow, so nothing about a particular paper is written here.
 
 
 for _paper in wf.paper_keys():
@@ -22,7 +22,9 @@ for _paper in wf.paper_keys():
             input:
                 **_job.inputs,
                 # a shard's or pool's code is its step's too
-                code=code(*dict.fromkeys((_job.func, _job.decl.func, *(s.func for s in _up)))),
+                code=code(
+                    *dict.fromkeys((_job.func, _job.decl.func, *(s.func for s in _up)))
+                ),
                 data=lineage_data(_paper, (_job.decl, *_up)),
             output:
                 **(

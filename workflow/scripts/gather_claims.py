@@ -1,5 +1,5 @@
 """Concatenate claims files; with `md` / `html` outputs also write the ledger as Markdown and as
-the page the Snakemake report shows (privrisk.claims_page)."""
+the page the Snakemake report shows (privrisk.contract.claims_page)."""
 
 import sys
 from pathlib import Path
@@ -8,10 +8,10 @@ from pathlib import Path
 # code that runs is the code whose commit goes into provenance.
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1] / "src"))  # noqa: F821
 
-from privrisk import claims_page
-from privrisk.claims import gather, to_markdown
+from privrisk.contract import claims_page
+from privrisk.contract.claims import gather, to_markdown
+from privrisk.contract.joblog import job_log
 from privrisk.core import checksums
-from privrisk.joblog import job_log
 
 sm = snakemake  # noqa: F821
 with job_log(sm.log[0]):

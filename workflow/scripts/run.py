@@ -11,7 +11,7 @@ Torch's thread count is the config's ``torch_threads`` for every job, not the ru
 (which Snakemake lowers to ``--cores``): torch's numbers depend on it, and the same config must
 give the same numbers on a laptop and on a cluster. This runner applies it, once, before the
 step or figure runs (:func:`privrisk.core.device.set_torch_threads`); a step's params also carry
-it (privrisk.workflow.params puts it there) only so that a change reruns the steps and their
+it (privrisk.pipeline.workflow.params puts it there) only so that a change reruns the steps and their
 records show it, and figure provenance records it.
 """
 
@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 # A job draws only to files: the non-interactive backend, whatever display the node has
-# (privrisk.plotting itself leaves the backend to the user).
+# (privrisk.contract.plotting itself leaves the backend to the user).
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 # Import this checkout's own library (src/ beside workflow/), whatever else is installed, so the
@@ -37,10 +37,10 @@ if __name__ == "__main__":
     jobs.die_with_parent()
     jobs.heartbeat(f"{sm.params.paper} {sm.params.name}", sm.log[0])
 
+from privrisk.contract.figure import resolve, run_figure  # noqa: E402
+from privrisk.contract.joblog import job_log  # noqa: E402
 from privrisk.core import checksums, device  # noqa: E402
 from privrisk.core.declarations import shard_groups  # noqa: E402
-from privrisk.figure import resolve, run_figure  # noqa: E402
-from privrisk.joblog import job_log  # noqa: E402
 
 inputs = {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")}
 # a malformed intermediate file is named, not reported as `KeyError: 'draw'` from deep inside

@@ -107,7 +107,7 @@ class AuditReport:
 
     @property
     def verdict_object(self):
-        """The verdict as :class:`privrisk.verdicts.Verdict` (None without a claim)."""
+        """The verdict as :class:`privrisk.contract.verdicts.Verdict` (None without a claim)."""
         if self.verdict is None:
             return None
         from .verdict import as_verdict

@@ -11,7 +11,7 @@
   ``canaries_needed`` is the smallest design (same proportions) whose best outcome would refute,
   or None (never up to :data:`MAX_CANARIES`).
 
-In the project's verdict vocabulary (:class:`privrisk.verdicts.Verdict`) the statement is "the
+In the project's verdict vocabulary (:class:`privrisk.contract.verdicts.Verdict`) the statement is "the
 claimed guarantee holds against this attack": consistent is ok, refuted fails, uninformative is
 uninformative.
 """
@@ -78,8 +78,8 @@ def note(
 
 
 def as_verdict(verdict: str, text: str):
-    """The verdict as :class:`privrisk.verdicts.Verdict` (for a claims ledger row)."""
-    from privrisk.verdicts import Verdict  # imported here: it pulls scipy.stats (a second)
+    """The verdict as :class:`privrisk.contract.verdicts.Verdict` (for a claims ledger row)."""
+    from privrisk.contract.verdicts import Verdict  # imported here: it pulls scipy.stats (a second)
 
     holds = {REFUTED: False, CONSISTENT: True, UNINFORMATIVE: None}[verdict]
     return Verdict(holds, text)

@@ -6,7 +6,7 @@ current. So every writer records the digests of what it wrote: a figure in its p
 (``outputs_sha256``: file name relative to the record's folder -> ``sha256:<hex>``, its claims
 rows included; ``inputs_sha256``: the step artifacts it was made from; ``record_sha256``: the
 record's own content), a gathered ledger in a ``<name>.sha256`` sidecar in ``sha256sum`` format.
-:mod:`privrisk.completeness` checks them all.
+:mod:`privrisk.pipeline.completeness` checks them all.
 """
 
 from __future__ import annotations

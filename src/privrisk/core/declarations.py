@@ -7,7 +7,7 @@ Each paper package has a ``registry`` module declaring
   (files under ``results/<paper>/intermediate/``); the step runner has already applied the
   config's ``torch_threads`` (:func:`privrisk.core.device.set_torch_threads`);
 * ``FIGURES``: figures and tables. A figure runs ``func(params)`` or ``func(params, inputs)``
-  and returns a :class:`privrisk.figure.FigureResult`.
+  and returns a :class:`privrisk.contract.figure.FigureResult`.
 
 A step that trains independent replicate runs declares :class:`Shards`: the pipeline then trains
 its runs in shards of the config's ``runs_per_job`` (each shard its own job, on any core, node or
@@ -16,7 +16,7 @@ GPU) and pools them into the step's own outputs, which are the same whatever the
 Either may be a sequence or a function of the paper's config section (for declarations that
 depend on config, such as one training step per ε), and ``PAPER``: the :class:`Paper` it
 reproduces (the docs' paper table and pages are generated from it). ``workflow/rules/registry.smk``
-turns every declaration into one Snakemake rule (through :mod:`privrisk.workflow`); the papers
+turns every declaration into one Snakemake rule (through :mod:`privrisk.pipeline.workflow`); the papers
 themselves are found by :mod:`privrisk.core.discovery`.
 """
 

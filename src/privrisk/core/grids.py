@@ -1,6 +1,6 @@
 """Grids and config helpers every layer uses: :func:`grid`, :func:`deep_update`, :func:`eps_tag`.
 
-They live in the core (not in :mod:`privrisk.config`, the pipeline's validator) so that a paper's
+They live in the core (not in :mod:`privrisk.pipeline.config`, the pipeline's validator) so that a paper's
 figure code can read its grids without importing the validator, which knows every paper: an
 import of the validator would make every paper's rules depend on every other paper's code.
 """

@@ -116,7 +116,7 @@ def fallback_reason(name: str, block: Mapping[str, Any]) -> str:
     block uses the fallback (the real files missing), or why its real files are
     ``real-unverified`` (:func:`privrisk.data.verified.check`; ``"<reason>: <detail>"``, e.g.
     ``"placed by hand: ..."``). For ``data_fallbacks`` of a
-    :class:`~privrisk.figure.FigureResult` and so provenance. Logs nothing."""
+    :class:`~privrisk.contract.figure.FigureResult` and so provenance. Logs nothing."""
     used, why = _resolve(name, block)
     if used == verified.REAL:
         why = verified.check(name, real_files(name, block))[1]

@@ -1,5 +1,5 @@
 """Summaries of repeated estimates: ratios with the limits spelled out, mean ± s.e. over
-trials. (Claims about curves are decided by :mod:`privrisk.verdicts`.)"""
+trials. (Claims about curves are decided by :mod:`privrisk.contract.verdicts`.)"""
 
 from __future__ import annotations
 

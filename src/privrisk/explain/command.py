@@ -112,7 +112,8 @@ def _main(argv: Sequence[str] | None) -> int:
     from . import BadInput, explain, html
     from .render import text, to_json, write_atomic
 
-    if audit_section.given(args):  # --audit FILE itself goes the audit's way (privrisk.cli)
+    # --audit FILE itself goes the audit's way (privrisk.pipeline.cli)
+    if audit_section.given(args):
         flag = audit_section.given(args)[0]
         print(f"privrisk explain: error: {flag}: only with --audit FILE", file=sys.stderr)
         return 2

@@ -4,7 +4,7 @@ A paper package holds everything the code owns about its paper: ``registry.py`` 
 ``STEPS``, ``FIGURES``, optional ``check_config``), its figure, step and claims modules, its config
 schema (``schema.yaml``), optional report captions (``captions/<fig>.rst``) and its modelling notes
 (``notes.md``). A figure function takes its config section (``params``; and ``inputs`` if its rule
-has inputs) and returns a :class:`privrisk.figure.FigureResult`. It composes library concepts
+has inputs) and returns a :class:`privrisk.contract.figure.FigureResult`. It composes library concepts
 (bounds, accounting, models, attacks); it does not re-implement them.
 """
 

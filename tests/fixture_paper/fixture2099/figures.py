@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ... import plotting
 from ...bounds import membership
-from ...claims import Ledger
+from ...contract import plotting
+from ...contract.claims import Ledger
+from ...contract.figure import FigureResult
 from ...core.grids import grid
-from ...figure import FigureResult
 
 LEDGER = Ledger("fixture2099")
 

@@ -34,7 +34,7 @@ def test_trend_reversal_at_the_end_fails_but_noise_does_not():
     wiggle[3] = 0.299  # a step down within 2 s.e. of the difference
     assert _trend(wiggle, +1, se=np.full(6, 0.01)) == "qualitative-ok"
     # a precisely flat curve cannot refute "increases" (a change under 2 s.e. is possible), and
-    # cannot confirm it: the shared rule (privrisk.verdicts.monotone) calls it undecided
+    # cannot confirm it: the shared rule (privrisk.contract.verdicts.monotone) calls it undecided
     flat = np.full(6, 0.3)
     assert _trend(flat, +1) == "uninformative"
     # a curve that ends below where it starts, beyond noise, fails

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 import yaml
 
-from privrisk import config as cfgmod
-from privrisk.config import ConfigError
-from privrisk.figure import FigureResult
+from privrisk.contract.figure import FigureResult
 from privrisk.papers.lowy2024 import figures_exponential, figures_gaussian
 from privrisk.papers.lowy2024.figures_common import PARAM_SERIES, RATIO, RATIO_X
-from privrisk.workflow import paper_params
+from privrisk.pipeline import config as cfgmod
+from privrisk.pipeline.config import ConfigError
+from privrisk.pipeline.workflow import paper_params
 from tests.conftest import REPO as REPO_ROOT
 
 

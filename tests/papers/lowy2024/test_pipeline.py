@@ -7,7 +7,7 @@ import json
 import pandas as pd
 import pytest
 
-from privrisk import config, workflow
+from privrisk.pipeline import config, workflow
 from tests.conftest import REPO, TINY, assert_contract
 
 pytestmark = pytest.mark.slow

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from privrisk.audit import reconstruction as rec
-from privrisk.claims import to_frame
+from privrisk.contract.claims import to_frame
 from privrisk.papers.swanberg2025 import figures_audit as FA
 from privrisk.priors import scaled_prior
 

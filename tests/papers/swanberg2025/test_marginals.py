@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from privrisk import verdicts as V
 from privrisk.bounds.reconstruction import beta_multi
+from privrisk.contract import verdicts as V
 from privrisk.models import baynet as bnm
 from privrisk.papers.swanberg2025 import claims_marginals as cm
 from privrisk.papers.swanberg2025 import steps_marginals as sm

@@ -11,8 +11,8 @@ import torch
 from scipy import stats
 
 from privrisk import accounting
-from privrisk import verdicts as V
 from privrisk.bounds import reconstruction as rb
+from privrisk.contract import verdicts as V
 from privrisk.estimators.intervals import clopper_pearson
 from privrisk.papers.swanberg2025 import claims_ngram as cn
 from privrisk.papers.swanberg2025 import figures_ngram as fig

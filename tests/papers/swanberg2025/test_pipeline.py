@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privrisk import config, workflow
 from privrisk.bounds import reconstruction as rb
+from privrisk.pipeline import config, workflow
 from tests.conftest import REPO, TINY, assert_contract
 
 PAPER = "swanberg2025"
@@ -66,7 +66,7 @@ def test_steps_do_not_depend_on_plotting_or_figure_code():
     figure_modules = {f.func.split(":")[0] for f in reg.figures}
     for step in reg.steps:
         files = workflow.code_inputs(step.func, root=REPO)
-        assert "src/privrisk/plotting.py" not in files, step.name
+        assert "src/privrisk/contract/plotting.py" not in files, step.name
         assert not [m for m in figure_modules if m.replace(".", "/") + ".py" in " ".join(files)], (
             step.name
         )

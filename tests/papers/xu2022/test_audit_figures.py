@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import privrisk.audit as A
-from privrisk.claims import to_frame
+from privrisk.contract.claims import to_frame
 from privrisk.estimators import queries as Q
 from privrisk.papers.xu2022 import figures_audit as FA
 

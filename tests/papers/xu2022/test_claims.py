@@ -1,11 +1,11 @@
-"""xu2022's claim helpers are thin users of privrisk.verdicts: the across-run estimate decides,
+"""xu2022's claim helpers are thin users of privrisk.contract.verdicts: the across-run estimate decides,
 a model that does not leak and runs that contradict each other make a claim uninformative, and
 every claim can come out ok, fails and uninformative."""
 
 import numpy as np
 import pytest
 
-from privrisk import verdicts as V
+from privrisk.contract import verdicts as V
 from privrisk.papers.xu2022 import claims as C
 from privrisk.papers.xu2022.claims import Stat
 

@@ -24,7 +24,7 @@ PARAMS = {
     "margin": 0.05,
     "max_points": None,
 }
-RUNS = 10  # the robust rule (privrisk.verdicts) cannot decide on 3 runs: t(2 df) at ±3 s.e. is ±19
+RUNS = 10  # the robust rule (privrisk.contract.verdicts) cannot decide on 3 runs: t(2 df) at ±3 s.e. is ±19
 sig = lambda x: 1 / (1 + np.exp(-x))  # noqa: E731
 
 

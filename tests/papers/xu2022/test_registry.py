@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
-from privrisk import config, workflow
 from privrisk.papers.xu2022 import registry
+from privrisk.pipeline import config, workflow
 from tests.conftest import REPO
 
 INTER = "results/xu2022/intermediate"

@@ -3,7 +3,7 @@ the same models trained in one job: every array, every weight and the record (se
 sizes, settings, AUCs). The MLP WGAN-GP in the fast tier, every other model in the slow tier. A
 shard is the step function called with
 ``params["shard"]``; the pool is :func:`privrisk.papers.xu2022.steps.pool`, as the pipeline's
-rules call them (:func:`privrisk.workflow.jobs`)."""
+rules call them (:func:`privrisk.pipeline.workflow.jobs`)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 import torch
 
-from privrisk import config, workflow
+from privrisk.contract.figure import resolve
 from privrisk.core.declarations import shard_groups
 from privrisk.estimators import queries as Q
-from privrisk.figure import resolve
 from privrisk.papers.xu2022 import steps
+from privrisk.pipeline import config, workflow
 from tests.conftest import REPO
 
 

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 import torch
 
-from privrisk import config, workflow
 from privrisk.attacks.membership import membership_auc
 from privrisk.core import device as devices
 from privrisk.estimators import queries as Q
 from privrisk.models import gan, skin
 from privrisk.papers.xu2022 import steps
+from privrisk.pipeline import config, workflow
 from tests.conftest import REPO
 
 

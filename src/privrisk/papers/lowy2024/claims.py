@@ -3,9 +3,9 @@
 Each function takes the curve(s) (means and standard errors over trials) and returns the ledger
 row, so a test can feed it a constructed curve on which the statement is false and see
 ``qualitative-fails`` (tests/papers/lowy2024/test_claims.py). The decisions are the shared rules
-of :mod:`privrisk.verdicts` (±2 s.e., Bonferroni when a statement is judged at several points):
-"increases with x" is :func:`privrisk.verdicts.monotone`, "below a threshold" is
-:func:`~privrisk.verdicts.below`, "larger than" is :func:`~privrisk.verdicts.greater`.
+of :mod:`privrisk.contract.verdicts` (±2 s.e., Bonferroni when a statement is judged at several points):
+"increases with x" is :func:`privrisk.contract.verdicts.monotone`, "below a threshold" is
+:func:`~privrisk.contract.verdicts.below`, "larger than" is :func:`~privrisk.contract.verdicts.greater`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ... import verdicts as V
-from ...claims import Claim, Ledger
+from ...contract import verdicts as V
+from ...contract.claims import Claim, Ledger
 
 PAPER = "lowy2024"
 # the population is drawn and ε̃ estimated by Monte Carlo: experimental numbers (claims.DATA)
@@ -39,7 +39,7 @@ def verdict_word(holds: bool | None) -> str:
 
 def monotone(y, se, sign: int, x: Sequence[float] | None = None) -> tuple[bool | None, str]:
     """(holds, note) of "the curve moves in direction ``sign`` (+1 up, −1 down)": the overall
-    change is beyond noise and no step reverses beyond noise (:func:`privrisk.verdicts.monotone`)."""
+    change is beyond noise and no step reverses beyond noise (:func:`privrisk.contract.verdicts.monotone`)."""
     x = list(range(len(y))) if x is None else list(x)
     v = V.monotone(_curve(y, se), x, direction=sign, what="the curve")
     return v.holds, v.note
@@ -86,7 +86,7 @@ def below_claim(
     threshold: float,
     note: str = "",
 ) -> Claim:
-    """Every estimate (mean, s.e.) is below ``threshold`` (:func:`privrisk.verdicts.below`)."""
+    """Every estimate (mean, s.e.) is below ``threshold`` (:func:`privrisk.contract.verdicts.below`)."""
     est = {k: V.Estimate(float(m), se=float(e)) for k, (m, e) in values.items()}
     ours = "; ".join(f"{k} = {_fmt(e.value)} ± {e.se:.2g} (s.e.)" for k, e in est.items())
     verdict = V.below(est, threshold, what="estimate")
@@ -108,7 +108,7 @@ def approaches_zero_claim(
 ) -> Claim:
     """For x <= ``below`` the curve falls towards 0 as x decreases: it increases with x there
     (:func:`monotone`) and its value at the smallest x is under ``factor`` × its value at x =
-    ``reference`` (:func:`privrisk.verdicts.greater` on factor·ref − first)."""
+    ``reference`` (:func:`privrisk.contract.verdicts.greater` on factor·ref − first)."""
     x = np.asarray(x, float)
     m, se = (np.asarray(a, float) for a in y)
     sel = x <= below
@@ -163,7 +163,7 @@ def gap_claim(
 ) -> Claim:
     """A large gap between two curves, especially at large x: the gap upper − lower increases with
     x (:func:`monotone`) and at the largest x it exceeds ``factor`` × the lower curve
-    (:func:`privrisk.verdicts.greater`)."""
+    (:func:`privrisk.contract.verdicts.greater`)."""
     lo_m, lo_se = (np.asarray(a, float) for a in lower)
     up_m, up_se = (np.asarray(a, float) for a in upper)
     gap, gap_se = up_m - lo_m, np.hypot(up_se, lo_se)
@@ -200,7 +200,7 @@ def compare_claim(
     note: str = "",
 ) -> Claim:
     """One estimate (mean, s.e.) exceeds another (independent estimates:
-    :func:`privrisk.verdicts.greater` on the unpaired difference)."""
+    :func:`privrisk.contract.verdicts.greater` on the unpaired difference)."""
     a, b = V.Estimate(larger[0], se=larger[1]), V.Estimate(smaller[0], se=smaller[1])
     diff = a.minus(b)
     ours = (

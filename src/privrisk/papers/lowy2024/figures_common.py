@@ -14,11 +14,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ... import plotting
+from ...contract import plotting
+from ...contract.figure import FigureResult
 from ...core import seeds
 from ...core.grids import grid
 from ...estimators.summary import safe_ratio, summarise
-from ...figure import FigureResult
 from .claims import LEDGER, PAPER  # noqa: F401  (re-exported for the figure modules)
 
 RATIO = "ε̃(X)/ε"

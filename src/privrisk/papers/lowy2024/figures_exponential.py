@@ -10,9 +10,9 @@ import logging
 import numpy as np
 
 from ...bounds import pmp
+from ...contract.figure import FigureResult
 from ...data import synthetic
 from ...estimators.summary import summarise
-from ...figure import FigureResult
 from ...mechanisms import exponential as em
 from . import claims as paper_claims
 from .figures_common import (

@@ -15,9 +15,9 @@ import logging
 import numpy as np
 
 from ...bounds import pmp
+from ...contract.figure import FigureResult
 from ...data import synthetic
 from ...estimators.summary import summarise
-from ...figure import FigureResult
 from ...mechanisms import gaussian as gm
 from . import claims as paper_claims
 from . import figures_exponential

@@ -43,7 +43,7 @@ FIGURES = [
 ]
 
 
-# --- config checks beyond the schema (called by privrisk.config.validate) ---
+# --- config checks beyond the schema (called by privrisk.pipeline.config.validate) ---
 
 # lowy2024: the grid each figure plots against (its code labels that axis), the claim values it
 # reads (each must be a point of the grid of the same parameter) and the data parameters each
@@ -127,7 +127,7 @@ def _is_int(v) -> bool:
     return isinstance(v, int | np.integer) and not isinstance(v, bool)
 
 
-# --- privrisk plan (privrisk.plan): the config key that holds what a claim's plan counts ---
+# --- privrisk plan (privrisk.pipeline.plan): the key that holds what a claim's plan counts ---
 
 #: figure -> the key of this section that holds the units an uninformative claim's plan counts
 #: (``unit``), the key it falls back to when the figure has none (``fallback``) and the jobs

@@ -3,15 +3,15 @@
 Each returns the ledger row; tests/papers/pankova2022/test_claims.py feeds each one a constructed
 curve on which the statement is false (``qualitative-fails``) and one where it holds. The curves
 are analytic (exact up to the stated numerical tolerance) except the Monte Carlo attack, which is
-judged with its interval by the shared rule :func:`privrisk.verdicts.below`.
+judged with its interval by the shared rule :func:`privrisk.contract.verdicts.below`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ... import verdicts as V
-from ...claims import Claim, Ledger
+from ...contract import verdicts as V
+from ...contract.claims import Claim, Ledger
 
 LEDGER = Ledger("pankova2022")
 
@@ -135,7 +135,7 @@ def attack_below_bound(
     *, figure: str, claim_id: str, claim: str, x, rate, lo, hi, bound, what: str
 ) -> Claim:
     """A simulated attack's success (rate with its interval [lo, hi] at the verdicts' level) stays
-    below a bound at every x (:func:`privrisk.verdicts.below`, Bonferroni over the points)."""
+    below a bound at every x (:func:`privrisk.contract.verdicts.below`, Bonferroni over the points)."""
     est = {
         f"ε={a:g}": V.Estimate(float(r), lo=float(lo_), hi=float(hi_))
         for a, r, lo_, hi_ in zip(x, rate, lo, hi, strict=True)

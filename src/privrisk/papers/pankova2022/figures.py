@@ -17,13 +17,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ... import plotting
-from ... import verdicts as V
 from ...bounds import attribute as at
+from ...contract import plotting
+from ...contract import verdicts as V
+from ...contract.figure import FigureResult
 from ...core import seeds
 from ...core.grids import grid
 from ...estimators.intervals import clopper_pearson
-from ...figure import FigureResult
 from . import claims as paper_claims
 from .claims import LEDGER
 
@@ -240,7 +240,8 @@ def fig_single_attribute(params) -> FigureResult:
     mc = [_laplace_attack(e, M, n, rng) for e in eps]
     rate = np.array([m[0] for m in mc])
     k = np.array([m[1] for m in mc])
-    # the interval that decides the claim (privrisk.verdicts' level, ±2 s.e. ≈ 95.45 %) is the one drawn
+    # the interval that decides the claim (privrisk.contract.verdicts' level, ±2 s.e. ≈ 95.45 %) is
+    # the one drawn
     lo, hi = clopper_pearson(k, n, confidence=1 - V.alpha_of(V.Z))
     fig, ax = plotting.subplots(width=5.2, height=3.8)
     ax.plot(

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ...bounds import attribute as at
-from ...figure import FigureResult
+from ...contract.figure import FigureResult
 from . import claims as paper_claims
 from .claims import LEDGER
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ... import plotting
 from ...bounds import attribute as at
+from ...contract import plotting
+from ...contract.figure import FigureResult
 from ...core.grids import grid
-from ...figure import FigureResult
 from . import claims as paper_claims
 from .claims import LEDGER
 

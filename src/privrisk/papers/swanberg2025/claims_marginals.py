@@ -1,6 +1,6 @@
 """swanberg2025 Figures 4–7: per-point summaries of the attack draws and the claims judged on them.
 
-Every statement is decided by a rule of :mod:`privrisk.verdicts` on paired estimates (the attack,
+Every statement is decided by a rule of :mod:`privrisk.contract.verdicts` on paired estimates (the attack,
 the informed attacker's ceiling and the prior's MAP guess attack the same records under the same
 noise, so their per-draw differences carry the uncertainty), with Bonferroni's correction where one
 statement is judged at several points of a figure. "Attack ≥ prior" is non-inferiority with the
@@ -17,10 +17,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from ... import verdicts as V
 from ...bounds.reconstruction import max_bayes_gain_binary
-from ...claims import Claim, Ledger
-from ...verdicts import Estimate, Verdict
+from ...contract import verdicts as V
+from ...contract.claims import Claim, Ledger
+from ...contract.verdicts import Estimate, Verdict
 from .steps_marginals import PAPER, bound_quantiles
 
 LEDGER = Ledger(PAPER)
@@ -149,7 +149,7 @@ DIFFERENCES = ("gap", "shortfall", "ceiling_gap", "revealed_gap")
 def estimate(summ_row, name: str) -> Estimate:
     """The estimate ``name`` of one summary row: the mean over its draws with its s.e. and the
     degrees of freedom of its worlds (draws − 1 with one world), marked empirical; a tie in every
-    draw gets the exact bound of a count of 0…records (:func:`privrisk.verdicts.tie_share`); one
+    draw gets the exact bound of a count of 0…records (:func:`privrisk.contract.verdicts.tie_share`); one
     draw decides nothing."""
     se, draws = summ_row[f"{name}_se"], int(summ_row["draws"])
     n_rec = int(summ_row.get("records", 0) or 0)
@@ -309,7 +309,7 @@ def _worst_gap(summ, lam0) -> tuple[str, str]:
 
 def gt_prior(fig, summ, lambdas, what: str, data: str) -> Claim:
     """ "The M-AI attack is consistently better than the prior for all <what>": superiority of the
-    paired attack − prior at every point (:func:`privrisk.verdicts.greater`, margin 0; it fails
+    paired attack − prior at every point (:func:`privrisk.contract.verdicts.greater`, margin 0; it fails
     where some point is at or below the prior beyond noise, Bonferroni over the points)."""
     lam0 = lambdas[0]
     diffs = {_label(r["x"]): estimate(r, f"gap_l{lam0:g}") for _, r in summ.iterrows()}

@@ -1,4 +1,4 @@
-"""swanberg2025 Figure 3: the claims, judged with :mod:`privrisk.verdicts`.
+"""swanberg2025 Figure 3: the claims, judged with :mod:`privrisk.contract.verdicts`.
 
 The baseline of every "attack vs prior" statement is the max-prior guess (the most probable digit,
 no model): *paired*, its realised success on the same canaries, so each model's difference
@@ -16,9 +16,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from ... import verdicts as V
-from ...claims import Claim, Ledger
-from ...verdicts import Estimate, Verdict
+from ...contract import verdicts as V
+from ...contract.claims import Claim, Ledger
+from ...contract.verdicts import Estimate, Verdict
 
 PAPER = "swanberg2025"
 LEDGER = Ledger(PAPER)
@@ -37,7 +37,7 @@ def gain(row) -> Estimate:
     """attack − max-prior guess over the ``n`` models of a point: paired on the same canaries, or
     against the exact 1/K of the uniform prior (``gain_baseline``). Each model's difference is
     bounded (a success 0/1 minus the guess's 0/1 or 1/K), so when every model ties the exact
-    bound of :func:`privrisk.verdicts.tie_share` applies (a tie supports "does not
+    bound of :func:`privrisk.contract.verdicts.tie_share` applies (a tie supports "does not
     under-perform" as far as n models allow)."""
     n = int(row["n"])
     se = float(row["gain_se"])

@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 from scipy import optimize
 
-from ... import plotting
 from ...bounds import reconstruction as rb
-from ...claims import Ledger
+from ...contract import plotting
+from ...contract.claims import Ledger
+from ...contract.figure import FigureResult
 from ...core.grids import grid
 from ...data import sources as data_sources
-from ...figure import FigureResult
 from ...priors import password_summary, uniform_summary
 from ...priors import pii as pii_prior
 

@@ -22,9 +22,10 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from ... import audit, plotting
-from ...claims import Claim
-from ...figure import FigureResult
+from ... import audit
+from ...contract import plotting
+from ...contract.claims import Claim
+from ...contract.figure import FigureResult
 from .claims_ngram import PAPER
 
 PRIOR_LABELS = {"uniform": "Uniform", "password": "Password", "pii": "PII"}

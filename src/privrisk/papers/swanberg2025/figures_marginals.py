@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ... import plotting
-from ...figure import FigureResult
+from ...contract import plotting
+from ...contract.figure import FigureResult
 from . import claims_marginals as cm
 
 log = logging.getLogger(__name__)
@@ -294,7 +294,7 @@ def _extra(ds, summ, params) -> dict:
         "bound on any attack's expected success, one unknown column only",
         "bound": "Theorem 3.5 with p*_i = MAP probability given the known columns, δ = "
         f"{params['marginals_attack']['delta']:g}, v_UB(c) = min{{v : B(v+1) <= 1 - c}}",
-        "verdicts": f"privrisk.verdicts on paired per-draw differences, margin {params['margin']} "
+        "verdicts": f"privrisk.contract.verdicts on paired per-draw differences, margin {params['margin']} "
         "records, Bonferroni over the points of a statement",
     }
 

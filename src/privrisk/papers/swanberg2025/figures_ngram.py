@@ -27,10 +27,11 @@ import math
 import numpy as np
 import pandas as pd
 
-from ... import accounting, plotting
+from ... import accounting
 from ...bounds import reconstruction as rb
+from ...contract import plotting
+from ...contract.figure import FigureResult
 from ...estimators.intervals import clopper_pearson
-from ...figure import FigureResult
 from .claims_ngram import fig3_claims
 
 PRIOR_LABELS = {"uniform": "Uniform", "password": "Password", "pii": "PII"}

@@ -133,7 +133,7 @@ FIGURES = [
 ]
 
 
-# --- config checks beyond the schema (called by privrisk.config.validate) ---
+# --- config checks beyond the schema (called by privrisk.pipeline.config.validate) ---
 
 
 def check_config(sec: Mapping[str, Any]) -> list[str]:
@@ -212,7 +212,7 @@ FIGURES.append(
 )
 
 
-# --- privrisk plan (privrisk.plan): the config key that holds what a claim's plan counts ---
+# --- privrisk plan (privrisk.pipeline.plan): the key that holds what a claim's plan counts ---
 
 #: figure -> the key of this section that holds the units an uninformative claim's plan counts
 #: (``unit``), the key it falls back to when the figure has none (``fallback``) and the jobs

@@ -5,7 +5,7 @@ constructed curve on which the statement is false (``qualitative-fails``) and on
 
 Every curve of thudi2022 is analytic (no sampling error), so these are exact shape properties
 (an interior maximum, which of two curves is nearer, a limit); decisions under noise, where an
-estimate has an uncertainty, go through :mod:`privrisk.verdicts`.
+estimate has an uncertainty, go through :mod:`privrisk.contract.verdicts`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ...claims import Claim, Ledger
+from ...contract.claims import Claim, Ledger
 
 LEDGER = Ledger("thudi2022")
 

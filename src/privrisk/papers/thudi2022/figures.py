@@ -10,11 +10,12 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from ... import accounting, plotting
+from ... import accounting
 from ...bounds import membership as mb
-from ...claims import Ledger
+from ...contract import plotting
+from ...contract.claims import Ledger
+from ...contract.figure import FigureResult
 from ...core.grids import grid
-from ...figure import FigureResult
 from . import claims as paper_claims
 
 PAPER = "thudi2022"

@@ -38,7 +38,7 @@ FIGURES = [
 ]
 
 
-# --- config checks beyond the schema (called by privrisk.config.validate) ---
+# --- config checks beyond the schema (called by privrisk.pipeline.config.validate) ---
 
 
 def check_config(sec: Mapping[str, Any]) -> list[str]:
@@ -55,7 +55,7 @@ def check_config(sec: Mapping[str, Any]) -> list[str]:
 
 def check_limits(sec: Mapping[str, Any], *, limits: Mapping[str, int], hint: str) -> list[str]:
     """Sizes derived from several keys that exceed the config's upper ``limits``: a Fig 7 grid of
-    c has c_max / c_step points (``privrisk.config_checks`` calls this unless ``allow_large``)."""
+    c has c_max / c_step points (``privrisk.pipeline.config_checks`` calls this unless ``allow_large``)."""
     out = []
     for name, s in sec.items():
         if not (name.startswith("fig7") and isinstance(s, Mapping)):

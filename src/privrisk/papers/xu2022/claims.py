@@ -1,4 +1,4 @@
-"""How xu2022's claims are decided: thin users of :mod:`privrisk.verdicts`.
+"""How xu2022's claims are decided: thin users of :mod:`privrisk.contract.verdicts`.
 
 Every model is trained several times (``models.<name>.runs``). A claim is decided on the
 *across-run* estimate of the statistic it is about (:class:`Stat`: each run's value with its
@@ -14,10 +14,10 @@ make it pass, so its plan is "never"):
   each on its within-run uncertainty, the across-run verdict is withheld (:func:`decide`; runs
   without a within-run s.e., the paper's own numbers, cannot decide on their own).
 
-Every decision is robust (:mod:`privrisk.verdicts`, "Robust decisions": the pooled interval over
+Every decision is robust (:mod:`privrisk.contract.verdicts`, "Robust decisions": the pooled interval over
 the runs at the robust level) and an undecided one carries its runs-to-decide.
 
-**A theorem's floor** (:class:`privrisk.verdicts.Floor`): where one side of a comparison cannot
+**A theorem's floor** (:class:`privrisk.contract.verdicts.Floor`): where one side of a comparison cannot
 beat the other — the optimal adversary against a heuristic on the same query (Figs. 1a, 1c, 3), a
 query against a function of itself (Figs. 2a, 2b, 8: max_i D_i of (D_1, D_2), each coordinate of
 the hybrid, the output logit of the white-box layer; data processing) — an estimate robustly on
@@ -42,8 +42,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import rankdata
 
-from ... import verdicts as V
-from ...claims import Ledger
+from ...contract import verdicts as V
+from ...contract.claims import Ledger
 
 LEDGER = Ledger("xu2022")
 
@@ -135,7 +135,7 @@ def decide(
     gates: Sequence[str] = (),
     **kw,
 ) -> V.Verdict:
-    """``rule`` (a :mod:`privrisk.verdicts` rule) on the across-run estimate(s), made
+    """``rule`` (a :mod:`privrisk.contract.verdicts` rule) on the across-run estimate(s), made
     uninformative by any gate and when the runs' own verdicts contradict each other. A run
     decides on its own only with its within-run s.e.: a value without one (the paper's own
     numbers) would count as exact and make a contradiction among many runs nearly certain."""

@@ -24,13 +24,13 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ... import plotting
-from ... import verdicts as V
+from ...contract import plotting
+from ...contract import verdicts as V
+from ...contract.figure import FigureResult
 from ...core import device as devices
 from ...core import seeds
 from ...estimators import crossfit, mace
 from ...estimators import queries as Q
-from ...figure import FigureResult
 from . import claims as C
 from .claims import Stat
 

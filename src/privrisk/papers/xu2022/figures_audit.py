@@ -31,9 +31,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ... import audit, plotting
-from ...claims import Claim
-from ...figure import FigureResult
+from ... import audit
+from ...contract import plotting
+from ...contract.claims import Claim
+from ...contract.figure import FigureResult
 
 PAPER = "xu2022"
 FIGURE = "audit_dpcgan"

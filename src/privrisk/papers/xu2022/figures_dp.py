@@ -19,11 +19,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ... import plotting
-from ... import verdicts as V
+from ...contract import plotting
+from ...contract import verdicts as V
+from ...contract.figure import FigureResult
 from ...estimators import crossfit, mace
 from ...estimators.intervals import clopper_pearson
-from ...figure import FigureResult
 from . import claims as C
 from .claims import Stat
 from .figures import (
@@ -244,7 +244,7 @@ def min_per_class_by_design(
     per class m whose equal-frequency bins (n_per_class // m of them) let a model that does not
     leak show "below ``bound``" in every bin of every run with probability ``power``: each bin's
     member count Binomial(2m', ½) of its 2m' points, its Clopper–Pearson interval widened to the
-    robust level as the verdict rule does (:mod:`privrisk.verdicts`)."""
+    robust level as the verdict rule does (:mod:`privrisk.contract.verdicts`)."""
     for m in range(1, n_per_class + 1):
         bins = n_per_class // m
         size = 2 * n_per_class // bins

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ... import plotting
-from ... import verdicts as V
+from ...contract import plotting
+from ...contract import verdicts as V
+from ...contract.figure import FigureResult
 from ...estimators import crossfit, mace
-from ...figure import FigureResult
 from . import claims as C
 from .claims import Stat
 from .figures import (

@@ -231,7 +231,7 @@ STEPS = train_steps
 FIGURES = figure_decls
 
 
-# --- config checks beyond the schema (called by privrisk.config.validate) ---
+# --- config checks beyond the schema (called by privrisk.pipeline.config.validate) ---
 
 
 def check_config(sec: Mapping[str, Any]) -> list[str]:
@@ -285,7 +285,7 @@ def _with_audit(section: Mapping[str, Any]) -> list[Figure]:
 FIGURES = _with_audit
 
 
-# --- privrisk plan (privrisk.plan): the config key that holds what a claim's plan counts ---
+# --- privrisk plan (privrisk.pipeline.plan): the key that holds what a claim's plan counts ---
 
 #: claims of a figure that reads several models of different blocks: claim id -> the input of
 #: :func:`figure_reads` whose runs decide it

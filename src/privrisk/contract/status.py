@@ -30,7 +30,7 @@ states (2 × the standard error behind a numeric experimental value). The check 
   standard error) is shown and not compared: another CPU's floats move it, and its status, which
   is compared, carries the decision;
 * the text of an experimental qualitative row (its evidence) with its numbers masked: the status
-  carries the decision, which the verdict rules make robust (:mod:`privrisk.verdicts`);
+  carries the decision, which the verdict rules make robust (:mod:`privrisk.contract.verdicts`);
 * trained models by name, data and number of runs; their AUCs (experimental, no stated
   uncertainty) are shown, not compared; the header's thread count is not compared (a run with another
   ``torch_threads`` must give the same table).
@@ -48,8 +48,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core.discovery import paper_keys
 from . import claims
-from .core.discovery import paper_keys
 
 #: the page holding the status block (the docs site's status page); one constant, one edit to move it
 STATUS_FILE = "docs/status.md"

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .core.declarations import (  # noqa: F401  (re-exported for workflow/rules and the tests)
+from ..core.declarations import (  # noqa: F401  (re-exported for workflow/rules and the tests)
     Figure,
     Out,
     Registry,
@@ -28,16 +28,17 @@ from .core.declarations import (  # noqa: F401  (re-exported for workflow/rules 
     shard_groups,
     shard_input,
 )
-from .core.discovery import files as paper_files
-from .core.discovery import paper_keys, registry_module, search_path
-from .core.paths import (  # noqa: F401
+from ..core.discovery import files as paper_files
+from ..core.discovery import paper_keys, registry_module, search_path
+from ..core.paths import (  # noqa: F401
     artifact,
     benchmark_path,
     figure_outputs,
     log_path,
 )
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+#: the privrisk package (this module lives in its pipeline subpackage)
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
 #: the papers found when this module was imported (:func:`paper_keys` looks again)
 PAPERS = paper_keys()
 
@@ -100,7 +101,7 @@ def params(config: Mapping[str, Any], paper: str, decl: _Declaration) -> dict[st
 
 def data_inputs(config: Mapping[str, Any], paper: str, decl: _Declaration) -> list[str]:
     """Real raw files a step or figure will read (empty when it falls back to a stand-in)."""
-    from .data import sources
+    from ..data import sources
 
     blocks = config.get(paper, {}).get("data", {})
     files: list[str] = []

@@ -1,7 +1,7 @@
 """``privrisk plan``: the ledger's runs-to-decide as a config overlay, its cost and the commands.
 
 Every uninformative row of the claims ledger carries a plan (``to_decide``, written by
-:meth:`privrisk.verdicts.Plan.text`): the runs, draws, models or samples at which the same rule
+:meth:`privrisk.contract.verdicts.Plan.text`): the runs, draws, models or samples at which the same rule
 decides at the observed effect with 80 % power, or "never by more … (why)". This command reads
 those plans and prints, per claim that more evidence can decide, the count it needs, the config
 key that holds that count, the CPU time scaled from the job's measured cost, and the commands that
@@ -19,7 +19,7 @@ The relation the outputs keep (tests/test_plan_command.py checks it over random 
 planned row's key is in the overlay with a value >= the row's planned count (the overlay takes the
 largest over the claims that share a key, and never lowers the current value); every "never" row
 is listed with its reason and adds nothing to the overlay; decided rows appear nowhere; the
-overlay merged over the config passes :func:`privrisk.config.validate`.
+overlay merged over the config passes :func:`privrisk.pipeline.config.validate`.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ SEEDS = (20221, 1, 2)
 DEFAULT_CONFIG = Path("config/config.yaml")
 SLURM_PROFILE = "workflow/profiles/slurm"
 
-# The texts of privrisk.verdicts.Plan.text (a test round-trips them): "41 runs", "41 runs (why)",
-# "3.89× the current samples", "> 1e+09 runs", "never by more draws (why)".
+# The texts of privrisk.contract.verdicts.Plan.text (a test round-trips them): "41 runs", "41 runs
+# (why)", "3.89× the current samples", "> 1e+09 runs", "never by more draws (why)".
 _UNIT = r"(?P<unit>[^\s()]+)"
 _WHY = r"(?: \((?P<why>.*)\))?"
 _ABSOLUTE = re.compile(rf"(?P<n>\d+) {_UNIT}{_WHY}")
@@ -144,7 +144,7 @@ def _get(section: Mapping[str, Any], dotted: str) -> Any:
 def plan_keys(paper: str, section: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The paper's ``PLAN_KEYS`` (figure or claim id -> declaration); {} when it declares none or
     is not a paper of this checkout."""
-    from .core.discovery import RegistryError, registry_module
+    from ..core.discovery import RegistryError, registry_module
 
     try:
         declared = getattr(registry_module(paper), "PLAN_KEYS", None)
@@ -168,7 +168,7 @@ def _current(section: Mapping[str, Any], decl: Mapping[str, Any]) -> int | None:
 
 def make(ledger, config: Mapping[str, Any], papers: Sequence[str] | None = None) -> Plan:
     """The plan of every uninformative row with a ``to_decide`` of ``ledger`` (a DataFrame of
-    :mod:`privrisk.claims` columns), priced against ``config`` (the merged config the ledger was
+    :mod:`privrisk.contract.claims` columns), priced against ``config`` (the merged config the ledger was
     made with): its current counts; ``papers`` limits it."""
     from .config_checks import LIMITS
 
@@ -433,7 +433,7 @@ def report(
             price = f"≈ {_duration(c.per_seed)} CPU per seed"
         out.append(f"  {key}: {plan.current[key]} -> {v} ({', '.join(plan.jobs[key])}: {price})")
     if plan.allow_large:
-        out.append("  allow_large: true (a value is above privrisk.config_checks.LIMITS)")
+        out.append("  allow_large: true (a value is above privrisk.pipeline.config_checks.LIMITS)")
     what = (
         f"≈ {_duration(total)} CPU per seed, {_duration(total * len(SEEDS))} for {len(SEEDS)} seeds"
     )
@@ -493,9 +493,9 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def read_ledger(path: Path):
-    """The ledger at ``path`` (:func:`privrisk.claims.read`), or a PlanError saying in one line
+    """The ledger at ``path`` (:func:`privrisk.contract.claims.read`), or a PlanError saying in one line
     why it cannot be read."""
-    from . import claims
+    from ..contract import claims
 
     if path.is_dir():
         raise PlanError(f"{path} is a directory, not a claims ledger (e.g. results/claims.csv)")

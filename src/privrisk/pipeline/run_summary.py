@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .core.discovery import paper_keys
+from ..core.discovery import paper_keys
 
 LEDGER = Path("results/claims.csv")
 PREVIOUS = Path("results/.claims.previous.csv")

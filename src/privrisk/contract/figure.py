@@ -22,9 +22,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ..core import checksums
 from . import plotting, provenance
 from .claims import Claim, to_frame
-from .core import checksums
 
 REQUIRED_COLUMNS = ("series", "x", "y")
 
@@ -40,7 +40,7 @@ class FigureResult:
         table_md / table_tex: the table's Markdown / LaTeX (tables only).
         claims: claims-ledger rows this figure checks.
         data_sources: dataset name -> ``real`` | ``real-unverified`` | ``bundled-real`` |
-            ``standin`` | ``simulated`` | ``analytic`` (:data:`privrisk.provenance.DATA_SOURCES`).
+            ``standin`` | ``simulated`` | ``analytic`` (:data:`privrisk.contract.provenance.DATA_SOURCES`).
         data_fallbacks: dataset -> why its ``auto`` block fell back to a bundled sample or a
             stand-in, or why its real data is ``real-unverified``
             (:func:`privrisk.data.sources.fallback_reason`), for provenance and the footnote.
@@ -211,12 +211,12 @@ PROVENANCE_KEYS = (
 def check_outputs(root: str | Path, registry) -> list[str]:
     """Problems with the outputs of one paper under ``root`` (empty: the contract holds).
 
-    Every figure the ``registry`` (a :class:`privrisk.workflow.Registry`) declares must have its
+    Every figure the ``registry`` (a :class:`privrisk.pipeline.workflow.Registry`) declares must have its
     files, a tidy non-empty CSV with ``series, x, y``, a provenance record naming it, and the paper
     a consistent claims ledger. Used by the tests and by CI.
     """
+    from ..core.paths import figure_outputs
     from . import claims
-    from .core.paths import figure_outputs
 
     root, paper, problems = Path(root), registry.paper, []
     for fig in registry.figures:

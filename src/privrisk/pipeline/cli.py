@@ -16,33 +16,33 @@ from pathlib import Path
 COMMANDS: dict[str, tuple[str, str]] = {
     "claims": (
         "list, filter and check the claims ledger (results/claims.csv)",
-        "privrisk.claims:main",
+        "privrisk.contract.claims:main",
     ),
     "complete": (
         "exit 0 only if every output is present, current and unedited and no lock is held",
-        "privrisk.completeness:main",
+        "privrisk.pipeline.completeness:main",
     ),
     "status": (
         "the status page (docs/status.md) from results/ (--write, --check)",
-        "privrisk.status:main",
+        "privrisk.contract.status:main",
     ),
     "docs": (
         "every generated doc, the status page included: --write regenerates, --check names "
         "each stale one",
-        "privrisk.docs:docs_main",
+        "privrisk.pipeline.docs:docs_main",
     ),
     "data": (
         "which source (real, bundled-real, standin) each dataset block resolves to, and why",
-        "privrisk.cli:data_main",
+        "privrisk.pipeline.cli:data_main",
     ),
     "config": (
         "validate config files merged in order over config/config.yaml, as Snakemake does",
-        "privrisk.cli:config_main",
+        "privrisk.pipeline.cli:config_main",
     ),
     "explain": (
         "what does my epsilon mean? a risk card for an epsilon (and a prior); --audit FILE adds "
         "an audit's lower bounds under it",
-        "privrisk.cli:explain_main",
+        "privrisk.pipeline.cli:explain_main",
     ),
     "audit": (
         "lower bounds on epsilon from attack results (scores, hits), and a verdict on a claim",
@@ -51,7 +51,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "plan": (
         "what more runs, draws or models would decide the uninformative claims: their cost and "
         "a config overlay (--write FILE) with the commands to run it",
-        "privrisk.plan:main",
+        "privrisk.pipeline.plan:main",
     ),
 }
 
@@ -65,7 +65,7 @@ def version() -> str:
     try:
         return metadata.version("privrisk")
     except metadata.PackageNotFoundError:  # a checkout on PYTHONPATH, not installed
-        from . import __version__
+        from .. import __version__
 
         return __version__
 
@@ -111,11 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def explain_main(argv: Sequence[str]) -> int:
     """``privrisk explain``; with ``--audit FILE`` the card beside an audit (audit sits above
     explain in the layers, so the dispatch is here, not in explain)."""
-    from .audit import command as audit_command
+    from ..audit import command as audit_command
 
     if audit_command.wants_audit(argv):
         return audit_command.explain_main(argv)
-    from .explain import command as explain_command
+    from ..explain import command as explain_command
 
     return explain_command.main(argv)
 
@@ -174,7 +174,7 @@ def config_main(argv: Sequence[str]) -> int:
     except config.ConfigError as err:
         print(err, file=sys.stderr)
         return 2
-    from .core.discovery import paper_keys
+    from ..core.discovery import paper_keys
 
     print(
         f"config valid: {' + '.join(map(str, files))} (merged in this order); "
@@ -198,8 +198,8 @@ def data_main(argv: Sequence[str]) -> int:
 
 def data_status(cfg: dict) -> list[str]:
     """One line per data block of every paper: dataset, configured source, resolved source, files."""
+    from ..data import sources
     from . import workflow
-    from .data import sources
 
     lines = []
     for paper in workflow.PAPERS:

@@ -1,20 +1,20 @@
 """The generated documentation, and ``privrisk docs --write`` / ``--check``, the one command that
 regenerates or checks every generated doc (CI and CONTRIBUTING call it):
 
-* ``docs/config.md``, the config reference, from the schemas (:func:`privrisk.config.readme`);
+* ``docs/config.md``, the config reference, from the schemas (:func:`privrisk.pipeline.config.readme`);
 * the paper table of ``README.md`` (read without the site), between ``<!-- papers:begin -->`` and
   ``<!-- papers:end -->``, from each paper package's ``PAPER`` (:func:`readme`);
 * the examples of ``docs/explain.md``, from ``privrisk explain`` (:mod:`privrisk.explain.docs`);
-* ``docs/status.md``, the status page, from a run's ``results/`` (:mod:`privrisk.status`):
+* ``docs/status.md``, the status page, from a run's ``results/`` (:mod:`privrisk.contract.status`):
   ``--check`` checks every paper that has results (all of them after a clean run, as in CI) and
   says which it did not; ``--write`` writes the whole page from a clean run's results only (one
   paper's block is ``privrisk status --write --paper KEY``, on purpose); with no results, one
   line says the page was not written or checked and which command does it.
 
 ``--check`` prints one line per stale doc naming the command that fixes it and exits 1 if any is
-stale. Each generator keeps its own entry point (``python -m privrisk.config --readme``,
-``python -m privrisk.docs --write``, ``python -m privrisk.explain.docs PAGE --write``,
-``privrisk status --write``).
+stale. Each generator also keeps its own entry point (``python -m privrisk.pipeline.config
+--readme``, ``python -m privrisk.pipeline.docs --write``, ``python -m privrisk.explain.docs PAGE
+--write``, ``privrisk status --write``).
 
 Made at build time, never committed: one page per paper, ``papers/<key>.md``, and the paper table
 of the site's index (``mkdocs.yml`` loads ``docs/hooks.py``, which calls :func:`on_config`,
@@ -30,8 +30,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core import discovery
 from . import config, workflow
-from .core import discovery
 
 BEGIN = "<!-- papers:begin -->"
 END = "<!-- papers:end -->"
@@ -183,9 +183,9 @@ def on_page_markdown(markdown, page, config, files):  # noqa: ARG001
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m privrisk.docs``: the README's paper table alone (kept for its callers)."""
+    """``python -m privrisk.pipeline.docs``: the README's paper table alone (kept for its callers)."""
     ap = argparse.ArgumentParser(
-        prog="python -m privrisk.docs", description="the README's paper table"
+        prog="python -m privrisk.pipeline.docs", description="the README's paper table"
     )
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="rewrite README.md's paper table")
@@ -197,7 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check:
         if want != text:
             print(
-                f"{path}'s paper table is stale: python -m privrisk.docs --write", file=sys.stderr
+                f"{path}'s paper table is stale: python -m privrisk.pipeline.docs --write",
+                file=sys.stderr,
             )
             return 1
         return 0
@@ -229,7 +230,7 @@ def _config_reference(_: str) -> str:
 
 
 def _explain_examples(text: str) -> str:
-    from .explain import docs as explain_docs
+    from ..explain import docs as explain_docs
 
     return explain_docs.regenerate(text)
 
@@ -239,13 +240,13 @@ GENERATED = (
         "docs/config.md",
         "the config reference, from the schemas",
         _config_reference,
-        "python -m privrisk.config --readme > docs/config.md",
+        "python -m privrisk.pipeline.config --readme > docs/config.md",
     ),
     Generated(
         README,
         "the paper table, from each paper package",
         readme,
-        "python -m privrisk.docs --write",
+        "python -m privrisk.pipeline.docs --write",
     ),
     Generated(
         "docs/explain.md",
@@ -263,8 +264,8 @@ def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
     on purpose (``privrisk status --write --paper KEY``), never from whatever older results lie
     beside the one just rebuilt. Otherwise one line says it was not written or checked and which
     command does it. Returns the lines to print and whether the page is stale."""
-    from . import status
-    from .core.discovery import paper_keys
+    from ..contract import status
+    from ..core.discovery import paper_keys
 
     page = Path(status.STATUS_FILE)
     present = [key for key in paper_keys() if (results / key).is_dir()]
@@ -307,7 +308,7 @@ def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
 
 def docs_main(argv: Sequence[str] | None = None) -> int:
     """``privrisk docs --write`` / ``--check``: every generated doc (see the parser's epilog)."""
-    from . import status
+    from ..contract import status
 
     ap = argparse.ArgumentParser(
         prog="privrisk docs",

@@ -9,7 +9,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .core import device as _device
+from ..core import device as _device
 
 # Packages whose versions matter for the numbers; missing ones are simply skipped.
 TRACKED_PACKAGES = (
@@ -45,8 +45,8 @@ def package_versions(names: tuple[str, ...] = TRACKED_PACKAGES) -> dict[str, str
     return out
 
 
-#: The checkout this package was imported from (src/privrisk/ -> the repository).
-CHECKOUT = Path(__file__).resolve().parents[2]
+#: The checkout this package was imported from (src/privrisk/contract/ -> the repository).
+CHECKOUT = Path(__file__).resolve().parents[3]
 
 
 def git_commit(cwd: str | Path | None = None) -> str:

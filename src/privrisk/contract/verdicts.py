@@ -747,7 +747,7 @@ class Verdict:
 
     def kwargs(self) -> dict:
         """Keyword arguments ``holds``, ``note`` and ``to_decide`` for
-        :meth:`privrisk.claims.Ledger.qualitative`."""
+        :meth:`privrisk.contract.claims.Ledger.qualitative`."""
         return {"holds": self.holds, "note": self.note, "to_decide": self.to_decide}
 
     def gated(self, *reasons: str, unit: str = "runs") -> Verdict:

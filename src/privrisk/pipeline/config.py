@@ -1,6 +1,6 @@
 """Config loading and validation against the schemas shipped in the package.
 
-The schema is split: ``privrisk/config.schema.yaml`` holds the global keys (and the ``$defs``
+The schema is split: ``privrisk/pipeline/config.schema.yaml`` holds the global keys (and the ``$defs``
 shared by all papers) and each paper's keys live in its package, ``privrisk/papers/<key>/schema.yaml``
 (so one paper's change never touches another's). Both are package data, read with
 :mod:`importlib.resources`, so an installed wheel validates configs away from any checkout. :func:`validate` checks
@@ -21,9 +21,9 @@ from typing import Any
 import jsonschema
 import yaml
 
+from ..core import discovery
+from ..core.grids import ConfigError, deep_update, grid  # noqa: F401  (ConfigError, grid: re-exported)
 from . import config_checks
-from .core import discovery
-from .core.grids import ConfigError, deep_update, grid  # noqa: F401  (ConfigError, grid: re-exported)
 
 #: the global keys' schema (package data)
 GLOBAL_SCHEMA = "config.schema.yaml"
@@ -172,7 +172,7 @@ def load_schema() -> dict[str, Any]:
 
     A fresh copy each call (callers may change it); the files are parsed once per version of
     them (path, mtime, size), so an edited schema is read again."""
-    files = [resources.files("privrisk") / GLOBAL_SCHEMA] + [
+    files = [resources.files("privrisk.pipeline") / GLOBAL_SCHEMA] + [
         path for key in discovery.paper_keys() for _, path in paper_schema_files(key)
     ]
     version = tuple((str(f), *_stamp(f)) for f in files)
@@ -194,7 +194,7 @@ _SCHEMAS: dict[tuple, dict[str, Any]] = {}
 
 
 def _assemble_schema() -> dict[str, Any]:
-    schema = yaml_load((resources.files("privrisk") / GLOBAL_SCHEMA).read_text())
+    schema = yaml_load((resources.files("privrisk.pipeline") / GLOBAL_SCHEMA).read_text())
     props = schema.setdefault("properties", {})
     # "schema.yaml" is a paper's section; "schema.<part>.yaml" adds properties (and $defs) to it,
     # so that separately developed parts of one paper keep separate schema files.
@@ -292,7 +292,7 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
     """Raise ConfigError listing every problem (each naming its key), or return None.
 
     Checks the schema, reversed dense grids, empty lists, the upper limits of
-    :data:`privrisk.config_checks.LIMITS` (unless ``allow_large: true``), cross-key consistency
+    :data:`privrisk.pipeline.config_checks.LIMITS` (unless ``allow_large: true``), cross-key consistency
     and that an explicit ``device`` exists on this machine.
     """
     schema = load_schema() if schema is None else schema
@@ -302,7 +302,7 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
     )
     messages = [_message(e, schema) for e in errors] + _grid_errors(config)
     # Beyond the schema: empty lists, upper limits (allow_large overrides them) and, once every
-    # key has a valid type, the consistency between keys (privrisk.config_checks).
+    # key has a valid type, the consistency between keys (privrisk.pipeline.config_checks).
     named = {
         m.split(":")[0] for m in messages
     }  # the schema's minItems may already name an empty list
@@ -560,8 +560,8 @@ def readme(schema: dict[str, Any] | None = None) -> str:
     out = [
         "# Configuration reference",
         "",
-        "Generated from the schemas (`src/privrisk/config.schema.yaml` and each paper's",
-        "`src/privrisk/papers/<key>/schema.yaml`) by `python -m privrisk.config --readme > docs/config.md`;",
+        "Generated from the schemas (`src/privrisk/pipeline/config.schema.yaml` and each paper's",
+        "`src/privrisk/papers/<key>/schema.yaml`) by `privrisk docs --write`;",
         "a test fails when this file and the schemas disagree. `config/config.yaml` is the quick scale,",
         "`config/paper.yaml` the paper-scale overrides, `config/tiny.yaml` the tests' overrides. Every key",
         "is validated before any job starts; unknown keys and old names are refused, naming the key.",
@@ -594,8 +594,8 @@ def readme(schema: dict[str, Any] | None = None) -> str:
 
 
 if __name__ == "__main__":
-    # `python -m privrisk.config --readme` (the CI's check) without importing the CLI module,
-    # which imports this one: the two stay free of an import cycle.
+    # `python -m privrisk.pipeline.config --readme` (the CI's check) without importing the CLI
+    # module, which imports this one: the two stay free of an import cycle.
     import sys
 
     if sys.argv[1:] == ["--readme"]:

@@ -1,6 +1,6 @@
 """What a config needs beyond its JSON Schema: upper limits on sizes and consistency between keys.
 
-:func:`privrisk.config.validate` runs these after the schema, so a config whose keys are each
+:func:`privrisk.pipeline.config.validate` runs these after the schema, so a config whose keys are each
 fine but do not fit together (a claim value outside its sweep, an unknown column name, an ε of
 Figure 6 with no trained DP-cGAN) or that asks for an absurd amount of work (``trials: 100000000``)
 is refused before any job starts, naming the key, instead of failing deep inside a job.
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .core.discovery import paper_keys, registry_module
+from ..core.discovery import paper_keys, registry_module
 
 #: key name -> largest value accepted anywhere in the config unless ``allow_large: true``.
 #: At least 50× the largest value a shipped config uses (quick or paper scale), so that paper scale
@@ -130,7 +130,7 @@ def device_errors(cfg: Mapping[str, Any]) -> list[str]:
     setting = cfg.get("device", "auto")
     if not isinstance(setting, str) or setting in ("auto", "cpu"):
         return []
-    from .core import device
+    from ..core import device
 
     try:
         device.resolve(setting)

@@ -112,7 +112,7 @@ def _options(values, label: str, ident: str) -> str:
 
 
 def render(df: pd.DataFrame, results: str | Path = "results") -> str:
-    """The page for a ledger (as :func:`privrisk.claims.gather` returns it); ``results`` is the
+    """The page for a ledger (as :func:`privrisk.contract.claims.gather` returns it); ``results`` is the
     folder the page is written to, where its figure links point."""
     results = Path(results)
     df = df.fillna("").astype(str)

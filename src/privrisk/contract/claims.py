@@ -3,7 +3,7 @@
 Columns: paper, figure, claim_id, claim, paper_value, ours, tolerance, status, data, note,
 to_decide. ``to_decide`` is set on every ``uninformative`` row from data (and only on
 uninformative rows): the runs / draws / samples that would decide the statement at the observed
-effect (:mod:`privrisk.verdicts`, the planner), or why no amount of the same experiment would.
+effect (:mod:`privrisk.contract.verdicts`, the planner), or why no amount of the same experiment would.
 A paper's figure code makes rows through a :class:`Ledger`::
 
     ledger = Ledger("thudi2022")
@@ -13,7 +13,7 @@ A paper's figure code makes rows through a :class:`Ledger`::
 The status follows from the *stored* numbers (``ours`` is rounded to 8 significant digits before
 the comparison), so :func:`check` can recompute every status from the CSV alone; CI runs it.
 
-``python -m privrisk.claims [results/claims.csv]`` prints the ledger (``--paper``, ``--status``,
+``python -m privrisk.contract.claims [results/claims.csv]`` prints the ledger (``--paper``, ``--status``,
 ``--markdown OUT``); ``--check`` verifies its consistency and exits 1 on a problem.
 """
 
@@ -51,7 +51,7 @@ STATUSES = (
     "standin",
     "derived",
 )
-#: where ``ours`` comes from (:data:`privrisk.provenance.DATA_SOURCES`); ``real-unverified`` is
+#: where ``ours`` comes from (:data:`privrisk.contract.provenance.DATA_SOURCES`); ``real-unverified`` is
 #: real data whose checksum nothing verified: it may be ``reproduced`` (the figure says it)
 #: ``simulated`` rows are experimental (compared within their uncertainty), ``analytic`` exact
 DATA = ("analytic", "simulated", "real", "real-unverified", "bundled-real", "standin")
@@ -230,7 +230,7 @@ class Ledger:
         note: str = "",
         data: str | None = None,
     ) -> Claim:
-        """A statement decided by a rule of :mod:`privrisk.verdicts`: the verdict's numbers go to
+        """A statement decided by a rule of :mod:`privrisk.contract.verdicts`: the verdict's numbers go to
         the note (with ``note`` after them), its ``holds`` to the status, its plan to
         ``to_decide``."""
         return self.qualitative(

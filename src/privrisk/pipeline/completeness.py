@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .core import checksums
+from ..core import checksums
 
 #: a ``--summary`` plan that means the output is final
 NO_UPDATE = "no update"
