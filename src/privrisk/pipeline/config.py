@@ -485,13 +485,8 @@ def normalize_command_line(
 
 
 def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
-    """Follow ``$ref`` (root-relative JSON pointers) and merge ``allOf`` parts, for documentation."""
-    node = dict(node)
-    while "$ref" in node:
-        target: Any = schema
-        for part in node.pop("$ref").removeprefix("#/").split("/"):
-            target = target[part]
-        node = {**target, **node}
+    """Follow ``$ref`` (:func:`_deref`) and merge ``allOf`` parts, for documentation."""
+    node = _deref(schema, node)
     for part in node.pop("allOf", []):
         sub = _resolve(schema, part)
         node.setdefault("properties", {}).update(sub.get("properties", {}))
