@@ -11,56 +11,23 @@ import numpy as np
 
 from ...bounds import pmp
 from ...contract.figure import FigureResult
-from ...data import synthetic
 from ...estimators.summary import summarise
-from ...mechanisms import exponential as em
 from . import claims as paper_claims
-from .figures_common import (
+from .claims import LEDGER
+from .common import (
     AXIS,
-    LEDGER,
     PARAM_SERIES,
     RATIO,
     RATIO_X,
     curve_se,
-    max_dim,
+    exp_sweep,
     plot,
-    point,
     result,
-    rng,
-    swept,
     tidy,
     value_se,
 )
 
 log = logging.getLogger(__name__)
-
-
-def exp_sweep(
-    params, figure: str, *, only: list | None = None, stream: str | None = None
-) -> tuple[list, list[dict[str, np.ndarray]]]:
-    """(ε, ε(X), ε̃(X)) for every trial at every grid point of an exponential-mechanism figure
-    (or at the points ``only``; ``stream`` names the random stream, default the figure)."""
-    name, values = swept(params, figure)
-    values = values if only is None else list(only)
-    n, m, t = params["n"], params["m"], params["trials"]
-    d_max = max_dim(params, name, values, figure)
-    gen = rng(params, stream or figure)
-    w_raw = gen.standard_normal((t, m, d_max))
-    z, outliers = synthetic.gaussian_draws(gen, t, 2 * n, d_max, params["n_outliers"])
-    membership = pmp.subsets(2 * n, n)
-    out = []
-    for v in values:
-        cfg = point(params, name, v, ("sigma", "clip", "d"), figure, d_max)
-        d = cfg["d"]
-        w = em.unit_rows(w_raw[..., :d])
-        x = synthetic.population(
-            w[:, 0], z[..., :d], cfg["sigma"], cfg["clip"], outliers, params["outlier_scale"]
-        )
-        out.append(
-            em.eps_triple(w, x, n=n, clip=cfg["clip"], eps_x=params["eps_x"], membership=membership)
-        )
-        log.info("%s: %s = %g done (%d trials)", figure, name, v, t)
-    return values, out
 
 
 def _extra(values, trips):

@@ -20,14 +20,14 @@ from ...data import synthetic
 from ...estimators.summary import summarise
 from ...mechanisms import gaussian as gm
 from . import claims as paper_claims
-from . import figures_exponential
-from .figures_common import (
+from .claims import LEDGER
+from .common import (
     AXIS,
-    LEDGER,
     PARAM_SERIES,
     RATIO,
     RATIO_X,
     curve_se,
+    exp_sweep,
     max_dim,
     plot,
     point,
@@ -272,7 +272,7 @@ def _fig5(params, figure: str) -> FigureResult:
     )
     if "fig2" in params:
         p2 = {"trials": params["trials"]} | dict(params["fig2"]) | {"seed": params["seed"]}
-        _, trips2 = figures_exponential.exp_sweep(p2, "fig2")
+        _, trips2 = exp_sweep(p2, "fig2")
         claims.append(
             paper_claims.compare_claim(
                 figure=figure,

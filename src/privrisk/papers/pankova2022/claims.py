@@ -29,15 +29,20 @@ def agrees(
 ) -> Claim:
     """A numerical search (e.g. a minimum over a dense grid of priors) matches the closed form."""
     a, b = np.asarray(numeric, float), np.asarray(closed_form, float)
-    ok = bool(np.allclose(a, b, atol=atol, rtol=rtol))
     err = float(np.max(np.abs(a - b)))
-    return LEDGER.qualitative(
+    verdict = V.exact_close(
+        a,
+        b,
+        atol=atol,
+        rtol=rtol,
+        why=f"the numerical search departs from the closed form by {err:.3g}",
+    )
+    return LEDGER.judged(
         figure=figure,
         claim_id=claim_id,
         claim=claim,
-        holds=ok,
+        verdict=verdict,
         ours=f"{what}largest deviation {err:.3g} (atol {atol:g}, rtol {rtol:g})",
-        note="" if ok else f"the numerical search departs from the closed form by {err:.3g}",
     )
 
 
@@ -55,13 +60,12 @@ def below(
 ) -> Claim:
     """``values`` (e.g. an attack's success, or a lower confidence limit of it) never exceed ``bound``."""
     x, v, b = (np.asarray(a, float) for a in (x, values, bound))
-    over = np.nonzero(v > b + tol)[0]
-    ok = not len(over)
-    return LEDGER.qualitative(
+    over = np.nonzero(v > b + tol)[0]  # where it fails, for the numbers shown
+    return LEDGER.judged(
         figure=figure,
         claim_id=claim_id,
         claim=claim,
-        holds=ok,
+        verdict=V.exact_below(v, b, tol=tol, why=note),
         ours=(
             f"{what}checked at {x.size} points; largest excess {float(np.max(v - b)):.3g}"
             + (
@@ -70,7 +74,6 @@ def below(
                 else ""
             )
         ),
-        note=note if not ok else "",
     )
 
 
@@ -81,19 +84,22 @@ def looser(
     1 − y, is at least ``factor`` × smaller... i.e. loose >= tight everywhere and the ratio
     (loose − tight) / tight reaches ``factor`` − 1 at some x)."""
     x, lo_, ti = (np.asarray(a, float) for a in (x, loose, tight))
-    never_below = bool(np.all(lo_ >= ti - 1e-12))
     rel = float(np.max((lo_ - ti) / np.maximum(ti, 1e-300)))
-    much = rel >= factor - 1
-    ok = never_below and much
-    return LEDGER.qualitative(
+    verdict = V.exact_all(
+        {
+            "never below": V.exact_above(
+                lo_, ti, tol=-1e-12, strict=False, why="below the tighter bound somewhere"
+            ),
+            "much weaker": V.exact_above(rel, factor - 1, strict=False, why="never much weaker"),
+        },
+        first=True,
+    )
+    return LEDGER.judged(
         figure=figure,
         claim_id=claim_id,
         claim=claim,
-        holds=ok,
+        verdict=verdict,
         ours=f"largest relative excess of the looser bound {rel:.1%} (criterion >= {factor - 1:.0%})",
-        note=""
-        if ok
-        else ("below the tighter bound somewhere" if not never_below else "never much weaker"),
     )
 
 
@@ -112,13 +118,12 @@ def exceeds(
     (the same quantity from a cruder bound) at every x, by more than ``rtol`` relatively."""
     x, v, r = (np.asarray(a, float) for a in (x, values, reference))
     ratio = v / np.maximum(r, 1e-300)
-    bad = np.nonzero(~(ratio > 1 + rtol))[0]
-    ok = not len(bad)
-    return LEDGER.qualitative(
+    bad = np.nonzero(~(ratio > 1 + rtol))[0]  # where it fails, for the numbers shown
+    return LEDGER.judged(
         figure=figure,
         claim_id=claim_id,
         claim=claim,
-        holds=ok,
+        verdict=V.exact_above(ratio, 1 + rtol, why="not larger everywhere"),
         ours=(
             f"{what}checked at {x.size} points; ratio from {float(np.min(ratio)):.4g} to {float(np.max(ratio)):.4g}"
             + (
@@ -127,7 +132,6 @@ def exceeds(
                 else ""
             )
         ),
-        note="" if ok else "not larger everywhere",
     )
 
 

@@ -27,8 +27,6 @@ from ...estimators.intervals import clopper_pearson
 from . import claims as paper_claims
 from .claims import LEDGER
 
-PAPER = "pankova2022"
-
 
 def fig_eps_vs_advantage(params) -> FigureResult:
     """Guessing advantage η against ε (the slide's "guessing advantage vs epsilon"), per prior."""
@@ -364,20 +362,12 @@ def fig_shell_counterexample(params) -> FigureResult:
     e1 = 1.0
     a1, s1, _ = at.two_point_counterexample(epsilon=e1)
     claims = [
-        LEDGER.qualitative(
+        LEDGER.judged(
             figure="fig_shell_counterexample",
             claim_id="shell_sum_bound",
             claim="The discrete shell sum (slides 'Less of a simplification' / 'Guessing a single attribute') "
             "upper-bounds Pr_post(g(x))",
-            holds=paper_claims.below(
-                figure="fig_shell_counterexample",
-                claim_id="shell_sum_bound",
-                claim="",
-                x=eps,
-                values=attained,
-                bound=shell,
-            ).status
-            == "qualitative-ok",
+            verdict=V.exact_below(attained, shell, tol=1e-12),
             ours=f"at ε = 1: attained {float(a1):.4f} > shell sum {float(s1):.4f}",
             note="fails for priors with mass at the far edge of g(x) and just outside the opposite edge when "
             "shells are measured from the guess centre (nearest-point distance); valid with farthest-point "

@@ -7,6 +7,7 @@ import pandas as pd
 
 from ...bounds import attribute as at
 from ...contract import plotting
+from ...contract import verdicts as V
 from ...contract.figure import FigureResult
 from ...core.grids import grid
 from . import claims as paper_claims
@@ -144,17 +145,16 @@ def fig_two_attributes(params) -> FigureResult:
     gap = or_ - floor
     i_small = int(np.argmin(np.abs(eps - 0.05)))
     claims.append(
-        LEDGER.qualitative(
+        LEDGER.judged(
             figure="fig_two_attributes",
             claim_id="or_no_better_bound",
             claim="For OR, one cannot get a significantly better bound than the union of the single-attribute bounds",
-            holds=None,
             ours=(
                 f"union bound − attained floor (tight two-point attributes): largest gap {float(gap.max()):.3g} at "
                 f"ε = {float(eps[gap.argmax()]):.3g}; at ε = {float(eps[i_small]):.3g}: union {float(or_[i_small]):.4f} vs "
                 f"floor {float(floor[i_small]):.4f}"
             ),
-            note=(
+            verdict=V.undecidable(
                 "not decidable by computation: 'significantly' is not defined and the statement is about every "
                 "possible bound. Estimate: the best bound from single-attribute information lies between the "
                 "floor 1 − (1 − s₁)(1 − s₂) (attained by randomized response on two independent two-point "

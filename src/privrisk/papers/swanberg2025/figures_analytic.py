@@ -11,16 +11,13 @@ from scipy import optimize
 
 from ...bounds import reconstruction as rb
 from ...contract import plotting
-from ...contract.claims import Ledger
+from ...contract import verdicts as V
 from ...contract.figure import FigureResult
 from ...core.grids import grid
 from ...data import sources as data_sources
 from ...priors import password_summary, uniform_summary
 from ...priors import pii as pii_prior
-
-PAPER = "swanberg2025"
-LEDGER = Ledger(PAPER)
-
+from .claims import LEDGER
 
 # --- Figure 1 ----------------------------------------------------------------------------------
 
@@ -30,7 +27,7 @@ def _fig1(params, approx: bool, name: str) -> FigureResult:
     delta = params["delta"] if approx else 0.0
     fig, ax = plotting.subplots(width=7.4, height=3.9)
     frames, claims = [], []
-    gap_ok, mmc_ok = True, True
+    below_rero, equal_mmc = {}, {}  # per ε: ours <= ReRo everywhere; MMC = ours at p = 1/K
     for i, eps in enumerate(params["epsilons"]):
         ours = (
             rb.beta_one_run(epsilon=eps, delta=delta, p=p)
@@ -43,7 +40,7 @@ def _fig1(params, approx: bool, name: str) -> FigureResult:
             rero = rb.rero_pure(epsilon=eps, p=p)
             ax.plot(p, rero, color=plotting.color(i), linestyle="--", label=f"ReRo, ε = {eps:g}")
             frames.append(pd.DataFrame({"series": f"ReRo eps={eps:g}", "x": p, "y": rero}))
-            gap_ok &= bool(np.all(ours <= rero + 1e-12))
+            below_rero[f"ε={eps:g}"] = V.exact_below(ours, rero, tol=1e-12)
         ks = np.array(params["mmc_K"])
         mmc = rb.mmc_fdp(epsilon=eps, delta=delta, K=ks)
         ax.plot(
@@ -61,7 +58,7 @@ def _fig1(params, approx: bool, name: str) -> FigureResult:
             if approx
             else rb.beta_pure(epsilon=eps, p=1 / ks)
         )
-        mmc_ok &= bool(np.allclose(mmc, ours_at, atol=1e-6))
+        equal_mmc[f"ε={eps:g}"] = V.exact_close(mmc, ours_at, atol=1e-6)
     ax.plot(p, p, label="baseline (no mechanism): y = p", **plotting.BASELINE)
     frames.append(pd.DataFrame({"series": "baseline", "x": p, "y": p}))
     ax.set(
@@ -75,24 +72,26 @@ def _fig1(params, approx: bool, name: str) -> FigureResult:
     ax.legend(fontsize=6.5, loc="center left", bbox_to_anchor=(1.01, 0.5), ncol=1)
     if not approx:
         e = params["epsilons"][0]
+        gap_small = float(rb.rero_pure(epsilon=e, p=0.01) - rb.beta_pure(epsilon=e, p=0.01))
+        gap_large = float(rb.rero_pure(epsilon=e, p=0.5) - rb.beta_pure(epsilon=e, p=0.5))
         claims.append(
-            LEDGER.qualitative(
+            LEDGER.judged(
                 figure=name,
                 claim_id="fig1a_vs_rero",
                 claim="For ε-DP our bound substantially improves upon ReRo, especially when the prior is large",
-                holds=gap_ok
-                and float(rb.rero_pure(epsilon=e, p=0.5) - rb.beta_pure(epsilon=e, p=0.5))
-                > float(rb.rero_pure(epsilon=e, p=0.01) - rb.beta_pure(epsilon=e, p=0.01)),
-                ours=f"ε = {e:g}: ReRo − ours = {float(rb.rero_pure(epsilon=e, p=0.01) - rb.beta_pure(epsilon=e, p=0.01)):.4f} at p = 0.01, "
-                f"{float(rb.rero_pure(epsilon=e, p=0.5) - rb.beta_pure(epsilon=e, p=0.5)):.4f} at p = 0.5",
+                verdict=V.exact_all(
+                    {**below_rero, "larger gap at p = 0.5": V.exact_above(gap_large, gap_small)}
+                ),
+                ours=f"ε = {e:g}: ReRo − ours = {gap_small:.4f} at p = 0.01, "
+                f"{gap_large:.4f} at p = 0.5",
             )
         )
     claims.append(
-        LEDGER.qualitative(
+        LEDGER.judged(
             figure=name,
             claim_id=f"{name}_vs_mmc",
             claim="Our bound closely aligns with the MMC bound for uniform priors",
-            holds=mmc_ok,
+            verdict=V.exact_all(equal_mmc),
             ours="MMC with f_(ε,δ) equals ours at every p = 1/K (to 1e-6)",
         )
     )
@@ -260,11 +259,13 @@ def fig2a(params) -> FigureResult:
             tolerance=0.01,
             note_if_differs=pw_note,
         ),
-        LEDGER.qualitative(
+        LEDGER.judged(
             figure="fig2a",
             claim_id="adv_eps1_password_min_median",
             claim="ε = 1: least probable and median password canaries have Adv ≪ 0.05",
-            holds=max(adv(pw["least probable"], 1), adv(pw["median"], 1)) < 0.005,
+            verdict=V.exact_below(
+                [adv(pw["least probable"], 1), adv(pw["median"], 1)], 0.005, strict=True
+            ),
             ours=f"{adv(pw['median'], 1):.2e} (median)",
         ),
         LEDGER.numeric(
@@ -278,20 +279,22 @@ def fig2a(params) -> FigureResult:
             standin_note=snote,
             note=_pii_alt_note(info, delta, params["adv_threshold"]),
         ),
-        LEDGER.qualitative(
+        LEDGER.judged(
             figure="fig2a",
             claim_id="adv_eps5_pii_p10_median",
             claim="ε = 5: least probable (10th pct.) and median PII canaries have Adv < 0.05",
-            holds=max(adv(pii_c["10th percentile"], 5), adv(pii_c["median"], 5)) < 0.05,
+            verdict=V.exact_below(
+                [adv(pii_c["10th percentile"], 5), adv(pii_c["median"], 5)], 0.05, strict=True
+            ),
             ours=f"10th pct. {adv(pii_c['10th percentile'], 5):.3g}, median {adv(pii_c['median'], 5):.3g}",
             note=snote if src == "standin" else "",
             data=src,
         ),
-        LEDGER.qualitative(
+        LEDGER.judged(
             figure="fig2a",
             claim_id="adv_eps10_uniform",
             claim="ε = 10: any uniform canary has Adv ≪ 0.05",
-            holds=adv(uni, 10) < 0.005,
+            verdict=V.exact_below(adv(uni, 10), 0.005, strict=True),
             ours=f"{adv(uni, 10):.2e}",
         ),
         LEDGER.numeric(
@@ -312,28 +315,28 @@ def fig2a(params) -> FigureResult:
             data=src,
             standin_note=snote,
         ),
-        LEDGER.qualitative(
+        LEDGER.judged(
             figure="fig2a",
             claim_id="pii_median_above_uniform",
             claim="The median PII canary has a much larger Adv than the uniform canary",
-            holds=adv(pii_c["median"], 5) > 10 * adv(uni, 5),
+            verdict=V.exact_above(adv(pii_c["median"], 5), 10 * adv(uni, 5)),
             ours=f"at ε = 5: {adv(pii_c['median'], 5):.3g} vs {adv(uni, 5):.3g}",
             note=snote if src == "standin" else "",
             data=src,
         ),
-        LEDGER.qualitative(
+        LEDGER.judged(
             figure="fig2a",
             claim_id="password_median_below_uniform",
             claim="The median password canary has a lower Adv than the uniform canary (Zipf skew)",
-            holds=adv(pw["median"], 10) < adv(uni, 10),
+            verdict=V.exact_below(adv(pw["median"], 10), adv(uni, 10), strict=True),
             ours=f"at ε = 10: {adv(pw['median'], 10):.3g} vs {adv(uni, 10):.3g}",
         ),
-        LEDGER.qualitative(
+        LEDGER.judged(
             figure="fig2a",
             claim_id="uniform_9digit_eps17",
             claim="Very low probability of reconstructing 9 uniform digits from any ε-DP mechanism "
             "when ε < 17 (Section 3.2)",
-            holds=float(rb.beta_pure(epsilon=17, p=1e-9)) < 0.05,
+            verdict=V.exact_below(float(rb.beta_pure(epsilon=17, p=1e-9)), 0.05, strict=True),
             ours=f"β(17, 1e-9) = {float(rb.beta_pure(epsilon=17, p=1e-9)):.4f}; "
             f"bits leaked at α = 0.05: {float(rb.leaked_bits(epsilon=17)):.2f} < log2(1e9) = 29.9",
         ),
@@ -556,11 +559,14 @@ def table1(params) -> FigureResult:
         caption="Table 1. Comparing the applicability of the framework with prior work; entries reconstructed "
         "from the text (the check-marks are lost in the source).",
         claims=[
-            LEDGER.qualitative(
+            LEDGER.judged(
                 figure="table1",
                 claim_id="ours_covers_all",
                 claim="First framework to allow approximate reconstruction of multiple targets under a non-uniform prior",
-                holds=not any(m[1] == m[6] == m[8] == "✓" for _, m in TABLE1_ROWS[:-1]),
+                # how many other rows have all three marks: none
+                verdict=V.exact_below(
+                    sum(m[1] == m[6] == m[8] == "✓" for _, m in TABLE1_ROWS[:-1]), 0
+                ),
                 ours="no other row has non-uniform + multiple + complex marked in our reconstruction",
             )
         ],

@@ -13,13 +13,10 @@ import pandas as pd
 from ... import accounting
 from ...bounds import membership as mb
 from ...contract import plotting
-from ...contract.claims import Ledger
 from ...contract.figure import FigureResult
 from ...core.grids import grid
 from . import claims as paper_claims
-
-PAPER = "thudi2022"
-LEDGER = Ledger(PAPER)
+from .claims import LEDGER
 
 
 def _eps_list(params) -> list[float]:

@@ -26,7 +26,7 @@ from ...estimators import crossfit, mace
 from ...estimators.intervals import clopper_pearson
 from . import claims as C
 from .claims import Stat
-from .figures import (
+from .common import (
     NULL,
     OPT,
     collect,
