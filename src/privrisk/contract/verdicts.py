@@ -1285,7 +1285,7 @@ def exact_close(
     return _exact(bool(ok), why)
 
 
-def exact_monotone(y, *, direction: int = 0, strict: bool = True, why: str = "") -> Verdict:
+def exact_monotone(y, *, direction: int = 1, strict: bool = True, why: str = "") -> Verdict:
     """The curve ``y`` moves one way along its grid: up for ``direction=+1``, down for ``-1``,
     and for ``0`` the way its ends set (non-strict only; ends that are equal set no direction,
     so any such curve passes). ``strict``: every step moves (a flat step fails)."""
