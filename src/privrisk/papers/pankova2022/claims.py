@@ -286,9 +286,9 @@ def and_balls_from_cdfs(deviation: float, *, grid_size: int, radii) -> Claim:
 def or_no_better_bound(
     *, gap_max: float, at_max: float, small: tuple[float, float, float]
 ) -> Claim:
-    """ "No significantly better OR bound": undecidable by computation; the row gives the largest
-    gap between the union bound and the attained floor (and where), and both at a small ε
-    (``small``: ε, union, floor)."""
+    """The OR statement ("no significantly better bound"), undecidable by computation; the row
+    gives the largest gap between the union bound and the attained floor (and where), and both at
+    a small ε (``small``: ε, union, floor)."""
     e_small, union_small, floor_small = small
     return LEDGER.judged(
         figure="fig_two_attributes",
