@@ -1,8 +1,9 @@
-"""swanberg2025's one ledger: every claim row of the paper is made through :data:`LEDGER`, by the
-claims modules of its parts (``claims_marginals``, ``claims_ngram``) and the analytic figures.
+"""swanberg2025's one ledger, and the claims of its analytic part (Table 1, Figures 1–2).
 
-Statements about the analytic curves (Table 1, Figures 1–2) are decided by the exact checks of
-:mod:`privrisk.contract.verdicts`; statements about attacks by its rules on estimates.
+Every claim row of the paper is made through :data:`LEDGER`: here for the analytic figures, in
+``claims_marginals`` and ``claims_ngram`` for the attacks. Statements about the analytic curves are
+decided by the exact checks of :mod:`privrisk.contract.verdicts`; statements about attacks by its
+rules on estimates.
 """
 
 from __future__ import annotations
