@@ -96,7 +96,7 @@ class TestPaperContract:
             workflow.data_inputs(cfg, paper, decl)
 
     def test_every_figure_function_exists_with_a_docstring(self, paper):
-        """The docstring is the figure's report caption unless ``captions/<fig>.rst`` overrides it."""
+        """The docstring is the figure's one-line title (the generic report caption shows it)."""
         cfg = config.load(*_config_files(paper, "quick"))
         problems = []
         for decl in (

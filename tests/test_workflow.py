@@ -191,8 +191,9 @@ def registries(quick_config):
 
 
 def test_every_paper_declares_figures_whose_params_resolve(registries, quick_config):
-    """(Captions: a figure function's docstring is its caption, a ``captions/<fig>.rst`` in the
-    paper package optional; tests/test_paper_contract.py checks both, as CONTRIBUTING says.)"""
+    """(Captions: the inline ``FigureResult.caption`` is the caption of record, the docstring a
+    title, a ``captions/<fig>.rst`` optional; tests/test_captions.py and
+    tests/test_paper_contract.py check them, as CONTRIBUTING says.)"""
     assert set(registries) == set(workflow.PAPERS)
     for paper, reg in registries.items():
         assert reg.figures, paper

@@ -86,10 +86,10 @@ def paper_page(key: str, cfg: dict) -> str:
         "",
         "## Figures and tables",
         "",
-        "Each is one rule; its caption is the figure function's docstring (or the package's",
-        "`captions/<figure>.rst`, which the report shows instead).",
+        "Each is one rule; the title is the figure function's docstring. Its caption, with the",
+        f"run's values, is in its provenance record (`results/{key}/<figure>.json`) and the report.",
         "",
-        "| output | made by | reads steps | caption |",
+        "| output | made by | reads steps | title |",
         "|---|---|---|---|",
     ]
     for fig in reg.figures:

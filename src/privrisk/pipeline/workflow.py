@@ -339,13 +339,16 @@ def code_inputs(*modules: str, root: str | Path | None = None) -> list[str]:
 
 
 #: the generic report caption (relative to ``workflow/rules/``): it shows the figure's docstring
+#: (its one-line title) and points to the caption of record in the provenance record
 GENERIC_CAPTION = "../report/figure.rst"
 
 
 def caption_path(paper: str, fig: str) -> str:
-    """The figure's report caption. One rule: the figure function's docstring (through the generic
-    caption), unless the paper package has ``captions/<fig>.rst``, which overrides it (an absolute
-    path, which Snakemake's ``report(caption=...)`` takes as it is)."""
+    """The figure's report caption: the generic one (the function's docstring, a one-line title,
+    and where the caption of record is: the inline ``FigureResult.caption`` in the provenance
+    record), unless the paper package has ``captions/<fig>.rst``, a report caption that says what
+    the inline one does not (an absolute path, which Snakemake's ``report(caption=...)`` takes as
+    it is)."""
     own = paper_files(paper) / "captions" / f"{fig}.rst"
     return str(own) if own.is_file() else GENERIC_CAPTION
 

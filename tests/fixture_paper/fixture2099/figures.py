@@ -7,11 +7,9 @@ import pandas as pd
 
 from ...bounds import membership
 from ...contract import plotting
-from ...contract.claims import Ledger
 from ...contract.figure import FigureResult
 from ...core.grids import grid
-
-LEDGER = Ledger("fixture2099")
+from .claims import LEDGER
 
 
 def fig1(params) -> FigureResult:

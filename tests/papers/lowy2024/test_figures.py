@@ -10,7 +10,7 @@ import yaml
 
 from privrisk.contract.figure import FigureResult
 from privrisk.papers.lowy2024 import figures_exponential, figures_gaussian
-from privrisk.papers.lowy2024.figures_common import PARAM_SERIES, RATIO, RATIO_X
+from privrisk.papers.lowy2024.common import PARAM_SERIES, RATIO, RATIO_X
 from privrisk.pipeline import config as cfgmod
 from privrisk.pipeline.config import ConfigError
 from privrisk.pipeline.workflow import paper_params

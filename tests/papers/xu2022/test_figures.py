@@ -9,7 +9,7 @@ from scipy import stats
 
 from privrisk.core import device
 from privrisk.estimators import queries as Q
-from privrisk.papers.xu2022 import figures, figures_dp, figures_skin
+from privrisk.papers.xu2022 import common, figures, figures_dp, figures_skin
 
 PARAMS = {
     "prior_prob": 0.5,
@@ -78,10 +78,10 @@ def test_fig1a_numbers_and_claims(tmp_path, monkeypatch):
     monkeypatch.setattr(device, "_TORCH_THREADS", 1)
     res = figures.fig1a(PARAMS, {"queries": write(tmp_path / "g_queries.npz", gauss(2.0))})
     d = res.data[(res.data.run == "mean")].set_index(["series", "x"])["y"]
-    assert d[(figures.OPT, "continuous query\n(KDE)")] == pytest.approx(
+    assert d[(common.OPT, "continuous query\n(KDE)")] == pytest.approx(
         0.682689, abs=0.04
     )  # TV at μ = 2
-    assert d[(figures.HEUR, "continuous query\n(KDE)")] == pytest.approx(0.682689, abs=0.04)
+    assert d[(common.HEUR, "continuous query\n(KDE)")] == pytest.approx(0.682689, abs=0.04)
     # a monotone likelihood ratio: the threshold *is* Bayes-optimal, so "optimal > heuristic" cannot
     # be shown, and it is not pretended
     assert status(res)["fig1a_optimal_gt_heuristic"] in ("uninformative", "qualitative-fails")
@@ -188,7 +188,7 @@ def test_fig5_fig6_bound_claims(tmp_path):
         st["bound_eps1_p05"] == "reproduced" and st["fig5_estimate_below_bound"] == "qualitative-ok"
     )
     ctl = res5.data[
-        (res5.data.series == figures.OPT)
+        (res5.data.series == common.OPT)
         & (res5.data.run == "mean")
         & ~np.isfinite(res5.data.epsilon)
     ]

@@ -173,6 +173,7 @@ def test_steps_do_not_import_plotting_or_figures(cfg):
     assert names == [
         "__init__.py",
         "claims.py",
+        "common.py",
         "figures.py",
         "figures_audit.py",
         "figures_dp.py",

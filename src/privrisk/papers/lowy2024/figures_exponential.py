@@ -11,56 +11,22 @@ import numpy as np
 
 from ...bounds import pmp
 from ...contract.figure import FigureResult
-from ...data import synthetic
 from ...estimators.summary import summarise
-from ...mechanisms import exponential as em
 from . import claims as paper_claims
-from .figures_common import (
+from .common import (
     AXIS,
-    LEDGER,
     PARAM_SERIES,
     RATIO,
     RATIO_X,
     curve_se,
-    max_dim,
+    exp_sweep,
     plot,
-    point,
     result,
-    rng,
-    swept,
     tidy,
     value_se,
 )
 
 log = logging.getLogger(__name__)
-
-
-def exp_sweep(
-    params, figure: str, *, only: list | None = None, stream: str | None = None
-) -> tuple[list, list[dict[str, np.ndarray]]]:
-    """(ε, ε(X), ε̃(X)) for every trial at every grid point of an exponential-mechanism figure
-    (or at the points ``only``; ``stream`` names the random stream, default the figure)."""
-    name, values = swept(params, figure)
-    values = values if only is None else list(only)
-    n, m, t = params["n"], params["m"], params["trials"]
-    d_max = max_dim(params, name, values, figure)
-    gen = rng(params, stream or figure)
-    w_raw = gen.standard_normal((t, m, d_max))
-    z, outliers = synthetic.gaussian_draws(gen, t, 2 * n, d_max, params["n_outliers"])
-    membership = pmp.subsets(2 * n, n)
-    out = []
-    for v in values:
-        cfg = point(params, name, v, ("sigma", "clip", "d"), figure, d_max)
-        d = cfg["d"]
-        w = em.unit_rows(w_raw[..., :d])
-        x = synthetic.population(
-            w[:, 0], z[..., :d], cfg["sigma"], cfg["clip"], outliers, params["outlier_scale"]
-        )
-        out.append(
-            em.eps_triple(w, x, n=n, clip=cfg["clip"], eps_x=params["eps_x"], membership=membership)
-        )
-        log.info("%s: %s = %g done (%d trials)", figure, name, v, t)
-    return values, out
 
 
 def _extra(values, trips):
@@ -99,50 +65,6 @@ def _caption(fig_no, what, params, fixed_text):
     )
 
 
-def text_claims() -> list:
-    """Numbers quoted outside the figures: the intro's success rates and Proposition 5."""
-    lp3, mem3 = pmp.sum_mod_mechanism(3)
-    lp6, mem6 = pmp.sum_mod_mechanism(6)
-    prop5 = float(pmp.pmp_epsilon(lp3, mem3))
-    prop5_dp = float(pmp.dp_epsilon_restricted(lp3, mem3))
-    n6 = float(pmp.pmp_epsilon(lp6, mem6))
-    return [
-        LEDGER.numeric(
-            figure="intro",
-            claim_id="success_eps0.1",
-            claim="ε-DP bounds MIA success by 1/(1+e^-ε): ≈ 52.5 % at ε = 0.1",
-            paper_value=0.525,
-            ours=pmp.success_bound(eps_tilde=0.1),
-            tolerance=5e-4,
-        ),
-        LEDGER.numeric(
-            figure="intro",
-            claim_id="success_eps7",
-            claim="ε >= 7 allows MIA success >= 0.999 (1/(1+e^-7))",
-            paper_value=0.999,
-            ours=pmp.success_bound(eps_tilde=7.0),
-            tolerance=1e-3,
-        ),
-        LEDGER.numeric(
-            figure="prop5",
-            claim_id="prop5_ln2",
-            claim="Prop. 5(b): A(D) = ΣD mod 6 on X = {0..5}, n = 3, is ln 2-PMP",
-            paper_value=float(np.log(2)),
-            ours=prop5,
-            tolerance=1e-8,  # ours is stored to 8 digits
-            note=f"exact enumeration; its DP parameter within X is {prop5_dp:g} (not DP)",
-        ),
-        paper_claims.below_claim(
-            figure="prop5",
-            claim_id="prop5_n6",
-            claim="For n = 6 the construction extends to ε <= ln(40/37) ≈ 0.078",
-            values={"ε̃ of ΣD mod 12 on X = {0..11} (exact: ln(38/37))": (n6, 0.0)},
-            threshold=float(np.log(40 / 37)) + 1e-12,
-            note="the paper's exact n = 6 construction is not given; the obvious extension is tighter",
-        ),
-    ]
-
-
 def fig1(params) -> FigureResult:
     """Exponential mechanism: ratios vs the data standard deviation σ (d = 1)."""
     values, trips = exp_sweep(params, "fig1")
@@ -167,40 +89,8 @@ def fig1(params) -> FigureResult:
         "candidate causes are the paper's unstated T, σ grid or global sensitivity"
     )
     claims = [
-        *text_claims(),
-        LEDGER.numeric(
-            figure="fig1",
-            claim_id="fig1_ratio_sigma1",
-            claim="At σ = 1, ε̃(X)/ε ≈ 0.075",
-            paper_value=0.075,
-            ours=r1[0],
-            se=r1[1],
-            tolerance=0.0075,
-            note_if_differs=why,
-        ),
-        LEDGER.numeric(
-            figure="fig1",
-            claim_id="fig1_eps_sigma1",
-            claim="At σ = 1 (ε(X) = 5), ε ≈ 28.5",
-            paper_value=28.5,
-            ours=e1[0],
-            se=e1[1],
-            tolerance=1.5,
-            note_if_differs=why,
-        ),
-        LEDGER.numeric(
-            figure="fig1",
-            claim_id="fig1_eps_tilde_sigma1",
-            claim="At σ = 1, ε̃(X) ≈ 2.14",
-            paper_value=2.14,
-            ours=et1[0],
-            se=et1[1],
-            tolerance=0.1,
-            note_if_differs=(
-                f"ours {et1[0]:.3f} ± {et1[1]:.3f} at σ = 1; the small-σ plateau is "
-                f"ε̃ = {plateau:.3f} (spec §8.5 expects 2.05–2.11 there)"
-            ),
-        ),
+        *paper_claims.text_claims(),
+        *paper_claims.fig1_quoted(ratio=r1, eps=e1, eps_tilde=et1, why=why, plateau=plateau),
         paper_claims.approaches_zero_claim(
             figure="fig1",
             claim_id="fig1_small_sigma",
@@ -288,34 +178,7 @@ def fig2(params) -> FigureResult:
             values={RATIO: r, RATIO_X: rx},
             threshold=0.0123,
         ),
-        LEDGER.numeric(
-            figure="fig2",
-            claim_id="fig2_eps_tilde_C50",
-            claim="At C = 50 a 10-DP (ε(X) = 10) mechanism is 0.123-PMP",
-            paper_value=0.123,
-            ours=et[0],
-            se=et[1],
-            tolerance=0.006,
-        ),
-        LEDGER.numeric(
-            figure="fig2",
-            claim_id="fig2_success_C50",
-            claim="… so practical MIAs succeed with probability <= 1/(1+e^-0.123) ≈ 0.53",
-            paper_value=0.53,
-            ours=pmp.success_bound(eps_tilde=et[0]),
-            tolerance=0.005,
-            derived=True,
-            note=("a function of fig2_eps_tilde_C50 (1/(1+e^-ε̃)), not an independent reproduction"),
-        ),
-        LEDGER.numeric(
-            figure="fig2",
-            claim_id="fig2_eps_C50",
-            claim="With extreme outliers ε ≈ ε(X) (= 10) at C = 50",
-            paper_value=10.0,
-            ours=eps[0],
-            se=eps[1],
-            tolerance=0.5,
-        ),
+        *paper_claims.fig2_quoted(eps_tilde=et, eps=eps),
         paper_claims.trend_claim(
             figure="fig2",
             claim_id="fig2_ratios_shrink",

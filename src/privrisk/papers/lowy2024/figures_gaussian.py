@@ -20,14 +20,13 @@ from ...data import synthetic
 from ...estimators.summary import summarise
 from ...mechanisms import gaussian as gm
 from . import claims as paper_claims
-from . import figures_exponential
-from .figures_common import (
+from .common import (
     AXIS,
-    LEDGER,
     PARAM_SERIES,
     RATIO,
     RATIO_X,
     curve_se,
+    exp_sweep,
     max_dim,
     plot,
     point,
@@ -240,21 +239,7 @@ def _fig5(params, figure: str) -> FigureResult:
     claims = []
     if quoted:
         claims.append(
-            LEDGER.numeric(
-                figure=figure,
-                claim_id=f"{figure}_eps_tilde_C100",
-                claim=f"At C = {c:g} a DP parameter ε = {params['epsilon']:g} translates into ε̃(X) = 1",
-                paper_value=1.0,
-                ours=et[0],
-                se=et[1],
-                tolerance=0.1,
-                note_if_differs=(
-                    "unresolved (spec §3.2.4): Proposition 12's bound with Balle–Wang "
-                    "calibration gives about twice the quoted value; 2δ, clipping before "
-                    "scaling outliers and averaging over targets were tried in the spec and "
-                    "do not give 1 either"
-                ),
-            )
+            paper_claims.fig5_eps_tilde(figure, eps_tilde=et, clip=c, epsilon=params["epsilon"])
         )
     claims.append(
         paper_claims.trend_claim(
@@ -272,7 +257,7 @@ def _fig5(params, figure: str) -> FigureResult:
     )
     if "fig2" in params:
         p2 = {"trials": params["trials"]} | dict(params["fig2"]) | {"seed": params["seed"]}
-        _, trips2 = figures_exponential.exp_sweep(p2, "fig2")
+        _, trips2 = exp_sweep(p2, "fig2")
         claims.append(
             paper_claims.compare_claim(
                 figure=figure,

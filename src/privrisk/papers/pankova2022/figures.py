@@ -25,9 +25,6 @@ from ...core import seeds
 from ...core.grids import grid
 from ...estimators.intervals import clopper_pearson
 from . import claims as paper_claims
-from .claims import LEDGER
-
-PAPER = "pankova2022"
 
 
 def fig_eps_vs_advantage(params) -> FigureResult:
@@ -173,18 +170,8 @@ def fig_worst_case_prior(params) -> FigureResult:
     p = float(at.worst_case_prior_fixed_eps(epsilon=e, R=R))
     rr_post = p * np.exp(e * R) / (p * np.exp(e * R) + (1 - p))
     claims.append(
-        LEDGER.numeric(
-            figure="fig_worst_case_prior",
-            claim_id="simplified_tight_two_point",
-            claim="The precise bound gives nothing better than the simplified one when the prior is unknown "
-            "(two-point prior + randomized response attains the simplified bound; ε = 1)",
-            paper_value=float(at.posterior_simplified(epsilon=e, p=p, R=R)),
-            ours=float(rr_post),
-            tolerance=1e-8,
-            derived=True,
-            note="spec-derived (spec §2.13 [DERIVED]: the simplified bound is tight for a two-point prior); "
-            "paper_value is the simplified bound computed by us, the slides quote no number; tolerance "
-            "1e-8 because the ledger compares ours at its stored 8 significant digits",
+        paper_claims.simplified_tight_two_point(
+            simplified=float(at.posterior_simplified(epsilon=e, p=p, R=R)), attained=float(rr_post)
         )
     )
     return FigureResult(
@@ -363,27 +350,7 @@ def fig_shell_counterexample(params) -> FigureResult:
     )
     e1 = 1.0
     a1, s1, _ = at.two_point_counterexample(epsilon=e1)
-    claims = [
-        LEDGER.qualitative(
-            figure="fig_shell_counterexample",
-            claim_id="shell_sum_bound",
-            claim="The discrete shell sum (slides 'Less of a simplification' / 'Guessing a single attribute') "
-            "upper-bounds Pr_post(g(x))",
-            holds=paper_claims.below(
-                figure="fig_shell_counterexample",
-                claim_id="shell_sum_bound",
-                claim="",
-                x=eps,
-                values=attained,
-                bound=shell,
-            ).status
-            == "qualitative-ok",
-            ours=f"at ε = 1: attained {float(a1):.4f} > shell sum {float(s1):.4f}",
-            note="fails for priors with mass at the far edge of g(x) and just outside the opposite edge when "
-            "shells are measured from the guess centre (nearest-point distance); valid with farthest-point "
-            "distances. The slides call the sum an approximation (spec §2.8, §2.10).",
-        )
-    ]
+    claims = [paper_claims.shell_sum_bound(attained=attained, shell=shell, at_one=(a1, s1))]
     return FigureResult(
         data=data,
         fig=fig,
@@ -461,32 +428,7 @@ def table_cafeteria(params) -> FigureResult:
             {"series": "average shift t -> t' (derived)", "x": 0, "y": shift},
         ]
     )
-    claims = [
-        LEDGER.numeric(
-            figure="table_cafeteria",
-            claim_id="avg_table_b",
-            claim="Average is 15 minutes",
-            paper_value=15,
-            ours=float(avg),
-            tolerance=0,
-        ),
-        LEDGER.numeric(
-            figure="table_cafeteria",
-            claim_id="differencing_alice",
-            claim="=> Alice ate 20 minutes",
-            paper_value=20,
-            ours=float(alice),
-            tolerance=0,
-        ),
-        LEDGER.numeric(
-            figure="table_cafeteria",
-            claim_id="distance_t_tprime",
-            claim="d(t, t') = 5",
-            paper_value=5,
-            ours=float(d),
-            tolerance=0,
-        ),
-    ]
+    claims = paper_claims.cafeteria(average=float(avg), alice=float(alice), distance=float(d))
     return FigureResult(
         data=data,
         table_md="\n".join(md) + "\n",

@@ -9,7 +9,6 @@ import pandas as pd
 from ...bounds import attribute as at
 from ...contract.figure import FigureResult
 from . import claims as paper_claims
-from .claims import LEDGER
 
 
 def _eps_search_uniform(M, eta, centres, precise: bool) -> np.ndarray:
@@ -141,19 +140,8 @@ def table_eps_for_advantage(params) -> FigureResult:
         for M in Ms
     )
     claims = [
-        LEDGER.numeric(
-            figure="table_eps_for_advantage",
-            claim_id="search_simplified_closed_form",
-            claim="For the simplified bound the formula can be inverted: ε <= (1/R) ln[(1−p)(p+η)/(p(1−p−η))]",
-            paper_value=0.0,
-            ours=float(max(search_dev)),
-            tolerance=1e-8,
-            derived=True,
-            note=(
-                "self-check: largest relative deviation between the window search on the simplified bound "
-                f"and the closed form, over M ∈ {list(Ms)}, η ∈ {list(etas)} and {params['n_centres']} guess "
-                "centres each"
-            ),
+        paper_claims.search_simplified_closed_form(
+            float(max(search_dev)), Ms=list(Ms), etas=list(etas), centres=params["n_centres"]
         ),
         paper_claims.agrees(
             figure="table_eps_for_advantage",
@@ -175,22 +163,11 @@ def table_eps_for_advantage(params) -> FigureResult:
             reference=simple.y.to_numpy(),
             what="worst-centre ε_max, precise vs simplified, every (M, η) row: ",
         ),
-        LEDGER.numeric(
-            figure="table_eps_for_advantage",
-            claim_id="scaling_invariance",
-            claim="Pr(f(t) ∈ Y') <= e^(αε · d(t,t')/α) Pr(f(t') ∈ Y') for any α > 0: (ε, d) and (αε, d/α) "
-            "are the same guarantee, so every bound is unchanged",
-            paper_value=0.0,
-            ours=scale_dev,
-            tolerance=1e-8,
-            derived=True,
-            note=(
-                "a property of the formulas (only ε·d enters); checked numerically: largest change of the "
-                f"simplified bound and the main-theorem quadrature (centres M/2 and 1) for α ∈ "
-                f"{list(params['scaling_alphas'])}, ε ∈ {list(params['scaling_epsilons'])}, and relative change "
-                f"of α⁻¹·ε_max(η = {eta0:g}) from the search. The slides' shell sum over a ∈ ℕ is not "
-                "invariant (its integer shells do not rescale)"
-            ),
+        paper_claims.scaling_invariance(
+            scale_dev,
+            alphas=list(params["scaling_alphas"]),
+            epsilons=list(params["scaling_epsilons"]),
+            eta=eta0,
         ),
     ]
     return FigureResult(

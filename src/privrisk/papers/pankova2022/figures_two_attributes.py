@@ -10,7 +10,6 @@ from ...contract import plotting
 from ...contract.figure import FigureResult
 from ...core.grids import grid
 from . import claims as paper_claims
-from .claims import LEDGER
 
 
 def fig_two_attributes(params) -> FigureResult:
@@ -102,19 +101,8 @@ def fig_two_attributes(params) -> FigureResult:
         "bound for every prior; here it is compared like for like with the single-attribute shell sums"
     )
     claims = [
-        LEDGER.numeric(
-            figure="fig_two_attributes",
-            claim_id="and_balls_from_cdfs",
-            claim="The probabilities of X ∈ B(x, a) can be computed from the CDFs of X₁ and X₂ and, if they are "
-            "independent, easily combined",
-            paper_value=0.0,
-            ours=float(np.max(np.abs(counted - product))),
-            tolerance=2 / k,
-            derived=True,
-            note=(
-                f"self-check: largest |∏ᵢ[Fᵢ(xᵢ + a rᵢ) − Fᵢ(xᵢ − a rᵢ)] − mass counted on a {k}×{k} grid| "
-                f"over a ∈ {radii.tolist()}; tolerance 2/grid size"
-            ),
+        paper_claims.and_balls_from_cdfs(
+            float(np.max(np.abs(counted - product))), grid_size=k, radii=radii.tolist()
         ),
         paper_claims.below(
             figure="fig_two_attributes",
@@ -144,23 +132,10 @@ def fig_two_attributes(params) -> FigureResult:
     gap = or_ - floor
     i_small = int(np.argmin(np.abs(eps - 0.05)))
     claims.append(
-        LEDGER.qualitative(
-            figure="fig_two_attributes",
-            claim_id="or_no_better_bound",
-            claim="For OR, one cannot get a significantly better bound than the union of the single-attribute bounds",
-            holds=None,
-            ours=(
-                f"union bound − attained floor (tight two-point attributes): largest gap {float(gap.max()):.3g} at "
-                f"ε = {float(eps[gap.argmax()]):.3g}; at ε = {float(eps[i_small]):.3g}: union {float(or_[i_small]):.4f} vs "
-                f"floor {float(floor[i_small]):.4f}"
-            ),
-            note=(
-                "not decidable by computation: 'significantly' is not defined and the statement is about every "
-                "possible bound. Estimate: the best bound from single-attribute information lies between the "
-                "floor 1 − (1 − s₁)(1 − s₂) (attained by randomized response on two independent two-point "
-                "attributes) and the union min(1, s₁ + s₂), a gap of at most s₁s₂ (the largest gap is given in "
-                "ours); null: a bound lower than the union by more than that; half-width: 0 (exact formulas)"
-            ),
+        paper_claims.or_no_better_bound(
+            gap_max=float(gap.max()),
+            at_max=float(eps[gap.argmax()]),
+            small=(float(eps[i_small]), float(or_[i_small]), float(floor[i_small])),
         )
     )
     return FigureResult(

@@ -19,11 +19,11 @@ import pandas as pd
 
 from ...bounds.reconstruction import max_bayes_gain_binary
 from ...contract import verdicts as V
-from ...contract.claims import Claim, Ledger
+from ...contract.claims import Claim
 from ...contract.verdicts import Estimate, Verdict
-from .steps_marginals import PAPER, bound_quantiles
+from .claims import LEDGER
+from .steps_marginals import bound_quantiles
 
-LEDGER = Ledger(PAPER)
 STANDIN_NOTE = "stand-in BayNet data, not the paper's ACS/FIRE sample"
 PRIOR = "Prior only (MAP guess)"
 CEILING = "Informed attacker's ceiling (exact posterior)"
@@ -258,7 +258,9 @@ def standin_or_judged(*, figure, claim_id, claim, verdict: Verdict, ours, data, 
         )
         if p
     )
-    return Claim(PAPER, figure, claim_id, claim, "stated", ours, "", "standin", "standin", full)
+    return Claim(
+        LEDGER.paper, figure, claim_id, claim, "stated", ours, "", "standin", "standin", full
+    )
 
 
 def ge_prior(fig, summ, lambdas, what: str, data: str, *, margin: float) -> Claim:
@@ -369,7 +371,7 @@ def ceiling_vs_attack(fig, summ, lambdas, data: str) -> Claim | None:
     value = float(worst[f"shortfall_l{lam0:g}"])
     se = float(worst[f"shortfall_l{lam0:g}_se"])
     return Claim(
-        PAPER,
+        LEDGER.paper,
         fig,
         f"{fig}_ceiling_minus_attack",
         "records the informed attacker's ceiling recovers beyond the paper's attack (0 if the "

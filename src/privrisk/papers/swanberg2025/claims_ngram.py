@@ -17,11 +17,9 @@ import numpy as np
 import pandas as pd
 
 from ...contract import verdicts as V
-from ...contract.claims import Claim, Ledger
+from ...contract.claims import Claim
 from ...contract.verdicts import Estimate, Verdict
-
-PAPER = "swanberg2025"
-LEDGER = Ledger(PAPER)
+from .claims import LEDGER
 
 
 def _eps(e: float) -> str:
@@ -63,7 +61,9 @@ def accuracy(row) -> Estimate:
 
 def _standin(figure, claim_id, claim, verdict: Verdict, ours, why) -> Claim:
     note = f"{why}; on the stand-in the statement is {verdict.status} ({verdict.note})"
-    return Claim(PAPER, figure, claim_id, claim, "stated", ours, "", "standin", "standin", note)
+    return Claim(
+        LEDGER.paper, figure, claim_id, claim, "stated", ours, "", "standin", "standin", note
+    )
 
 
 def mostly_not_below(df: pd.DataFrame, *, margin: float, share: float = 0.1) -> Verdict:

@@ -26,7 +26,7 @@ from ... import audit
 from ...contract import plotting
 from ...contract.claims import Claim
 from ...contract.figure import FigureResult
-from .claims_ngram import PAPER
+from .claims import LEDGER
 
 PRIOR_LABELS = {"uniform": "Uniform", "password": "Password", "pii": "PII"}
 FIGURE = "audit_fig3"
@@ -172,7 +172,7 @@ def claims(
             )
         out.append(
             Claim(
-                PAPER,
+                LEDGER.paper,
                 FIGURE,
                 f"{FIGURE}_{name}_eps{_tag(e)}{suffix}",
                 claim,

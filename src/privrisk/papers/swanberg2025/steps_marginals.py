@@ -37,7 +37,6 @@ from ...mechanisms import marginals as mm
 from ...models import baynet
 
 log = logging.getLogger(__name__)
-PAPER = "swanberg2025"
 DATASETS = {"acs": acs, "fire": fire}
 LEVELS = (0.05, 0.5, 0.95)
 

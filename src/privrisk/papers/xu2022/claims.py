@@ -43,7 +43,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 from ...contract import verdicts as V
-from ...contract.claims import Ledger
+from ...contract.claims import Claim, Ledger
 
 LEDGER = Ledger("xu2022")
 
@@ -297,4 +297,28 @@ def claim(
         ours=ours,
         note="; ".join(x for x in (f"decided by {decided_by}", source_note(sources)) if x),
         data=data,
+    )
+
+
+def bound_eps1_p05(bound: float) -> Claim:
+    """Figure 5's quoted number: Theorem 1(4)'s bound at p = 0.5, ε = 1."""
+    return LEDGER.numeric(
+        figure="fig5",
+        claim_id="bound_eps1_p05",
+        claim="Theorem 1(4) bound at p = 0.5, ε = 1 is 0.462",
+        paper_value=0.462,
+        ours=bound,
+        tolerance=5e-4,
+    )
+
+
+def fig6_bound(eps: float, bound: float) -> Claim:
+    """Figure 6's quoted bound tanh(ε/2) at ε = 2 or 10."""
+    return LEDGER.numeric(
+        figure="fig6",
+        claim_id=f"bound_eps{eps:g}",
+        claim=f"tanh({eps:g}/2) = {dict([(2.0, 0.762), (10.0, 0.999)])[eps]}",
+        paper_value={2.0: 0.762, 10.0: 0.999}[eps],
+        ours=bound,
+        tolerance=1e-3,
     )

@@ -35,8 +35,8 @@ from ... import audit
 from ...contract import plotting
 from ...contract.claims import Claim
 from ...contract.figure import FigureResult
+from .claims import LEDGER
 
-PAPER = "xu2022"
 FIGURE = "audit_dpcgan"
 QUERY = "d"
 
@@ -160,7 +160,7 @@ def claims(summary: pd.DataFrame, *, data: str, confidence: float) -> list[Claim
             )
         out.append(
             Claim(
-                PAPER,
+                LEDGER.paper,
                 FIGURE,
                 f"{FIGURE}_eps{_tag(e)}",
                 claim,

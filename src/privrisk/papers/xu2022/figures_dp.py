@@ -26,7 +26,7 @@ from ...estimators import crossfit, mace
 from ...estimators.intervals import clopper_pearson
 from . import claims as C
 from .claims import Stat
-from .figures import (
+from .common import (
     NULL,
     OPT,
     collect,
@@ -183,14 +183,7 @@ def fig5(params, inputs) -> FigureResult:
             )
             + f"; {ctl_text}",
         ),
-        C.LEDGER.numeric(
-            figure="fig5",
-            claim_id="bound_eps1_p05",
-            claim="Theorem 1(4) bound at p = 0.5, ε = 1 is 0.462",
-            paper_value=0.462,
-            ours=float(mace.dp_bound(epsilon=1.0, p=0.5)),
-            tolerance=5e-4,
-        ),
+        C.bound_eps1_p05(float(mace.dp_bound(epsilon=1.0, p=0.5))),
     ]
     first = (ctl or next(iter(models.values())))["qs"]
     return FigureResult(
@@ -410,16 +403,7 @@ def fig6(params, inputs) -> FigureResult:
             )
         )
         if eps in (2.0, 10.0):
-            claims.append(
-                C.LEDGER.numeric(
-                    figure="fig6",
-                    claim_id=f"bound_eps{eps:g}",
-                    claim=f"tanh({eps:g}/2) = {dict([(2.0, 0.762), (10.0, 0.999)])[eps]}",
-                    paper_value={2.0: 0.762, 10.0: 0.999}[eps],
-                    ours=bound,
-                    tolerance=1e-3,
-                )
-            )
+            claims.append(C.fig6_bound(eps, bound))
     handles, labels = [], []
     for ax_ in axes[:, 0]:
         h, lab = ax_.get_legend_handles_labels()

@@ -13,7 +13,7 @@ from ...contract.figure import FigureResult
 from ...estimators import crossfit, mace
 from . import claims as C
 from .claims import Stat
-from .figures import (
+from .common import (
     HEUR,
     NULL,
     OPT,

@@ -11,15 +11,20 @@ curves are smooth in the swept value.
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pandas as pd
 
+from ...bounds import pmp
 from ...contract import plotting
 from ...contract.figure import FigureResult
 from ...core import seeds
 from ...core.grids import grid
+from ...data import synthetic
 from ...estimators.summary import safe_ratio, summarise
-from .claims import LEDGER, PAPER  # noqa: F401  (re-exported for the figure modules)
+from ...mechanisms import exponential as em
+from .claims import LEDGER
 
 RATIO = "ε̃(X)/ε"
 RATIO_X = "ε̃(X)/ε(X)"
@@ -42,7 +47,9 @@ def rng(params, figure: str) -> np.random.Generator:
 
 def need(params, key: str, figure: str):
     if params.get(key) is None:
-        raise ValueError(f"{PAPER}.{figure}.{key} is required unless it is the swept parameter")
+        raise ValueError(
+            f"{LEDGER.paper}.{figure}.{key} is required unless it is the swept parameter"
+        )
     return params[key]
 
 
@@ -50,7 +57,9 @@ def swept(params, figure: str) -> tuple[str, list]:
     """(the swept parameter, its grid) from the one plural key given (sigmas, clips, dims, epsilons)."""
     given = [k for k in SWEEPS if k in params]
     if len(given) != 1:
-        raise ValueError(f"{PAPER}.{figure} needs exactly one of {', '.join(SWEEPS)}; got {given}")
+        raise ValueError(
+            f"{LEDGER.paper}.{figure} needs exactly one of {', '.join(SWEEPS)}; got {given}"
+        )
     key = given[0]
     values = grid(params[key]).tolist() if key == "epsilons" else list(params[key])
     return SWEEPS[key], values
@@ -226,3 +235,31 @@ def result(
         caption=caption,
         extra=extra,
     )
+
+
+def exp_sweep(
+    params, figure: str, *, only: list | None = None, stream: str | None = None
+) -> tuple[list, list[dict[str, np.ndarray]]]:
+    """(ε, ε(X), ε̃(X)) for every trial at every grid point of an exponential-mechanism figure
+    (or at the points ``only``; ``stream`` names the random stream, default the figure)."""
+    name, values = swept(params, figure)
+    values = values if only is None else list(only)
+    n, m, t = params["n"], params["m"], params["trials"]
+    d_max = max_dim(params, name, values, figure)
+    gen = rng(params, stream or figure)
+    w_raw = gen.standard_normal((t, m, d_max))
+    z, outliers = synthetic.gaussian_draws(gen, t, 2 * n, d_max, params["n_outliers"])
+    membership = pmp.subsets(2 * n, n)
+    out = []
+    for v in values:
+        cfg = point(params, name, v, ("sigma", "clip", "d"), figure, d_max)
+        d = cfg["d"]
+        w = em.unit_rows(w_raw[..., :d])
+        x = synthetic.population(
+            w[:, 0], z[..., :d], cfg["sigma"], cfg["clip"], outliers, params["outlier_scale"]
+        )
+        out.append(
+            em.eps_triple(w, x, n=n, clip=cfg["clip"], eps_x=params["eps_x"], membership=membership)
+        )
+        logging.getLogger(__name__).info("%s: %s = %g done (%d trials)", figure, name, v, t)
+    return values, out
