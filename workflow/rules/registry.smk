@@ -36,6 +36,9 @@ for _paper in wf.paper_keys():
                 _job.log,
             benchmark:
                 _job.benchmark
+            # training and attack steps before figures: a long step (and the steps that wait on
+            # it) then never starts last, while cheap figure jobs fill the other core at the end
+            priority: 0 if _is_figure else 1
             conda:
                 "../envs/privrisk.yaml"
             threads: _job.resources.threads
