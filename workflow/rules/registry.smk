@@ -36,9 +36,8 @@ for _paper in wf.paper_keys():
                 _job.log,
             benchmark:
                 _job.benchmark
-            # training and attack steps before figures: a long step (and the steps that wait on
-            # it) then never starts last, while cheap figure jobs fill the other core at the end
-            priority: 0 if _is_figure else 1
+            # steps before figures, and a step that other steps read first (workflow.Job)
+            priority: _job.priority
             conda:
                 "../envs/privrisk.yaml"
             threads: _job.resources.threads
