@@ -130,6 +130,7 @@ def test_a_sharded_step_becomes_shard_jobs_and_a_pool_job_with_the_steps_outputs
     cfg = {"seed": 1, "k": {"models": {"gan": {"runs": 5, "lr": 0.1}}}}
     one = workflow.jobs(reg, cfg, "quick")
     assert [j.kind for j in one] == ["step", "figure"]  # runs_per_job unset: one job
+    assert [j.priority for j in one] == [1, 0]  # steps before figures
     assert one[0].params["model"]["runs"] == 5
     jobs = workflow.jobs(reg, {**cfg, "runs_per_job": 2}, "quick")
     assert [(j.kind, j.rule) for j in jobs] == [
@@ -140,6 +141,7 @@ def test_a_sharded_step_becomes_shard_jobs_and_a_pool_job_with_the_steps_outputs
         ("figure", "k_fig1"),
     ]
     shard, pool = jobs[1], jobs[3]
+    assert [j.priority for j in jobs] == [1, 1, 1, 1, 0]
     assert shard.params["shard"] == {"first": 2, "stop": 4} and shard.runs == (2, 4)
     assert shard.params["model"] == {"lr": 0.1}  # no run count: raising it keeps this shard
     assert shard.outputs == {
@@ -213,3 +215,20 @@ def test_step_code_never_includes_plotting_or_figure_code(registries):
             for mod in figure_modules:
                 path = workflow._module_file(mod)
                 assert str(path) not in files, f"{paper}.{step.name} imports figure module {mod}"
+
+
+def test_a_step_that_other_steps_read_is_scheduled_before_them():
+    data = Step(name="data", func="m:data", outputs={"d": "d.npz"})
+    attacks = [
+        Step(
+            name=f"attack{i}",
+            func="m:attack",
+            inputs={"d": Out("data", "d")},
+            outputs={"a": f"a{i}.npz"},
+        )
+        for i in range(3)
+    ]
+    fig = Figure(name="fig1", func="m:fig", inputs={"a": Out("attack0", "a")})
+    reg = Registry("k", (data, *attacks), (fig,))
+    prio = {j.name: j.priority for j in workflow.jobs(reg, {"seed": 1}, "quick")}
+    assert prio == {"data": 4, "attack0": 1, "attack1": 1, "attack2": 1, "fig1": 0}

@@ -36,6 +36,8 @@ for _paper in wf.paper_keys():
                 _job.log,
             benchmark:
                 _job.benchmark
+            # steps before figures, and a step that other steps read first (workflow.Job)
+            priority: _job.priority
             conda:
                 "../envs/privrisk.yaml"
             threads: _job.resources.threads

@@ -125,7 +125,10 @@ class Job:
 
     ``kind`` is ``step`` (a step in one job), ``shard`` (runs ``first``..``stop - 1`` of a sharded
     step), ``pool`` (a sharded step's own outputs from its shards) or ``figure``; ``func`` is what
-    ``workflow/scripts/run.py`` calls (a pool job: the step's ``Shards.pool``).
+    ``workflow/scripts/run.py`` calls (a pool job: the step's ``Shards.pool``). ``priority`` is
+    Snakemake's: a figure 0, a step (its shards and pool too) 1 + the number of steps made from
+    it, so that of the jobs ready at a time the ones others wait on start first (a data step that
+    five attacks read must not start last, leaving one core idle at the end).
     """
 
     rule: str
@@ -141,6 +144,7 @@ class Job:
     log: str
     benchmark: str
     runs: tuple[int, int] | None = field(default=None)
+    priority: int = 0
 
 
 def runs_per_job(config: Mapping[str, Any]) -> int | None:
@@ -197,10 +201,14 @@ def jobs(reg: Registry, config: Mapping[str, Any], scale: str) -> list[Job]:
     :class:`Shards` declaration and ``runs_per_job`` below its run count) one job per shard and
     one pool job, whose outputs are the step's own (what the figures read)."""
     paper, per_job = reg.paper, runs_per_job(config)
+    made_from = [{u.name for u in reg.upstream(s)} for s in reg.steps]
     out: list[Job] = []
     for decl in (*reg.steps, *reg.figures):
         res = decl.resources_for(scale)
-        common = dict(decl=decl, resources=res, data=data_inputs(config, paper, decl))
+        prio = 1 + sum(decl.name in ups for ups in made_from) if isinstance(decl, Step) else 0
+        common = dict(
+            decl=decl, resources=res, data=data_inputs(config, paper, decl), priority=prio
+        )
         prm = params(config, paper, decl)
         base = Job(
             rule=reg.rule_name(decl),
@@ -250,6 +258,7 @@ def jobs(reg: Registry, config: Mapping[str, Any], scale: str) -> list[Job]:
                 kind="pool",
                 func=decl.shards.pool,
                 decl=decl,
+                priority=prio,
                 inputs=pool_inputs,
                 outputs=base.outputs,
                 params=prm,
