@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from privrisk.contract import claims
-from privrisk.pipeline import config, workflow
 from privrisk.contract.figure import check_outputs
+from privrisk.pipeline import config, workflow
 
 cfg = config.load(*(sys.argv[1:] or ["config/config.yaml"]))
 problems, n_figs = [], 0
