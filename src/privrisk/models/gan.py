@@ -479,8 +479,8 @@ def train_dpcgan(
     ``batch_size`` fakes; D's loss on the joint batch (real → 1, fake → 0) is differentiated per
     sample (:func:`clipped_gradient_sum`), *every* sample's gradient (real and fake, as the DP-CGAN
     repository clips both) is clipped to ``max_grad_norm``, Gaussian noise σ·C is added to each
-    run's sum (σ from the RDP accountant for (ε, δ) after ``epochs / q`` steps; each run its own
-    noise) and the sum is divided by the expected batch 2·batch_size. A fake sample touches no
+    run's sum (σ from :func:`privrisk.accounting.dpsgd_noise_multiplier`, RDP, add/remove, for
+    (ε, δ) after ``epochs / q`` steps; each run its own noise) and the sum is divided by the expected batch 2·batch_size. A fake sample touches no
     training point, so clipping it costs no privacy; clipping only the real gradients lets the
     unclipped fake gradient dominate every step, and D learns to call everything fake. A run whose
     Poisson batch is empty still takes its noise step, as DP-SGD's accounting assumes. G only
@@ -499,8 +499,12 @@ def train_dpcgan(
     q = min(1.0, batch_size / n)
     steps = max(1, int(round(epochs / q)))
     private = math.isfinite(epsilon)
+    # the accounting the card reports for this run: RDP, add/remove (as opacus, which this once was)
+    how = {"adjacency": "add-remove", "accountant": "rdp"}
     sigma = (
-        accounting.dpsgd_noise_multiplier(epsilon=epsilon, delta=delta, sample_rate=q, steps=steps)
+        accounting.dpsgd_noise_multiplier(
+            epsilon=epsilon, delta=delta, sample_rate=q, steps=steps, **how
+        )
         if private
         else 0.0
     )
@@ -544,7 +548,9 @@ def train_dpcgan(
     g.write_back()
     d.write_back()
     spent = (
-        accounting.dpsgd_epsilon(noise_multiplier=sigma, delta=delta, sample_rate=q, steps=steps)
+        accounting.dpsgd_epsilon(
+            noise_multiplier=sigma, delta=delta, sample_rate=q, steps=steps, **how
+        )
         if private
         else math.inf
     )
@@ -553,6 +559,7 @@ def train_dpcgan(
         "sample_rate": q,
         "steps": steps,
         "epsilon_spent": spent,
+        **how,
         "d_optimizer": d_optimizer,
         "delta": delta,
         "max_grad_norm": max_grad_norm,
