@@ -136,8 +136,7 @@ def test_fractional_orders_equal_40_digit_quadrature_and_opacus_series():
 )
 def test_pld_epsilon_equals_dp_accountings_pld_and_opacus_prv(nm, q, t, adjacency):
     """The PLD accountant is dpsgd_pld (its own tests pin it to dp-accounting within the stated
-    error); opacus' PRV accountant (add/remove only, its own error 0.01 in ε by default) agrees
-    within 1 %."""
+    error); opacus' PRV accountant (add/remove only) agrees within the two stated errors."""
     from dp_accounting.pld import privacy_loss_distribution as pld
 
     delta = 1e-5
@@ -166,7 +165,8 @@ def test_pld_epsilon_equals_dp_accountings_pld_and_opacus_prv(nm, q, t, adjacenc
 
         prv = PRVAccountant()
         prv.history = [(nm, q, t)]
-        assert ours == pytest.approx(prv.get_epsilon(delta=delta), rel=1e-2)
+        # within the two stated errors: opacus' eps_error (0.01 by default) and ours
+        assert abs(ours - prv.get_epsilon(delta=delta)) <= 0.01 + account.error
 
 
 @pytest.mark.parametrize("accountant", ["rdp", "pld"])
