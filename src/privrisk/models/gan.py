@@ -480,12 +480,14 @@ def train_dpcgan(
     sample (:func:`clipped_gradient_sum`), *every* sample's gradient (real and fake, as the DP-CGAN
     repository clips both) is clipped to ``max_grad_norm``, Gaussian noise σ·C is added to each
     run's sum (σ from :func:`privrisk.accounting.dpsgd_noise_multiplier`, RDP, add/remove, for
-    (ε, δ) after ``epochs / q`` steps; each run its own noise) and the sum is divided by the expected batch 2·batch_size. A fake sample touches no
-    training point, so clipping it costs no privacy; clipping only the real gradients lets the
-    unclipped fake gradient dominate every step, and D learns to call everything fake. A run whose
-    Poisson batch is empty still takes its noise step, as DP-SGD's accounting assumes. G only
-    sees D (post-processing). ε = ∞ is the non-private control: the same clipped steps without
-    noise. Returns the accounting record.
+    (ε, δ) after ``epochs / q`` steps; each run its own noise) and the sum is divided by the
+    expected batch 2·batch_size. A fake sample touches no training point, so clipping it costs no
+    privacy; clipping only the real gradients lets the unclipped fake gradient dominate every
+    step, and D learns to call everything fake. A run whose Poisson batch is empty still takes its
+    noise step, as DP-SGD's accounting assumes. G only sees D (post-processing). ε = ∞ is the
+    non-private control: the same clipped steps without noise. Returns the accounting record (σ,
+    q, steps, the ε spent by :func:`privrisk.accounting.dpsgd_epsilon`, its adjacency and
+    accountant).
     """
     from .. import accounting
 
