@@ -31,7 +31,7 @@ from privrisk import accounting as acc
 RDP_REL = 1e-8
 
 _FAST_GRID = [
-    (0.8, 1e-3, 10_000, 1e-5),
+    (0.8, 0.02, 1000, 1e-5),
     (1.1, 0.01, 6000, 1e-5),
     (2.0, 0.1, 100, 1e-8),
     (5.0, 0.58, 2578, 1e-5),
