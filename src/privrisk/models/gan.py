@@ -8,7 +8,8 @@
 * :func:`train_privgan` — privGAN (Mukherjee et al. 2019) with r generator–discriminator pairs,
   each on a disjoint part of the training set, and a privacy discriminator the generators fool.
 * :func:`train_dpcgan` — conditional GAN whose discriminator is trained with DP-SGD
-  (opacus per-sample gradients, clipping and Gaussian noise) at a target (ε, δ).
+  (per-sample clipping as opacus clips, Gaussian noise) at a target (ε, δ), calibrated by
+  :func:`privrisk.accounting.dpsgd_noise_multiplier` (RDP, add/remove).
 
 Widths are arguments so quick scale can shrink them; paper scale passes the spec's widths.
 Checkpoints are plain ``state_dict``s, loaded with ``torch.load(weights_only=True)``.
