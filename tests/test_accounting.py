@@ -121,7 +121,7 @@ def test_calibration_edges():
 
 
 def test_dpsgd_epsilon_rdp_thudi_value():
-    # thudi2022: noise 4.0412, one full-batch step, δ = 1e-5 -> ε ≈ 1.0011 with opacus' RDP.
+    # thudi2022: noise 4.0412, one full-batch step, δ = 1e-5 -> ε ≈ 1.0011 by RDP (opacus' too).
     eps = acc.dpsgd_epsilon(noise_multiplier=4.0412, delta=1e-5, sample_rate=0.999999, steps=1)
     assert eps == pytest.approx(1.0011, abs=2e-4)
     # The exact (full-batch) answer is smaller: RDP conversion is loose.
@@ -258,7 +258,7 @@ def test_dpsgd_pld_sweep_within_half_a_percent_on_the_safe_side(q, t):
     for nm in _SIGMAS:
         if (
             q == 1
-            or acc.dpsgd_rdp_epsilon(noise_multiplier=nm, sample_rate=q, steps=t, delta=delta) <= 20
+            or acc.dpsgd_epsilon(noise_multiplier=nm, sample_rate=q, steps=t, delta=delta) <= 20
         ):
             break
     for adjacency in ("add-remove", "replace-one"):

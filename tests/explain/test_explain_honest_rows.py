@@ -222,11 +222,12 @@ def test_the_direct_conversion_is_valid_for_the_gaussian_mechanism():
         )
 
 
-def test_dpsgd_rdp_equals_dp_accountings_orders():
+def test_dpsgd_rdp_equals_dp_accountings_integer_orders():
     from dp_accounting.rdp import rdp_privacy_accountant as rdp_lib
 
     for sig, q, steps in ((0.8, 1e-3, 10**6), (1.1, 0.01, 6000), (0.6, 0.2, 50)):
         orders, ours = accounting.dpsgd_rdp(noise_multiplier=sig, sample_rate=q, steps=steps)
+        whole = orders == np.floor(orders)
         ref = np.array([rdp_lib._compute_rdp_poisson_subsampled_gaussian(q, sig, [a])[0]
-                        for a in orders[:60]]) * steps  # fmt: skip
-        np.testing.assert_allclose(ours[:60], ref, rtol=1e-9)
+                        for a in orders[whole][:60]]) * steps  # fmt: skip
+        np.testing.assert_allclose(ours[whole][:60], ref, rtol=1e-9)

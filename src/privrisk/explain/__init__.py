@@ -180,7 +180,8 @@ def explain(
         profile: a file of privacy-profile pairs ε, δ(ε) (two columns), each a valid guarantee
             (the same adjacency line and default).
         accountant: DP-SGD only: ``"pld"`` (default; tight, with a stated error) or ``"rdp"``
-            (its RDP curve at integer orders: milliseconds at any number of steps, looser).
+            (its RDP curve, ``accounting.dpsgd_rdp``: milliseconds at any number of steps,
+            looser). Either is ``accounting.dpsgd_epsilon``, the ε training records.
 
     Returns:
         RiskCard.

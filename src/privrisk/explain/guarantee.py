@@ -77,7 +77,7 @@ _WAYS_TEXT = (
     "--noise-multiplier --sample-rate --steps --delta; --rho; --rdp FILE; --profile FILE"
 )
 #: DP-SGD's accountants: the card's PLD (default) and the RDP curve (fast at any number of steps)
-ACCOUNTANTS = ("pld", "rdp")
+ACCOUNTANTS = accounting.DPSGD_ACCOUNTANTS
 
 
 @dataclass(frozen=True)
@@ -568,12 +568,16 @@ def parse(
         accounting.check_dpsgd(noise_multiplier=nm, sample_rate=q, steps=t)
     except accounting.AccountingLimit as err:
         raise BadInput(err.argument, err.message) from None
-    if accountant == "rdp":
+    if accountant == "rdp" and q < 1:
         return _dpsgd_rdp_guarantee(stated, adj, source)
+    # full batch is exactly μ-GDP for either accountant (accounting.dpsgd_epsilon): the PLD path's
+    # closed form
     rdp_eps = (
         None
         if q == 1
-        else accounting.dpsgd_rdp_epsilon(noise_multiplier=nm, sample_rate=q, steps=t, delta=d)
+        else accounting.dpsgd_epsilon(
+            noise_multiplier=nm, sample_rate=q, steps=t, delta=d, accountant="rdp"
+        )
     )
     views = {
         view: dpsgd_privacy(
@@ -589,14 +593,14 @@ def parse(
     }
     return Guarantee(
         "dpsgd",
-        stated,
+        stated | ({"accountant": "rdp"} if accountant == "rdp" else {}),
         adj,
         source == "default",
         views[adj],
         views[REPLACE_ONE],
         rdp_epsilon=rdp_eps if adj == ADD_REMOVE else None,
         adjacency_source=source,
-        accountant="pld",
+        accountant=accountant or "pld",
     )
 
 
@@ -717,15 +721,17 @@ def _zcdp_guarantee(rho, delta, adj, source, what) -> Guarantee:
 
 
 def _dpsgd_rdp_guarantee(stated: dict, adj, source) -> Guarantee:
-    """DP-SGD through its RDP curve at integer orders (:func:`privrisk.accounting.dpsgd_rdp`,
-    add/remove): milliseconds at any number of steps, looser than the PLD. Replace-one through
-    group privacy for each (ε, δ) pair, as for an add/remove RDP file."""
-    orders, values = accounting.dpsgd_rdp(
-        noise_multiplier=stated["noise_multiplier"],
-        sample_rate=stated["sample_rate"],
-        steps=stated["steps"],
+    """DP-SGD through its RDP curve (:func:`privrisk.accounting.dpsgd_rdp`, add/remove):
+    milliseconds at any number of steps, looser than the PLD. Replace-one through group privacy
+    for each (ε, δ) pair, as for an add/remove RDP file. Each view's ε at the card's δ is
+    :func:`privrisk.accounting.dpsgd_epsilon` of its adjacency (its pair is added to the profile,
+    whose other pairs are the same conversions on a grid, so none is below it)."""
+    nm, q, t = stated["noise_multiplier"], stated["sample_rate"], stated["steps"]
+    orders, values = accounting.dpsgd_rdp(noise_multiplier=nm, sample_rate=q, steps=t)
+    how = (
+        "RDP of the Poisson-subsampled Gaussian at orders 1.1–1024 (add-remove; integer orders in "
+        "closed form, fractional ones by quadrature)"
     )
-    how = "RDP of the Poisson-subsampled Gaussian at orders 2–256 (add-remove, closed form)"
     d = stated["delta"]
     e, dl, top = _rdp_profile(orders, values, d)
     if not top <= accounting.MAX_RDP_EPSILON:
@@ -734,9 +740,18 @@ def _dpsgd_rdp_guarantee(stated: dict, adj, source) -> Guarantee:
             f"too little noise to account: the RDP curve gives ε = {top:.3g} at δ = 1e-12, "
             f"above the limit {accounting.MAX_RDP_EPSILON:g} (no meaningful protection)",
         )
+
+    def epsilon(adjacency):
+        return accounting.dpsgd_epsilon(
+            noise_multiplier=nm, sample_rate=q, steps=t, delta=d, adjacency=adjacency,
+            accountant="rdp",
+        )  # fmt: skip
+
     how += "; (ε, δ) by Canonne, Kamath & Steinke's conversion at each order"
+    e, dl = np.r_[e, epsilon(ADD_REMOVE)], np.r_[dl, d]
     ar = _profile_privacy(ADD_REMOVE, e, dl, d, how, "noise_multiplier", rdp=(orders, values))
     e2, d2 = accounting.group_of_two(epsilons=e, deltas=dl)
+    e2, d2 = np.r_[e2, epsilon(REPLACE_ONE)], np.r_[d2, d]
     ro = _profile_privacy(REPLACE_ONE, e2, d2, d, "group privacy from the add/remove RDP "
                           "curve: (2ε, (1 + e^ε)δ) for each pair", "noise_multiplier")  # fmt: skip
     as_stated = ar if adj == ADD_REMOVE else ro

@@ -8,7 +8,8 @@
 * :func:`train_privgan` — privGAN (Mukherjee et al. 2019) with r generator–discriminator pairs,
   each on a disjoint part of the training set, and a privacy discriminator the generators fool.
 * :func:`train_dpcgan` — conditional GAN whose discriminator is trained with DP-SGD
-  (opacus per-sample gradients, clipping and Gaussian noise) at a target (ε, δ).
+  (per-sample clipping as opacus clips, Gaussian noise) at a target (ε, δ), calibrated by
+  :func:`privrisk.accounting.dpsgd_noise_multiplier` (RDP, add/remove).
 
 Widths are arguments so quick scale can shrink them; paper scale passes the spec's widths.
 Checkpoints are plain ``state_dict``s, loaded with ``torch.load(weights_only=True)``.
@@ -479,13 +480,15 @@ def train_dpcgan(
     ``batch_size`` fakes; D's loss on the joint batch (real → 1, fake → 0) is differentiated per
     sample (:func:`clipped_gradient_sum`), *every* sample's gradient (real and fake, as the DP-CGAN
     repository clips both) is clipped to ``max_grad_norm``, Gaussian noise σ·C is added to each
-    run's sum (σ from the RDP accountant for (ε, δ) after ``epochs / q`` steps; each run its own
-    noise) and the sum is divided by the expected batch 2·batch_size. A fake sample touches no
-    training point, so clipping it costs no privacy; clipping only the real gradients lets the
-    unclipped fake gradient dominate every step, and D learns to call everything fake. A run whose
-    Poisson batch is empty still takes its noise step, as DP-SGD's accounting assumes. G only
-    sees D (post-processing). ε = ∞ is the non-private control: the same clipped steps without
-    noise. Returns the accounting record.
+    run's sum (σ from :func:`privrisk.accounting.dpsgd_noise_multiplier`, RDP, add/remove, for
+    (ε, δ) after ``epochs / q`` steps; each run its own noise) and the sum is divided by the
+    expected batch 2·batch_size. A fake sample touches no training point, so clipping it costs no
+    privacy; clipping only the real gradients lets the unclipped fake gradient dominate every
+    step, and D learns to call everything fake. A run whose Poisson batch is empty still takes its
+    noise step, as DP-SGD's accounting assumes. G only sees D (post-processing). ε = ∞ is the
+    non-private control: the same clipped steps without noise. Returns the accounting record (σ,
+    q, steps, the ε spent by :func:`privrisk.accounting.dpsgd_epsilon`, its adjacency and
+    accountant).
     """
     from .. import accounting
 
@@ -499,8 +502,12 @@ def train_dpcgan(
     q = min(1.0, batch_size / n)
     steps = max(1, int(round(epochs / q)))
     private = math.isfinite(epsilon)
+    # the accounting the card reports for this run: RDP, add/remove (as opacus, which this once was)
+    how = {"adjacency": "add-remove", "accountant": "rdp"}
     sigma = (
-        accounting.dpsgd_noise_multiplier(epsilon=epsilon, delta=delta, sample_rate=q, steps=steps)
+        accounting.dpsgd_noise_multiplier(
+            epsilon=epsilon, delta=delta, sample_rate=q, steps=steps, **how
+        )
         if private
         else 0.0
     )
@@ -544,7 +551,9 @@ def train_dpcgan(
     g.write_back()
     d.write_back()
     spent = (
-        accounting.dpsgd_epsilon(noise_multiplier=sigma, delta=delta, sample_rate=q, steps=steps)
+        accounting.dpsgd_epsilon(
+            noise_multiplier=sigma, delta=delta, sample_rate=q, steps=steps, **how
+        )
         if private
         else math.inf
     )
@@ -553,6 +562,7 @@ def train_dpcgan(
         "sample_rate": q,
         "steps": steps,
         "epsilon_spent": spent,
+        **how,
         "d_optimizer": d_optimizer,
         "delta": delta,
         "max_grad_norm": max_grad_norm,

@@ -7,10 +7,10 @@ adds N(0, σ²C²) noise drawn independently per model, and takes an SGD step. W
 model this is exactly opacus' ``DPOptimizer`` (expected batch size 1) applied model by model;
 :func:`opacus_reference_train` does that, for the tests and the benchmark.
 
-Calibration (:func:`full_batch_noise_multiplier`): T full-batch steps of the Gaussian mechanism
-compose to μ-GDP with μ = Δ√T/σ, where the per-step L2 sensitivity Δ is C for add/remove
-adjacency and 2C for replace-one adjacency (a different example can move the clipped gradient
-from one side of the C-ball to the other).
+Calibration (:func:`full_batch_noise_multiplier`): :func:`privrisk.accounting.dpsgd_noise_multiplier`
+at sample rate 1, where T steps of the Gaussian mechanism compose to μ-GDP with μ = Δ√T/σ, the
+per-step L2 sensitivity Δ being C for add/remove adjacency and 2C for replace-one adjacency (a
+different example can move the clipped gradient from one side of the C-ball to the other).
 """
 
 from __future__ import annotations
@@ -23,25 +23,23 @@ import torch
 from .. import accounting
 
 # per-step L2 sensitivity / C; ``adjacency`` arguments take an Adjacency or its config spelling
-SENSITIVITY = {accounting.Adjacency.REPLACE_ONE: 2.0, accounting.Adjacency.ADD_REMOVE: 1.0}
+SENSITIVITY = accounting.DPSGD_SENSITIVITY
 
 
 def full_batch_noise_multiplier(
     epsilon: float, delta: float, steps: int, adjacency: str = "replace_one"
 ) -> float:
-    """Noise multiplier σ (noise std = σC) making T full-batch DP-SGD steps (ε, δ)-DP.
+    """Noise multiplier σ (noise std = σC) making T full-batch DP-SGD steps (ε, δ)-DP: the
+    project's DP-SGD calibration (:func:`privrisk.accounting.dpsgd_noise_multiplier`) at sample
+    rate 1, in closed form.
 
     Returns 0 for ε = ∞ (no noise).
     Raises:
         ValueError: unknown adjacency or steps < 1.
     """
-    adjacency = accounting.Adjacency.parse(adjacency)
-    if steps < 1:
-        raise ValueError(f"steps must be >= 1, got {steps}")
-    mu = accounting.gdp_mu(epsilon=float(epsilon), delta=delta)
-    if math.isinf(mu):
-        return 0.0
-    return SENSITIVITY[adjacency] * math.sqrt(steps) / mu
+    return accounting.dpsgd_noise_multiplier(
+        epsilon=float(epsilon), delta=delta, sample_rate=1.0, steps=steps, adjacency=adjacency
+    )
 
 
 def full_batch_mu(noise_multiplier: float, steps: int, adjacency: str = "replace_one") -> float:
