@@ -153,7 +153,9 @@ class _GroupedConv(nn.Module):
         for k, v in _stacked(layers, "conv").items():
             setattr(self, k, v)
 
-    def _one(self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+    def _one(
+        self, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
+    ) -> torch.Tensor:
         if self.transposed:
             return F.conv_transpose2d(
                 x,
