@@ -19,6 +19,13 @@ model or claim on one side only is one line naming the command that fixes it
 differs beyond what is allowed below. With only some papers' results it checks those papers and
 says which it did not (CI runs it after a clean run, through ``privrisk docs --check``).
 
+**Measured on several runs** (``--write --replicates DIR ...``: results folders of the same
+config at other seeds or under another CPU's kernels): a decided status counts only if every run
+gives it; a claim whose runs disagree is shown as ``uninformative (reruns: qualitative-ok,
+uninformative)`` and counted as uninformative (:func:`combined`). The marks live on the page: a
+``--write`` or ``--check`` from one run keeps a mark where the run's status is among those its
+runs gave, and otherwise shows the plain status (``--check`` then names the row).
+
 **The check holds on any machine** (design.md §4, "Verdicts"): every claim row carries its
 ``data`` (``analytic`` or where the experiment's data came from) and ``±``, the uncertainty the row
 states (2 × the standard error behind a numeric experimental value). The check compares
@@ -194,10 +201,86 @@ def uncertainty(row: Any) -> str:
     return fmt(2.0 * float(m.group(1))) if m else ""
 
 
+# --- statuses measured on several runs -----------------------------------------------------------
+
+#: a status cell of a claim whose runs disagreed: ``uninformative (reruns: qualitative-ok,
+#: uninformative)`` — every status its measured runs gave, in the order of claims.STATUSES
+_RERUNS = re.compile(r"^uninformative \(reruns: (?P<seen>[a-z-]+(?:, [a-z-]+)+)\)$")
+
+
+def key(row: Any) -> str:
+    """A claim row's name on the page and in a set of reruns: ``figure/claim_id``."""
+    return f"{row.figure}/{row.claim_id}"
+
+
+def combined(status: str, seen: set[str] | None) -> str:
+    """The page's status cell of a claim whose run gave ``status`` and whose measured runs gave
+    the statuses ``seen`` (None or one status: measured once, or every run agreed).
+
+    A decided status counts only if every run agrees: where they differ the claim is
+    ``uninformative``, and the cell names what the runs gave. The run's own status must be one of
+    ``seen``: where it is not, the measurement does not cover this run, and its plain status is
+    shown (so ``--check`` names the row, and a ``--write`` drops the stale mark)."""
+    if not seen or len(seen) < 2 or status not in seen:
+        return status
+    order = {s: i for i, s in enumerate(claims.STATUSES)}
+    return f"uninformative (reruns: {', '.join(sorted(seen, key=order.__getitem__))})"
+
+
+def seen_in(cell: str) -> set[str] | None:
+    """The statuses a combined cell records (:func:`combined`), or None for a plain status."""
+    m = _RERUNS.match(cell.strip("*"))
+    return set(m["seen"].split(", ")) if m else None
+
+
+def page_reruns(body: str) -> dict[str, dict[str, set[str]]]:
+    """The rerun marks of a status block: paper → claim key → the statuses its runs gave."""
+    _, _, _, blocks = parse(body)
+    out: dict[str, dict[str, set[str]]] = {}
+    for paper, lines in blocks.items():
+        kind = None
+        for line in lines:
+            if line.startswith("|-"):  # a header's rule: the table goes on
+                continue
+            cells = _cells(line)
+            if cells is None:
+                kind = None
+            elif cells == CLAIM_HEADER:
+                kind = "claim"
+            elif cells in (OUTPUT_HEADER, MODEL_HEADER):
+                kind = None
+            elif kind == "claim" and (seen := seen_in(cells[CLAIM_HEADER.index("status")])):
+                out.setdefault(paper, {})[f"{cells[0]}/{cells[1].strip('`')}"] = seen
+    return out
+
+
+def measured_reruns(
+    results: Path, replicates: Sequence[str | Path], paper: str
+) -> dict[str, set[str]]:
+    """Claim key → the statuses ``results`` and the ``replicates`` (results folders of the same
+    config at other seeds, thread counts or CPUs) gave for ``paper``; a replicate without the
+    paper's results is skipped, a claim only some runs have counts the runs that have it."""
+    out: dict[str, set[str]] = {}
+    for folder in (results, *replicates):
+        folder = Path(folder)
+        if not (folder / paper).is_dir():
+            continue
+        for r in paper_rows(folder, paper).itertuples(index=False):
+            out.setdefault(key(r), set()).add(r.status)
+    return out
+
+
 def _paper_part(
-    results: Path, paper: str, rows: Any, recs: list[dict[str, Any]]
+    results: Path,
+    paper: str,
+    rows: Any,
+    recs: list[dict[str, Any]],
+    reruns: dict[str, set[str]] | None = None,
 ) -> tuple[list[int], list[str]]:
-    """One paper's counts (its row of the summary table) and its ``<details>`` block."""
+    """One paper's counts (its row of the summary table) and its ``<details>`` block; a claim
+    whose ``reruns`` differ counts as uninformative (:func:`combined`)."""
+    cells = [combined(r.status, (reruns or {}).get(key(r))) for r in rows.itertuples(index=False)]
+    rows = rows.assign(status=["uninformative" if seen_in(c) else c for c in cells], cell=cells)
     statuses = list(rows.status)
     counts = [len(recs), len(statuses)] + [statuses.count(s) for s in claims.STATUSES]
     out = [
@@ -217,7 +300,7 @@ def _paper_part(
             out.append(_row([name, rec.get("data_source", ""), _runs(rec), _aucs(rec)]))
     out += ["", _row(CLAIM_HEADER), "|---|---|---|---|---|---|---|"]
     for r in rows.itertuples(index=False):
-        status = f"**{r.status}**" if r.status in ("differs", "qualitative-fails") else r.status
+        status = f"**{r.cell}**" if r.cell in ("differs", "qualitative-fails") else r.cell
         out.append(
             _row(
                 [
@@ -270,8 +353,13 @@ def _scales_threads(records: Iterable[dict[str, Any]]) -> tuple[list[str], list[
     return scales, threads
 
 
-def render(results: str | Path = "results") -> str:
-    """The status block (without the markers) made from ``results``."""
+def render(
+    results: str | Path = "results",
+    reruns: dict[str, dict[str, set[str]]] | None = None,
+) -> str:
+    """The status block (without the markers) made from ``results``; ``reruns`` (paper → claim
+    key → statuses, :func:`measured_reruns` or :func:`page_reruns`) marks the claims whose
+    measured runs disagreed."""
     results = Path(results)
     ledger_path = results / "claims.csv"
     if not ledger_path.is_file():
@@ -283,7 +371,9 @@ def render(results: str | Path = "results") -> str:
     counts, blocks = {}, {}
     for paper in papers:
         rows = ledger[ledger.paper == paper]
-        counts[paper], blocks[paper] = _paper_part(results, paper, rows, per_paper[paper])
+        counts[paper], blocks[paper] = _paper_part(
+            results, paper, rows, per_paper[paper], (reruns or {}).get(paper)
+        )
     return _assemble(scales, threads, counts, blocks)
 
 
@@ -353,14 +443,17 @@ def paper_rows(results: Path, paper: str) -> Any:
     raise StatusError(f"{own} does not exist; run `snakemake --cores 2 {paper}` first")
 
 
-def update(body: str, results: str | Path, paper: str) -> str:
+def update(
+    body: str, results: str | Path, paper: str, replicates: Sequence[str | Path] = ()
+) -> str:
     """The status block ``body`` with ``paper``'s summary row and block made from ``results``
     (added in the papers' order when new), its **all** row recomputed from the paper rows.
 
     Every number of a paper's block and row comes from that paper's results alone, and the
     **all** row is their sum, so updating paper by paper gives what :func:`render` gives for the
     same results (tested). A run at another scale than the page's is refused: the page would
-    mix scales."""
+    mix scales. With ``replicates`` the paper's rerun marks are measured on them and ``results``
+    (:func:`measured_reruns`), else the page's own marks are kept where this run is among them."""
     results = Path(results)
     if paper not in paper_keys():
         raise StatusError(f"--paper {paper!r}: not a paper; choose from {', '.join(paper_keys())}")
@@ -378,7 +471,10 @@ def update(body: str, results: str | Path, paper: str) -> str:
             f"regenerate the whole page from a clean run ({COMMAND})"
         )
     rows = paper_rows(results, paper)
-    counts[paper], blocks[paper] = _paper_part(results, paper, rows, recs)
+    reruns = (
+        measured_reruns(results, replicates, paper) if replicates else page_reruns(body).get(paper)
+    )
+    counts[paper], blocks[paper] = _paper_part(results, paper, rows, recs, reruns)
     order = {k: i for i, k in enumerate(paper_keys())}
     ordered = sorted(counts, key=lambda k: order.get(k, len(order)))
     return _assemble(
@@ -457,9 +553,16 @@ def _mask(text: str) -> str:
 def _claim_mismatch(old: list[str], new: list[str]) -> str:
     """Why two claim rows (``CLAIM_HEADER`` cells) disagree beyond what the row allows, or ''."""
     h = {k: i for i, k in enumerate(CLAIM_HEADER)}
-    for key in ("figure", "claim", "paper", "status", "data"):
-        if old[h[key]] != new[h[key]]:
-            return f"{key} {old[h[key]]!r} in the table, {new[h[key]]!r} from the results"
+    for name in ("figure", "claim", "paper", "status", "data"):
+        if old[h[name]] != new[h[name]]:
+            seen = seen_in(old[h[name]]) if name == "status" else None
+            if seen:
+                return (
+                    f"status {new[h[name]].strip('*')!r} from the results is none of those the "
+                    f"page's runs gave ({', '.join(sorted(seen))}): measure again with "
+                    "`privrisk status --write --replicates ...`"
+                )
+            return f"{name} {old[h[name]]!r} in the table, {new[h[name]]!r} from the results"
     a, b = old[h["ours"]], new[h["ours"]]
     if a == b:
         return ""
@@ -584,7 +687,7 @@ def expected(body: str, results: str | Path) -> tuple[str, list[str]]:
     present = [p for p in keys if (results / p).is_dir()]
     absent = [p for p in keys if p not in present]
     if not absent and (results / "claims.csv").is_file():
-        return render(results), []
+        return render(results, page_reruns(body)), []
     if not present:
         raise StatusError(f"{results} holds no paper's results; run `snakemake --cores 2` first")
     for paper in present:
@@ -626,6 +729,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --write: update only this paper's block (and the summary's counts) from "
         "results/KEY/, made by `snakemake --cores 2 KEY`, without a full run",
     )
+    ap.add_argument(
+        "--replicates",
+        nargs="+",
+        metavar="DIR",
+        default=(),
+        help="with --write: results folders of the same config at other seeds or on other CPUs "
+        "(`snakemake --config seed=1 --directory ...`); a claim whose runs (--results and these) "
+        "give different statuses is shown as uninformative, naming what each gave. Without it, "
+        "--write keeps the page's marks where this run's status is among them",
+    )
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="write the block into the status page")
     mode.add_argument(
@@ -639,18 +752,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.paper and not args.write:
         ap.error("--paper goes with --write (--check checks every paper that has results)")
+    if args.replicates and not args.write:
+        ap.error("--replicates goes with --write (--check reads the marks from the page)")
+    for folder in args.replicates:
+        if not Path(folder).is_dir():
+            ap.error(f"--replicates {folder!r}: no such results folder")
     if args.paper and args.paper not in paper_keys():
         ap.error(f"--paper {args.paper!r}: not a paper; choose from {', '.join(paper_keys())}")
     try:
         if args.write and args.paper:
             _, body, _ = _split(Path(args.readme))
-            changed = write(args.readme, update(body, args.results, args.paper))
+            changed = write(args.readme, update(body, args.results, args.paper, args.replicates))
             print(
                 f"{args.readme}: {args.paper}'s status block "
                 f"{'updated' if changed else 'already current'} from {args.results}/{args.paper}/"
             )
         elif args.write:
-            changed = write(args.readme, render(args.results))
+            _, body, _ = _split(Path(args.readme))
+            reruns = (
+                {p: measured_reruns(Path(args.results), args.replicates, p) for p in paper_keys()}
+                if args.replicates
+                else page_reruns(body)
+            )
+            changed = write(args.readme, render(args.results, reruns))
             print(f"{args.readme}: status table {'updated' if changed else 'already current'}")
         elif args.check:
             _, body, _ = _split(Path(args.readme))
