@@ -223,8 +223,7 @@ def combined(status: str, seen: set[str] | None) -> str:
     shown (so ``--check`` names the row, and a ``--write`` drops the stale mark)."""
     if not seen or len(seen) < 2 or status not in seen:
         return status
-    order = {s: i for i, s in enumerate(claims.STATUSES)}
-    return f"uninformative (reruns: {', '.join(sorted(seen, key=order.__getitem__))})"
+    return f"uninformative (reruns: {', '.join(sorted(seen, key=claims.STATUSES.index))})"
 
 
 def seen_in(cell: str) -> set[str] | None:
@@ -236,21 +235,12 @@ def seen_in(cell: str) -> set[str] | None:
 def page_reruns(body: str) -> dict[str, dict[str, set[str]]]:
     """The rerun marks of a status block: paper → claim key → the statuses its runs gave."""
     _, _, _, blocks = parse(body)
+    status_at = CLAIM_HEADER.index("status")
     out: dict[str, dict[str, set[str]]] = {}
     for paper, lines in blocks.items():
-        kind = None
-        for line in lines:
-            if line.startswith("|-"):  # a header's rule: the table goes on
-                continue
-            cells = _cells(line)
-            if cells is None:
-                kind = None
-            elif cells == CLAIM_HEADER:
-                kind = "claim"
-            elif cells in (OUTPUT_HEADER, MODEL_HEADER):
-                kind = None
-            elif kind == "claim" and (seen := seen_in(cells[CLAIM_HEADER.index("status")])):
-                out.setdefault(paper, {})[f"{cells[0]}/{cells[1].strip('`')}"] = seen
+        for kind, cells in _table_rows(lines):
+            if kind == "claim" and (seen := seen_in(cells[status_at])):
+                out.setdefault(paper, {})[_claim_key(cells)] = seen
     return out
 
 
@@ -280,8 +270,9 @@ def _paper_part(
     """One paper's counts (its row of the summary table) and its ``<details>`` block; a claim
     whose ``reruns`` differ counts as uninformative (:func:`combined`)."""
     cells = [combined(r.status, (reruns or {}).get(key(r))) for r in rows.itertuples(index=False)]
-    rows = rows.assign(status=["uninformative" if seen_in(c) else c for c in cells], cell=cells)
-    statuses = list(rows.status)
+    # combined() returns the run's own status unless it marks the claim (then uninformative)
+    statuses = [r if c == r else "uninformative" for r, c in zip(rows.status, cells, strict=True)]
+    rows = rows.assign(status=statuses, cell=cells)
     counts = [len(recs), len(statuses)] + [statuses.count(s) for s in claims.STATUSES]
     out = [
         f"<details><summary><b>{paper}</b>: {len(recs)} outputs, {len(rows)} "
@@ -618,28 +609,40 @@ def compare(committed: str, block: str) -> list[str]:
     return problems
 
 
-def _entries(block: list[str]) -> dict[str, list[str]]:
-    """The names in one paper's ``<details>``: its outputs, trained models and claims
-    (``figure/claim_id``), each list in page order."""
-    out: dict[str, list[str]] = {"output": [], "trained model": [], "claim": []}
-    headers = {
-        tuple(OUTPUT_HEADER): "output",
-        tuple(MODEL_HEADER): "trained model",
-        tuple(CLAIM_HEADER): "claim",
-    }
+_TABLES = {
+    tuple(OUTPUT_HEADER): "output",
+    tuple(MODEL_HEADER): "trained model",
+    tuple(CLAIM_HEADER): "claim",
+}
+
+
+def _table_rows(block: list[str]) -> Iterable[tuple[str, list[str]]]:
+    """Each row of the tables in one paper's ``<details>``, as (its table's kind: ``output``,
+    ``trained model`` or ``claim``; its cells), in page order."""
     kind = None
     for line in block:
-        if line.startswith("|-"):
+        if line.startswith("|-"):  # a header's rule: the table goes on
             continue
         cells = _cells(line)
         if cells is None:
             kind = None
-        elif tuple(cells) in headers:
-            kind = headers[tuple(cells)]
-        elif kind == "claim":
-            out[kind].append(f"{cells[0]}/{cells[1].strip('`')}")
+        elif tuple(cells) in _TABLES:
+            kind = _TABLES[tuple(cells)]
         elif kind is not None:
-            out[kind].append(cells[0])
+            yield kind, cells
+
+
+def _claim_key(cells: list[str]) -> str:
+    """A claim row's name (:func:`key`) from its cells on the page."""
+    return f"{cells[0]}/{cells[1].strip('`')}"
+
+
+def _entries(block: list[str]) -> dict[str, list[str]]:
+    """The names in one paper's ``<details>``: its outputs, trained models and claims
+    (``figure/claim_id``), each list in page order."""
+    out: dict[str, list[str]] = {kind: [] for kind in _TABLES.values()}
+    for kind, cells in _table_rows(block):
+        out[kind].append(_claim_key(cells) if kind == "claim" else cells[0])
     return out
 
 

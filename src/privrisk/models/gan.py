@@ -515,7 +515,7 @@ def train_dpcgan(
     od = (
         torch.optim.SGD(d.parameters(), lr=lr_d)
         if d_optimizer == "sgd"
-        else torch.optim.Adam(d.parameters(), lr=lr_d, betas=(0.5, 0.999))
+        else make_adam(d, lr_d, (0.5, 0.999))
     )
     og = make_adam(g, lr_g, (0.5, 0.999))
     ones = torch.ones(runs, batch_size, device=dev)
