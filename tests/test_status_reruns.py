@@ -137,4 +137,9 @@ def test_replicates_only_with_write_and_existing_folders(tmp_path, capsys):
                      str(tmp_path / "nowhere")])  # fmt: skip
     assert e.value.code == 2
     assert "no such results folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:  # a checkout instead of its results/: said, not ignored
+        status.main(["--results", str(res), "--page", str(page), "--write", "--replicates",
+                     str(tmp_path / "a")])  # fmt: skip
+    assert e.value.code == 2
+    assert "holds no paper's results" in capsys.readouterr().err
     assert "c0" not in page.read_text()  # nothing written

@@ -760,6 +760,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for folder in args.replicates:
         if not Path(folder).is_dir():
             ap.error(f"--replicates {folder!r}: no such results folder")
+        if not any((Path(folder) / p).is_dir() for p in paper_keys()):
+            ap.error(f"--replicates {folder!r}: holds no paper's results (give a run's results/)")
     if args.paper and args.paper not in paper_keys():
         ap.error(f"--paper {args.paper!r}: not a paper; choose from {', '.join(paper_keys())}")
     try:
