@@ -36,6 +36,7 @@ def guarantee(
     *,
     adjacency: str | None = None,
     profile: dict | None = None,
+    delta: float | None = None,
     rho: float | None = None,
     mu: float | None = None,
     description: str = "",
@@ -56,7 +57,7 @@ def guarantee(
     else:
         assumptions.append(f"adjacency: {adjacency} (given; the source says {entry.adjacency})")
     kw: dict = {"adjacency": adjacency}
-    delta = params.delta
+    delta = params.delta if delta is None else delta
     if profile is not None:
         kw["profile"] = profile
     elif rho is not None or params.rho is not None:
@@ -82,9 +83,12 @@ def guarantee(
 
 def card(g: Guarantee, *, prior: float):
     """The risk card of ``g`` against an attacker with prior success ``prior`` for one secret."""
-    from privrisk.explain import explain
+    from privrisk.explain import BadInput, explain
 
-    return explain(**g.kwargs, prior=prior)
+    try:
+        return explain(**g.kwargs, prior=prior)
+    except BadInput as err:  # e.g. a composed profile whose δ never gets as small as asked
+        raise NoCard(f"the card refuses it: {err}") from None
 
 
 # --- conversions (the lint's and the tests') ---------------------------------------------------
@@ -108,3 +112,14 @@ def gdp_epsilon(mu: float, delta: float) -> float:
     from privrisk import accounting
 
     return float(accounting.gaussian_epsilon(delta=delta, mu=mu))
+
+
+def with_facts(card, facts, assumptions: tuple[str, ...]):
+    """The card with the deployment's facts as settings and the assumptions as notes."""
+    from dataclasses import replace
+
+    from privrisk.explain import Setting
+
+    settings = tuple(Setting(f"atlas.{name}", name, text) for name, text in facts)
+    notes = tuple(f"assumed: {a}" for a in assumptions)
+    return replace(card, settings=settings + card.settings, notes=notes + card.notes)
