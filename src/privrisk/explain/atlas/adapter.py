@@ -123,3 +123,18 @@ def with_facts(card, facts, assumptions: tuple[str, ...]):
     settings = tuple(Setting(f"atlas.{name}", name, text) for name, text in facts)
     notes = tuple(f"assumed: {a}" for a in assumptions)
     return replace(card, settings=settings + card.settings, notes=notes + card.notes)
+
+
+def dpsgd_epsilon(*, noise_multiplier: float, sample_rate: float, steps: int, delta: float):
+    """The accountant's ε of DP-SGD (add/remove, every iterate released): the card's bound."""
+    from privrisk import accounting
+
+    return float(
+        accounting.dpsgd_epsilon(
+            noise_multiplier=noise_multiplier,
+            sample_rate=sample_rate,
+            steps=steps,
+            delta=delta,
+            accountant="pld",
+        )
+    )
