@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from . import adapter, compose
+import privrisk.explain.atlas.adapter as adapter
+import privrisk.explain.atlas.compose as compose
+
 from .schema import Atlas, AtlasError, Entry, Parameters, load
 
 PRIOR = 0.5
@@ -37,6 +39,8 @@ class Headline:
     membership_advantage: float | None = None
     posterior: float | None = None
     reconstruction: float | None = None
+    #: the ε the card accounts (at the entry's δ, else the card's default 10⁻⁵), for the figure
+    epsilon: float | None = None
     note: str = ""
     assumptions: tuple[str, ...] = field(default=())
 
@@ -88,6 +92,7 @@ def _headline(e, p, scope, g, *, prior, reconstruction_prior, note="") -> Headli
         membership_advantage=a.row(ROWS["membership_advantage"]).value,
         posterior=a.row(ROWS["posterior"]).value,
         reconstruction=b.row(ROWS["reconstruction"]).value,
+        epsilon=a.setting("epsilon").value,
         note=note,
         assumptions=g.assumptions,
     )

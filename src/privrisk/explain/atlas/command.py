@@ -50,7 +50,10 @@ def _int(text: str) -> int:
 
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
-    from . import cards, lint, render
+    import privrisk.explain.atlas.cards as cards
+    import privrisk.explain.atlas.lint as lint
+    import privrisk.explain.atlas.render as render
+
     from .schema import AtlasError, load
 
     try:

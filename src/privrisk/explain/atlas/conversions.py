@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from scipy import optimize
 
-from . import adapter
+import privrisk.explain.atlas.adapter as adapter
+
 from .schema import Entry, Parameters
 
 #: name -> (what it is, ε of the parameter at δ)

@@ -127,7 +127,7 @@ def three_lines(
     """The DP-SGD card's lines: the accountant's upper bound (every iterate released), the
     last-iterate heuristic (only the final model released), and, given an audit's ε lower bound
     (a number), that attack's."""
-    from . import adapter
+    import privrisk.explain.atlas.adapter as adapter
 
     kw = {"noise_multiplier": noise_multiplier, "sample_rate": sample_rate, "steps": steps}
     lines = [

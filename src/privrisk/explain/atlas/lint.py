@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import conversions
+import privrisk.explain.atlas.conversions as conversions
+
 from .schema import Atlas, Entry
 
 KINDS = {

@@ -5,7 +5,8 @@ from __future__ import annotations
 import html
 import json
 
-from . import conversions
+import privrisk.explain.atlas.conversions as conversions
+
 from .cards import PRIOR, RECONSTRUCTION_PRIOR, Headline
 from .lint import Lint
 from .schema import Atlas
