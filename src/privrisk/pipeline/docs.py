@@ -235,6 +235,15 @@ def _explain_examples(text: str) -> str:
     return explain_docs.regenerate(text)
 
 
+def _atlas(which: str) -> Callable[[str], str]:
+    def make(text: str) -> str:
+        from ..explain.atlas import page
+
+        return getattr(page, which)(text)
+
+    return make
+
+
 GENERATED = (
     Generated(
         "docs/config.md",
@@ -254,6 +263,18 @@ GENERATED = (
         _explain_examples,
         "python -m privrisk.explain.docs docs/explain.md --write",
     ),
+    Generated(
+        "docs/atlas.md",
+        "the risk atlas, from privrisk atlas",
+        _atlas("regenerate_page"),
+        "privrisk docs --write",
+    ),  # fmt: skip
+    Generated(
+        "docs/atlas.svg",
+        "the risk atlas figure",
+        _atlas("regenerate_figure"),
+        "privrisk docs --write",
+    ),  # fmt: skip
 )
 
 
