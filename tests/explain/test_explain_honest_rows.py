@@ -12,8 +12,8 @@ import pytest
 from privrisk import accounting
 from privrisk.bounds import tradeoff
 from privrisk.estimators import mace
-from privrisk.explain import explain, rows
 from privrisk.explain import accounted as gm
+from privrisk.explain import explain, rows
 
 riskcal = pytest.importorskip("riskcal.analysis.conversions")
 
