@@ -8,6 +8,14 @@ integrand's kink, of width σ, over a range of α/σ); the series' terms fall by
 from one to the next, so a few settle each order.
 
 Run: python benchmarks/bench_rdp_small_noise.py
+
+Measured (2026-11-28, 2 shared cores, loaded by a test run beside it; the quadrature at σ = 0.01
+took 12.9 s on the same machine less loaded), the 99 fractional orders of DPSGD_RDP_ORDERS:
+
+     σ       q  quadrature    series   ratio  dpsgd_rdp   opacus   dp-acc  max rel diff
+  0.01    0.01     118.83s    0.032s   3721×     0.069s   0.146s   0.108s       6.3e-16
+  0.02   0.001      34.64s    0.052s    669×     0.095s   0.167s   0.153s       7.8e-16
+  0.04     0.1      10.85s    0.052s    210×     0.046s   0.155s   0.156s       4.5e-16
 """
 
 from __future__ import annotations
