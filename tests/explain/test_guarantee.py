@@ -47,7 +47,8 @@ def guarantees(draw):
     elif form == "mu":
         g = {"mu": draw(_num), "delta": draw(st.one_of(st.none(), _small))}
     elif form == "gaussian":
-        g = {"sigma": draw(_num), "sensitivity": draw(st.one_of(st.none(), _num))}
+        # μ = Δ/σ <= 40, inside the card's range (MAX_MU)
+        g = {"sigma": draw(st.floats(0.5, 20)), "sensitivity": draw(st.one_of(st.none(), _num))}
     elif form == "rho":
         g = {"rho": draw(_num)}
     else:
