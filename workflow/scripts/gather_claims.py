@@ -22,6 +22,9 @@ with job_log(sm.log[0]):
         Path(out.md).write_text(to_markdown(df))
     if hasattr(out, "html"):  # colours, legend, sorting, filters, links to the figures
         claims_page.write(df, out.html)
-    # their digests, so that `privrisk complete` reports a ledger edited by hand
-    checksums.write_sidecars([o for o in (csv, getattr(out, "md", None)) if o])
+    # their digests, so that `privrisk complete` reports a ledger or page edited by hand (and one
+    # whose sidecar is gone as unverified: privrisk.pipeline.completeness)
+    checksums.write_sidecars(
+        [o for o in (csv, getattr(out, "md", None), getattr(out, "html", None)) if o]
+    )
     print(f"{len(df)} claims -> {csv}")
