@@ -353,15 +353,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("-d", "--directory", default=".", help="the run's working directory")
     ap.add_argument("-s", "--snakefile", help="as snakemake's (default: its own search)")
     args = ap.parse_args(argv)
-    if not Path(args.directory).is_dir():
-        print(f"privrisk complete: -d {args.directory}: no such directory", file=sys.stderr)
+    from ..core import safe_io
+
+    try:
+        safe_io.check_folder(args.directory, what="-d")
+    except safe_io.FileRefused as err:
+        print(f"privrisk complete: {err}", file=sys.stderr)
         return 2
     from .config import ConfigError, read_file
 
     try:  # before Snakemake: its own message for a missing or damaged file is a traceback
         for f in args.configfile:
             read_file(f)
-    except ConfigError as err:
+        if args.snakefile:  # a pipe would hang Snakemake's read of it
+            safe_io.check_input(args.snakefile, what="-s")
+    except (ConfigError, safe_io.FileRefused) as err:
         print(f"privrisk complete: {err}", file=sys.stderr)
         return 2
     smk = [*args.targets]

@@ -21,7 +21,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from ..core import discovery
+from ..core import discovery, safe_io
 from ..core.grids import ConfigError, deep_update, grid  # noqa: F401  (ConfigError, grid: re-exported)
 from . import config_checks
 
@@ -55,6 +55,9 @@ MAX_VALUES = 100_000
 #: most levels of nested lists and mappings in a config file (a shipped config has 5); deeper
 #: nesting would exhaust the recursion of every reader after this one
 MAX_DEPTH = 50
+#: the largest config file read (the paper-scale overlay is a few KiB): a device or a runaway
+#: file is refused before it fills memory
+MAX_BYTES = 4 << 20
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -317,13 +320,11 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
 def read_file(path: str | Path) -> dict[str, Any]:
     """One config file as a mapping; a missing, unreadable or malformed file is a ConfigError
     naming it (and the line of a YAML syntax error), never a traceback."""
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise ConfigError(f"config file {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"config file {path}: cannot be read ({err})") from None
+    try:  # a regular file only: a pipe would hang, /dev/zero fill memory (privrisk.core.safe_io)
+        text = safe_io.read_user_file(path, max_bytes=MAX_BYTES, what="config file")
+    except safe_io.FileRefused as err:
+        raise ConfigError(str(err)) from None
+    path = safe_io.shown(path)  # as the messages below name it
     try:
         _check_depth(text)
         data = yaml.load(text, Loader=_ConfigLoader)
