@@ -278,14 +278,27 @@ _Validator = jsonschema.validators.extend(
 
 
 def _grid_errors(node: Any, path: str = "") -> list[str]:
-    """Dense grids whose min exceeds max (a reversed grid would be drawn silently)."""
+    """What a job would fail on or draw silently wrong, which the schema lets through: a dense
+    grid whose min exceeds max (drawn reversed), whose min or max is infinite (np.linspace gives
+    NaN, and 0·∞ fails the job), log-spaced from a value <= 0 (np.geomspace refuses it). (NaN is
+    refused by the schema's type check: _Validator.)"""
     out = []
     if isinstance(node, Mapping):
         if {"min", "max", "n_points"} <= set(node) and all(
-            isinstance(node[k], int | float) for k in ("min", "max")
+            isinstance(node[k], int | float) and not isinstance(node[k], bool)
+            for k in ("min", "max")
         ):
-            if node["min"] > node["max"]:
-                out.append(f"config key {path}: min {node['min']} > max {node['max']}")
+            lo, hi = node["min"], node["max"]
+            if not (math.isfinite(lo) and math.isfinite(hi)):
+                if not (math.isnan(lo) or math.isnan(hi)):  # NaN: the schema names it
+                    out.append(
+                        f"config key {path}: a dense grid's min and max must be finite (min "
+                        f"{lo}, max {hi}); a list may hold .inf"
+                    )
+            elif lo > hi:
+                out.append(f"config key {path}: min {lo} > max {hi}")
+            elif node.get("spacing") == "log" and lo <= 0:
+                out.append(f"config key {path}: a log-spaced grid starts above 0 (min {lo})")
         for k, v in node.items():
             out += _grid_errors(v, f"{path}.{k}" if path else str(k))
     return out
