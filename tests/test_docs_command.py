@@ -250,6 +250,40 @@ def test_docs_check_passes_on_the_checkout_and_says_the_status_page_was_not_chec
     ]
 
 
+@pytest.mark.parametrize("mode", ["--check", "--write"])
+def test_a_results_folder_named_but_not_there_is_an_error_not_nothing_to_check(
+    checkout, capsys, mode
+):
+    """`privrisk docs --check --results /nonexistent` said "not checked" and exited 0: a typo in
+    CI would pass for ever. A folder named on purpose must exist (exit 2, one line); an empty
+    one is a run with no results (the status page is said not checked, the other docs are)."""
+    assert cli.main(["docs", mode, "--results", "/nonexistent"]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", "privrisk docs: --results /nonexistent: no such folder\n")
+    (checkout / "a_file").write_text("x")
+    assert cli.main(["docs", mode, "--results", "a_file"]) == 2
+    assert capsys.readouterr().err == (
+        "privrisk docs: --results a_file: is a regular file, not a folder\n"
+    )
+    (checkout / "empty").mkdir()
+    assert cli.main(["docs", "--check", "--results", "empty"]) == 0
+    assert "empty/ holds none" in capsys.readouterr().out
+
+
+def test_a_generated_doc_that_is_no_regular_file_is_refused_not_replaced(checkout, capsys):
+    import os
+
+    os.unlink("docs/config.md")
+    os.mkfifo("docs/config.md")
+    assert cli.main(["docs", "--write"]) == 2
+    assert capsys.readouterr().err == (
+        "privrisk docs: no docs/config.md here; run it in the checkout's root\n"
+    )
+    docs_made = {Path(g.path).name for g in docs.GENERATED if g.path.startswith("docs/")}
+    assert Path("docs/config.md").is_fifo()
+    assert set(os.listdir("docs")) == docs_made | {Path(status.STATUS_FILE).name}  # no temp file
+
+
 def test_each_stale_doc_is_one_line_naming_the_command_that_fixes_it(checkout, capsys):
     for g in docs.GENERATED:  # a hand edit inside each generated part
         path = checkout / g.path

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core import discovery
+from ..core import discovery, safe_io
 from . import config, workflow
 
 BEGIN = "<!-- papers:begin -->"
@@ -40,6 +40,8 @@ README = "README.md"
 INDEX = "index.md"
 #: the nav section the paper pages go to (before the entries it already lists)
 NAV_SECTION = "Papers"
+#: the largest generated doc read back (the biggest, docs/config.md, is under 100 KiB)
+MAX_BYTES = 8 << 20
 
 
 def paper_table(link: str) -> str:
@@ -203,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         return 0
     if want != text:
-        path.write_text(want)
+        _write_atomic(path, want)
         print(f"wrote {path}")
     return 0
 
@@ -346,8 +348,20 @@ def docs_main(argv: Sequence[str] | None = None) -> int:
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="regenerate every generated doc")
     mode.add_argument("--check", action="store_true", help="exit 1 if any is stale")
-    ap.add_argument("--results", default="results", help="the run's results (%(default)s)")
+    ap.add_argument(
+        "--results",
+        help="the run's results (default: results; a folder named here must exist)",
+    )
     args = ap.parse_args(argv)
+    # a folder named on purpose that is not there is a mistake, not "nothing to check": exit 2.
+    # The default's absence (a fresh clone) is said in one line and the other docs are checked.
+    if args.results is not None:
+        try:
+            safe_io.check_folder(args.results, what="--results")
+        except safe_io.FileRefused as err:
+            print(f"privrisk docs: {err}", file=sys.stderr)
+            return 2
+    args.results = args.results or "results"
     for path in [*(g.path for g in GENERATED), status.STATUS_FILE]:
         if not Path(path).is_file():
             print(f"privrisk docs: no {path} here; run it in the checkout's root", file=sys.stderr)
@@ -355,7 +369,7 @@ def docs_main(argv: Sequence[str] | None = None) -> int:
     stale = []
     try:
         for g in GENERATED:
-            text = Path(g.path).read_text(encoding="utf-8")
+            text = safe_io.read_user_file(g.path, max_bytes=MAX_BYTES, what="generated doc")
             want = g.make(text)
             if want == text:
                 continue
@@ -365,6 +379,9 @@ def docs_main(argv: Sequence[str] | None = None) -> int:
             else:
                 stale.append(f"{g.path}: stale ({g.what}); fix: {WRITE} (alone: {g.alone})")
         lines, status_stale = _status(Path(args.results), write=args.write)
+    except safe_io.FileRefused as err:  # a doc that is not a regular file: the check cannot run
+        print(f"privrisk docs: {err}", file=sys.stderr)
+        return 2
     except (ValueError, OSError) as err:  # StatusError, a page without its markers, a bad results/
         print(f"privrisk docs: {err}", file=sys.stderr)
         return 1
@@ -378,9 +395,8 @@ def docs_main(argv: Sequence[str] | None = None) -> int:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    """Atomic, refused over anything but a regular file, no temporary file left on a failure."""
+    safe_io.write_output(path, text, what="generated doc")
 
 
 if __name__ == "__main__":
