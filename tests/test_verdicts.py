@@ -139,7 +139,7 @@ def test_all_of_and_gated():
     g = ok.gated("model shows no leakage (AUC 0.51 < 0.7)")
     assert g.holds is None and "AUC 0.51" in g.note and "a" in g.note
     assert ok.gated("", "") is ok
-    assert ok.kwargs() == {"holds": True, "note": "a", "to_decide": ""}
+    assert ok.kwargs() == {"holds": True, "note": "a", "to_decide": "", "keep": None}
     assert und.status == "uninformative"
     # a hand-made uninformative verdict has no estimate to plan from, and says so
     assert und.to_decide == "never by more data (no estimate to plan from)"

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from . import keep as _keep
 from .estimates import Estimate, Floor
 from .levels import POWER, ROBUST, Z, _fmt, bonferroni_z
 from .plans import Plan, Prob, Side, _Decide, _plan, combine, never
@@ -78,6 +79,7 @@ def _judge(
                 unit,
                 "every point is left out (" + "; ".join(left) + "): none can decide the statement",
             ),
+            rerun=_keep.CERTAIN[None],
         )
     k = len(points)
     zr = ROBUST * z
@@ -105,9 +107,20 @@ def _judge(
     level += f", fails judged at ±{zk:.3g} s.e. (Bonferroni over {k})" if k > 1 else ""
     tail = f"{numbers}; {level}{left_text}"
     unit = points[0][1].unit
+
+    def fails_at(e: Estimate) -> bool:
+        if _robust(e, decide, zk) is not False:
+            return False
+        return floor is None or not e.decidable or e.interval(zk)[1] >= floor.value
+
+    def rerun() -> _keep.Rerun:
+        return _keep.points(
+            [e for _, e in points], lambda e: _robust(e, decide, zr) is True, fails_at
+        )
+
     if failed:
         where = f" at {', '.join(failed)}" if failed != [""] else ""
-        return Verdict(False, f"fails{where}: {statement} [{tail}]")
+        return Verdict(False, f"fails{where}: {statement} [{tail}]", rerun=rerun)
     if short:
         where = f" at {', '.join(short)}" if short != [""] else ""
         return Verdict(
@@ -120,9 +133,10 @@ def _judge(
                 f"the estimate falls below {_fmt(floor.value)}, though {floor.why}: a better "
                 f"estimator is needed, not more {unit}",
             ),
+            rerun=rerun,
         )
     if not undecided:
-        return Verdict(True, f"{statement} [{tail}]")
+        return Verdict(True, f"{statement} [{tail}]", rerun=rerun)
     where = f" at {', '.join(undecided)}" if undecided != [""] else ""
 
     def to_decide(plan: Plan | None) -> str:
@@ -136,6 +150,7 @@ def _judge(
         f"undecided{where}: {statement} within the uncertainty [{tail}]",
         lambda: _plan(points, decide, prob, zr=zr, zk=zk, floor=floor),
         suffix=to_decide,
+        rerun=rerun,
     )
 
 
@@ -393,6 +408,7 @@ def monotone(
             step_v.holds,
             f"{what} never reverses by more than {_fmt(margin)}: {step_v.note}",
             step_v.plan,
+            rerun=lambda: step_v.rerun,
         )
     overall_v = greater(oriented(overall), z=z, what=f"overall change of {what}")
     if step_v.holds is False or overall_v.holds is False:
@@ -415,4 +431,5 @@ def monotone(
         f"{what} {word} with x (steps reverse by at most {_fmt(margin)}): overall: {overall_v.note}; "
         f"steps: {step_v.note}",
         plan if holds is None else None,
+        rerun=lambda: _keep.trend(overall_v.rerun, step_v.rerun),
     )

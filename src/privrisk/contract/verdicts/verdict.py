@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from . import keep as _keep
+from .keep import Rerun
 from .plans import Plan, combine, never
 
 
@@ -14,9 +16,14 @@ class Verdict:
 
     The plan may be given as a function that makes it: it is computed when first asked for (a
     simulation that calls a rule thousands of times reads ``holds`` only), and ``suffix(plan)``,
-    when given, is appended to the note then."""
+    when given, is appended to the note then.
 
-    __slots__ = ("_note", "_plan", "_suffix", "holds")
+    ``rerun`` (:class:`~privrisk.contract.verdicts.keep.Rerun`, or a function that makes it, also
+    computed when first asked for): the chances that an independent rerun at the same scale gives
+    each status; :attr:`keep` is the chance of this verdict's own status. None without an
+    estimate to take them from (a gate, a verdict made by hand, an exact check)."""
+
+    __slots__ = ("_note", "_plan", "_rerun", "_suffix", "holds")
 
     def __init__(
         self,
@@ -25,11 +32,25 @@ class Verdict:
         plan: Plan | Callable[[], Plan | None] | None = None,
         *,
         suffix: Callable[[Plan | None], str] | None = None,
+        rerun: Rerun | Callable[[], Rerun | None] | None = None,
     ) -> None:
         self.holds = holds
         self._note = note
         self._plan = plan
         self._suffix = suffix
+        self._rerun = rerun
+
+    @property
+    def rerun(self) -> Rerun | None:
+        if self._rerun is not None and not isinstance(self._rerun, Rerun):
+            self._rerun = self._rerun()
+        return self._rerun
+
+    @property
+    def keep(self) -> float | None:
+        """The keep-probability: the chance that an independent rerun at the same scale gives
+        this verdict's status (:mod:`privrisk.contract.verdicts.keep`); None when unknown."""
+        return None if self.rerun is None else self.rerun.of(self.holds)
 
     @property
     def plan(self) -> Plan | None:
@@ -66,9 +87,14 @@ class Verdict:
         return self.plan.text()
 
     def kwargs(self) -> dict:
-        """Keyword arguments ``holds``, ``note`` and ``to_decide`` for
+        """Keyword arguments ``holds``, ``note``, ``to_decide`` and ``keep`` for
         :meth:`privrisk.contract.claims.Ledger.qualitative`."""
-        return {"holds": self.holds, "note": self.note, "to_decide": self.to_decide}
+        return {
+            "holds": self.holds,
+            "note": self.note,
+            "to_decide": self.to_decide,
+            "keep": self.keep,
+        }
 
     def gated(self, *reasons: str, unit: str = "runs") -> Verdict:
         """Uninformative when any reason is given (a precondition failed: the model does not leak,
@@ -101,6 +127,15 @@ def all_of(verdicts: Mapping[str, Verdict] | Sequence[Verdict]) -> Verdict:
     note = "; ".join(
         (f"{k}: " if isinstance(k, str) else "") + f"{v.status} ({v.note})" for k, v in items
     )
+
+    def rerun() -> Rerun | None:
+        return _keep.joint(v.rerun for _, v in items)
+
     if overall is not None:
-        return Verdict(overall, note)
-    return Verdict(overall, note, lambda: combine([v.plan for _, v in items if v.holds is None]))
+        return Verdict(overall, note, rerun=rerun)
+    return Verdict(
+        overall,
+        note,
+        lambda: combine([v.plan for _, v in items if v.holds is None]),
+        rerun=rerun,
+    )
