@@ -50,7 +50,10 @@ Conventions (one for all papers):
   of one unit is bounded (``bounds``: 0…N records, a success 0/1, a paired difference of them),
   n ties bound the share of units that could differ by q = 1 − (α/2)^(1/n) (:func:`tie_share`),
   and so the mean to [v − q(v − a), v + q(b − v)]: a tie supports "at least" and "equivalent" as
-  far as its sample size allows. Without a stated range it decides nothing.
+  far as its sample size allows. Without a stated range it decides nothing. Draws in clusters
+  count clusters (n is the number of worlds). Where the outcome's ``step`` is known (1 for a count
+  or a success) the interval is also no wider than that of the near-tie one step away, so **a
+  perfect tie never decides less than a near-tie** (:mod:`.ties`).
 * **Saturated points** (every method at the top of the scale in every draw: nothing can be told
   apart there) are left out of "at every point" statements (``saturated=``), and the note says
   which.

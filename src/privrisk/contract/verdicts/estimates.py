@@ -15,6 +15,18 @@ from .levels import Z, _fmt, alpha_of
 from .ties import tie_interval
 
 
+def _step(x: np.ndarray, bounds: tuple[float, float] | None, step) -> float | None:
+    """The outcome's smallest difference: as given, or ``"auto"``: 1 for an integer outcome (a
+    count of records, a success 0/1, a paired difference of them: integer bounds and draws), else
+    unknown."""
+    if step != "auto":
+        return None if step is None else float(step)
+    if bounds is None:
+        return None
+    vals = np.concatenate([np.asarray(bounds, float), x])
+    return 1.0 if np.all(np.isfinite(vals)) and np.all(vals == np.round(vals)) else None
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A number with its uncertainty: a standard error ``se`` or an interval ``[lo, hi]`` at the
@@ -37,6 +49,9 @@ class Estimate:
     bounds: tuple[float, float] | None = None
     #: units per independent cluster (draws per stand-in world): ``df`` = n / cluster − 1
     cluster: float = 1.0
+    #: the smallest difference one unit's bounded outcome can show (1 for a count or a success):
+    #: a tie then decides at least what the near-tie one step away decides (:mod:`.ties`)
+    step: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", float(self.value))
@@ -48,6 +63,8 @@ class Estimate:
             raise ValueError(f"df {self.df!r} needs a standard error and must be > 0")
         if not self.cluster >= 1:
             raise ValueError(f"cluster {self.cluster!r} must be >= 1 unit")
+        if self.step is not None and not (self.step > 0 and math.isfinite(self.step)):
+            raise ValueError(f"step {self.step!r} must be > 0")
         if self.se is not None:
             se = float(self.se)
             if not se >= 0:  # also refuses NaN
@@ -100,6 +117,7 @@ class Estimate:
             "unit": self.unit,
             "bounds": self.bounds,
             "cluster": self.cluster,
+            "step": self.step,
         }
         return Estimate(value, **(base | kw))
 
@@ -110,16 +128,25 @@ class Estimate:
         *,
         bounds: tuple[float, float] | None = None,
         unit: str = "draws",
+        step: float | str | None = "auto",
     ) -> Estimate:
         """Mean of independent draws with its standard error (sd / √n) and n − 1 degrees of
         freedom: with ten draws (a few repeated attacks) a normal ±2 s.e. would cover about 92 %,
         the t interval the intended 95.4 %; with thousands of draws t and z agree. One draw has an
         infinite s.e., so nothing can be decided from it. ``bounds``: the range of one draw's
-        outcome, which gives a sample where every draw tied an exact interval."""
+        outcome, which gives a sample where every draw tied an exact interval; ``step``: the
+        outcome's smallest difference (``"auto"``: 1 for integer draws and bounds), which makes a
+        tie decide at least what a near-tie decides (:mod:`privrisk.contract.verdicts.ties`)."""
         x = np.asarray(draws, float).ravel()
         if x.size == 0:
             raise ValueError("no draws")
-        prov = {"empirical": True, "n": int(x.size), "unit": unit, "bounds": bounds}
+        prov = {
+            "empirical": True,
+            "n": int(x.size),
+            "unit": unit,
+            "bounds": bounds,
+            "step": _step(x, bounds, step),
+        }
         if x.size == 1:
             return cls(float(x[0]), se=math.inf, **prov)
         return cls(
@@ -134,6 +161,7 @@ class Estimate:
         *,
         bounds: tuple[float, float] | None = None,
         unit: str = "draws",
+        step: float | str | None = "auto",
     ) -> Estimate:
         """Mean of draws made in clusters (a few draws in each of several stand-in worlds), the
         cluster as a random effect: the t interval of the cluster means (G clusters, G − 1
@@ -147,8 +175,14 @@ class Estimate:
         _, inv = np.unique(g, return_inverse=True)
         k = int(inv.max()) + 1 if x.size else 0
         if k < 2:
-            return cls.from_draws(x, bounds=bounds, unit=unit)
-        prov = {"empirical": True, "n": int(x.size), "unit": unit, "bounds": bounds}
+            return cls.from_draws(x, bounds=bounds, unit=unit, step=step)
+        prov = {
+            "empirical": True,
+            "n": int(x.size),
+            "unit": unit,
+            "bounds": bounds,
+            "step": _step(x, bounds, step),
+        }
         size = x.size / k
         if np.all(x == x[0]):
             return cls(float(x[0]), se=0.0, df=k - 1, cluster=size, **prov)
@@ -203,13 +237,14 @@ class Estimate:
         b: Sequence[float] | np.ndarray,
         *,
         bounds: tuple[float, float] | None = None,
+        step: float | str | None = "auto",
     ) -> Estimate:
         """A − B from measurements on the same draws (the paired difference's mean and s.e.);
-        ``bounds``: the range of one draw's difference."""
+        ``bounds``: the range of one draw's difference; ``step`` as in :meth:`from_draws`."""
         a, b = np.asarray(a, float), np.asarray(b, float)
         if a.shape != b.shape:
             raise ValueError(f"paired draws need equal shapes, got {a.shape} and {b.shape}")
-        return cls.from_draws(a - b, bounds=bounds)
+        return cls.from_draws(a - b, bounds=bounds, step=step)
 
     # --- arithmetic ------------------------------------------------------------------------------
 
@@ -224,7 +259,15 @@ class Estimate:
         if self.zero_variance:
             if not self.decidable:  # nothing bounds it: the point itself, which decides nothing
                 return self.value, self.value
-            return tie_interval(self.value, self.bounds, self.n, z)
+            return tie_interval(
+                self.value,
+                self.bounds,
+                self.n,
+                z,
+                cluster=self.cluster,
+                step=self.step,
+                df=self.df,
+            )
         if self.se is not None:
             q = self.quantile(z) if self.se > 0 else z
             return self.value - q * self.se, self.value + q * self.se
@@ -283,10 +326,11 @@ class Estimate:
     def scaled(self, c: float) -> Estimate:
         """The estimate of c · value (c exact)."""
         b = None if self.bounds is None else tuple(sorted((c * self.bounds[0], c * self.bounds[1])))
+        step = None if self.step is None or c == 0 else abs(c) * self.step
         if self.se is not None:
-            return self._like(c * self.value, se=abs(c) * self.se, df=self.df, bounds=b)
+            return self._like(c * self.value, se=abs(c) * self.se, df=self.df, bounds=b, step=step)
         lo, hi = sorted((c * self.lo, c * self.hi))
-        return self._like(c * self.value, lo=lo, hi=hi, bounds=b)
+        return self._like(c * self.value, lo=lo, hi=hi, bounds=b, step=step)
 
     def half_se(self) -> float:
         """The standard error, or the interval's half-width in base-z standard errors."""

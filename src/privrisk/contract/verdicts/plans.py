@@ -81,14 +81,26 @@ def _sides(e: Estimate, z: float, scale: np.ndarray) -> Side:
     if not e.decidable or e.analytic:
         return lambda gap, lower: np.zeros_like(scale)
     if e.zero_variance:
+        # the tie bound of :mod:`.ties` at the planned size: the exact bound over the clusters,
+        # narrowed to the near-tie bound when the outcome's step is known
         units = e.n * scale
+        k = units / e.cluster
         with np.errstate(divide="ignore"):
-            q = -np.expm1(np.log(alpha_of(z) / 2.0) / np.maximum(units, 1e-300))
-        q = np.where(units >= 1, q, 1.0)
+            q = -np.expm1(np.log(alpha_of(z) / 2.0) / np.maximum(k, 1e-300))
+        q = np.where(k >= 1, q, 1.0)
+        near = np.full_like(units, np.inf)
+        if e.step is not None:
+            df = k - 1.0 if e.cluster > 1 else units - 1.0
+            ok = df >= 1.0
+            t = stats.t.isf(alpha_of(z) / 2.0, np.where(ok, df, 1.0))
+            near = np.where(ok, e.step / np.maximum(units, 1e-300) * (1.0 + t), np.inf)
         a, b = e.bounds
-        return lambda gap, lower: (q * ((e.value - a) if lower else (b - e.value)) < gap).astype(
-            float
-        )
+
+        def tie(gap: float, lower: bool) -> np.ndarray:
+            half = np.minimum(q * ((e.value - a) if lower else (b - e.value)), near)
+            return (half < gap).astype(float)
+
+        return tie
     lo, hi = e.interval(Z)
     se_lo, se_hi = (e.se, e.se) if e.se is not None else ((e.value - lo) / Z, (hi - e.value) / Z)
     if e.df is None or e.n is None:
