@@ -212,3 +212,23 @@ def test_replicates_only_with_write_and_existing_folders(tmp_path, capsys):
     assert "holds no paper's results" in capsys.readouterr().err
     assert "c0" not in page.read_text()  # nothing written
     assert not (tmp_path / "status.json").exists()
+
+
+def test_the_page_states_predicted_against_observed_moves(tmp_path):
+    # c0 decided with keep 0.8 on the first run, moved on one of the two others; c1 with keep 0.95
+    # held on both: predicted 2 × 0.2 + 2 × 0.05 = 0.5 moves, observed 1
+    a = _run(tmp_path / "a", [True, False], [0.8, 0.95])
+    b = _run(tmp_path / "b", [None, False])
+    c = _run(tmp_path / "c", [True, False])
+    page = _page(tmp_path / "status.md")
+    assert status.main(["--results", str(a), "--page", str(page), "--write", "--replicates",
+                        str(b), str(c)]) == 0  # fmt: skip
+    from privrisk.contract.status_page import calibration
+
+    cal = calibration(status.page_data(page))
+    assert cal["rows"] == 2 and cal["boundary"] == 1
+    assert cal["predicted"] == pytest.approx(0.5) and cal["observed"] == 1
+    text = page.read_text()
+    assert "2 decided rows from data carry a keep-probability" in text
+    assert "1 are boundary rows (below 0.9)" in text
+    assert "they predict 0.5 moves; 1 were observed." in text

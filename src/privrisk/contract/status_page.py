@@ -79,24 +79,52 @@ def _summary_counts(part: dict[str, Any]) -> list[int]:
     return [len(part["outputs"]), len(s)] + [s.count(k) for k in claims.STATUSES]
 
 
-def _boundary_line(data: dict[str, Any]) -> str:
-    """How many decided experimental rows there are, how many are boundary rows, and how many
-    moves a rerun is expected to make (the sum of their chances to move)."""
-    keeps = []
+def calibration(data: dict[str, Any]) -> dict[str, float] | None:
+    """The keep-probabilities against the measured runs: over the decided rows of the first run
+    that carry one, the moves they predict on the other runs (Σ (1 − keep) per other run that
+    measured the row) and the moves observed there (another status than the first run's). None
+    when no row carries a keep-probability."""
+    rows = boundary = 0
+    predicted = observed = 0.0
     for part in data["papers"]:
         for c in part["claims"]:
-            run = shown(c)
-            if run.get("keep") is not None and run.get("status") in DECIDED:
-                keeps.append(run["keep"])
-    if not keeps:
+            first = c["runs"][0] if c["runs"] else None
+            if not first or first.get("keep") is None or first.get("status") not in DECIDED:
+                continue
+            rows += 1
+            boundary += first["keep"] < BOUNDARY
+            others = [r for r in c["runs"][1:] if r and r.get("status")]
+            predicted += (1.0 - first["keep"]) * len(others)
+            observed += sum(r["status"] != first["status"] for r in others)
+    if not rows:
+        return None
+    return {"rows": rows, "boundary": boundary, "predicted": predicted, "observed": observed}
+
+
+def _boundary_line(data: dict[str, Any]) -> str:
+    """How many decided rows carry a keep-probability, how many are boundary rows, how many
+    moves a rerun is expected to make, and, measured on several runs, the moves predicted
+    against those observed."""
+    cal = calibration(data)
+    if cal is None:
         return ""
-    low = sum(k < BOUNDARY for k in keeps)
-    moves = sum(1.0 - k for k in keeps)
-    return (
-        f"{len(keeps)} decided rows from data carry a keep-probability (the chance that a rerun at "
-        f"the same scale gives the same status); {low} are boundary rows (below {BOUNDARY:g}); "
-        f"a rerun is expected to move {moves:.1f} of them."
+    moves = 0.0
+    for part in data["papers"]:
+        for c in part["claims"]:
+            first = c["runs"][0] if c["runs"] else None
+            if first and first.get("keep") is not None and first.get("status") in DECIDED:
+                moves += 1.0 - first["keep"]
+    out = (
+        f"{cal['rows']} decided rows from data carry a keep-probability (the chance that a rerun "
+        f"at the same scale gives the same status); {cal['boundary']} are boundary rows (below "
+        f"{BOUNDARY:g}); a rerun is expected to move {moves:.1f} of them."
     )
+    if len(data["measured"].get("runs", [])) > 1:
+        out += (
+            f" On the page's other measured runs they predict {cal['predicted']:.1f} moves; "
+            f"{cal['observed']:g} were observed."
+        )
+    return out
 
 
 def paper_block(part: dict[str, Any]) -> list[str]:
