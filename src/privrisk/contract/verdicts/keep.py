@@ -120,7 +120,7 @@ def chance(e: Estimate, yes: Callable[[Estimate], bool]) -> float:
     return min(1.0, max(0.0, total))
 
 
-def points(
+def points_chances(
     estimates: Sequence[Estimate],
     holds: Callable[[Estimate], bool],
     fails: Callable[[Estimate], bool],

@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from . import keep as _keep
 from .estimates import Estimate, Floor
+from .keep import CERTAIN, Rerun, points_chances, trend
 from .levels import POWER, ROBUST, Z, _fmt, bonferroni_z
 from .plans import Plan, Prob, Side, _Decide, _plan, combine, never
 from .verdict import Verdict
@@ -79,7 +79,7 @@ def _judge(
                 unit,
                 "every point is left out (" + "; ".join(left) + "): none can decide the statement",
             ),
-            rerun=_keep.CERTAIN[None],
+            rerun=CERTAIN[None],
         )
     k = len(points)
     zr = ROBUST * z
@@ -113,8 +113,8 @@ def _judge(
             return False
         return floor is None or not e.decidable or e.interval(zk)[1] >= floor.value
 
-    def rerun() -> _keep.Rerun:
-        return _keep.points(
+    def rerun() -> Rerun:
+        return points_chances(
             [e for _, e in points], lambda e: _robust(e, decide, zr) is True, fails_at
         )
 
@@ -431,5 +431,5 @@ def monotone(
         f"{what} {word} with x (steps reverse by at most {_fmt(margin)}): overall: {overall_v.note}; "
         f"steps: {step_v.note}",
         plan if holds is None else None,
-        rerun=lambda: _keep.trend(overall_v.rerun, step_v.rerun),
+        rerun=lambda: trend(overall_v.rerun, step_v.rerun),
     )

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from . import keep as _keep
-from .keep import Rerun
+from .keep import Rerun, joint
 from .plans import Plan, combine, never
 
 
@@ -129,7 +128,7 @@ def all_of(verdicts: Mapping[str, Verdict] | Sequence[Verdict]) -> Verdict:
     )
 
     def rerun() -> Rerun | None:
-        return _keep.joint(v.rerun for _, v in items)
+        return joint(v.rerun for _, v in items)
 
     if overall is not None:
         return Verdict(overall, note, rerun=rerun)
