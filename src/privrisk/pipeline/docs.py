@@ -299,8 +299,8 @@ def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
             f"{'--write' if write else '--check'}`; after `snakemake --cores 2 KEY`: "
             f"`privrisk status --write --paper KEY`{'' if write else ', then this'})"
         ], False
-    _, body, _ = status._split(page)
-    block, unchecked = status.expected(body, results)
+    old = status.page_data(page)
+    data, unchecked = status.expected(old, results)
     if write and unchecked:
         return [
             f"{page}: not written: {results}/ holds only some papers' results "
@@ -308,7 +308,7 @@ def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
             f"--paper KEY (the whole page: {status.COMMAND} after a clean run)"
         ], False
     if write:
-        changed = status.write(page, block)
+        changed = status.write(page, data, "privrisk docs --write")
         return [f"{page}: {'updated' if changed else 'current'} from {results}/"], False
     lines = []
     if unchecked:
@@ -316,7 +316,8 @@ def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
             f"{page}: not checked for the papers without results in {results}/: "
             f"{', '.join(unchecked)} (a clean run, `snakemake --cores 2`, covers them)"
         )
-    problems = status.check(page, block)
+    problems, moves, _ = status.check_results(page, results)
+    lines += [f"{page}: {m}" for m in moves]
     lines += [f"{page}: {p}" for p in problems]
     if not problems:
         lines.append(f"{page}: agrees with {results}/" + (" (its papers)" if unchecked else ""))
