@@ -39,6 +39,12 @@ METHOD_ONE_RUN_FDP = (
     "fractions 1%..50%, Bonferroni), tested against Gaussian trade-off curves G_mu; mu_lower is "
     "the largest mu refuted, epsilon_lower the epsilon of the mu_lower-GDP Gaussian at delta",
 )
+#: said beside every f-DP one-run ε̂: it is read off a Gaussian trade-off curve
+FDP_EPSILON_NOTE = (
+    "epsilon_lower is the ε of the μ̂-GDP Gaussian (assumes a Gaussian mechanism); mu_lower is "
+    "the bound the test gives, and at delta = 0 no epsilon_lower is given (a Gaussian has ε = ∞ "
+    "there for any μ > 0)"
+)
 #: what the report says when the canaries of a membership audit share one trained model
 ONE_MODEL_NOTE = (
     "the canaries' scores come from one trained model: the membership bounds treat each canary "
@@ -556,9 +562,15 @@ def _one_run_fdp(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -
             )
     seed = 0.0 if mu_claim is None else mu_claim
     mu_hat = seeded_sup(lambda th: refutes(v, m, ks, th), seed, 100.0)
-    eps = float(accounting.gaussian_epsilon(delta=delta, mu=mu_hat)) if delta > 0 else math.inf
+    # ε̂ is the ε at δ of the μ̂-GDP Gaussian, not a bound on every mechanism: at δ = 0 a Gaussian
+    # has ε = ∞ for any μ > 0, which says nothing about the mechanism, so none is printed there
     if mu_hat == 0:
         eps = 0.0
+    elif delta > 0:
+        eps = float(accounting.gaussian_epsilon(delta=delta, mu=mu_hat))
+    else:
+        eps = None
+    assumptions = (FDP_EPSILON_NOTE, *assumptions)
     best_k = int(np.argmax(v / ks))
     verdict = p_val = needed = form_info = design_info = None
     note = ""
@@ -605,7 +617,7 @@ def _one_run_fdp(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -
         kind="one-run",
         confidence=conf,
         delta=delta,
-        epsilon_lower=float(eps),
+        epsilon_lower=eps,
         mu_lower=float(mu_hat),
         n_members=int(c.members.size),
         n_nonmembers=int(c.nonmembers.size),

@@ -59,7 +59,7 @@ class AuditReport:
     kind: str
     confidence: float
     delta: float
-    epsilon_lower: float
+    epsilon_lower: float | None  # None: f-DP one-run at δ = 0 (no ε from a Gaussian there)
     mu_lower: float | None
     n_members: int | None
     n_nonmembers: int | None

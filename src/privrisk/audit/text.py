@@ -17,8 +17,10 @@ def _f(x, digits: int = 4) -> str:
 
 def text(r: AuditReport) -> str:
     src = r.inputs.get("file") or "columns"
+    fdp = r.inputs.get("arguments", {}).get("one_run_method") == "fdp"
+    kind = "one-run audit (f-DP, Mahloujifar, Melis & Chaudhuri 2024)" if fdp else KIND[r.kind]
     out = [
-        f"Audit of {src} ({KIND[r.kind]}, importer {r.inputs.get('importer')}): lower bounds, "
+        f"Audit of {src} ({kind}, importer {r.inputs.get('importer')}): lower bounds, "
         f"each valid at confidence {r.confidence:g}",
         "",
     ]
@@ -28,7 +30,12 @@ def text(r: AuditReport) -> str:
         out.append(f"  canaries           {r.n_members:,} members, {r.n_nonmembers:,} non-members")
     if r.kind == "one-run":
         out.append(f"  guesses            {r.guesses:,}, correct {r.correct:,}")
-    out.append(f"  epsilon_lower      {_f(r.epsilon_lower)} at delta = {r.delta:g}")
+    beside = ""
+    if fdp:
+        beside = " (the ε of the μ̂-GDP Gaussian: assumes a Gaussian mechanism)"
+        if r.epsilon_lower is None:
+            beside = " (none: the μ̂-GDP Gaussian has ε = ∞ at delta = 0; see mu_lower)"
+    out.append(f"  epsilon_lower      {_f(r.epsilon_lower)} at delta = {r.delta:g}{beside}")
     if r.mu_lower is not None:
         out.append(f"  mu_lower           {_f(r.mu_lower)} (mu-GDP)")
     for g in r.groups:
