@@ -15,6 +15,7 @@ import privrisk.audit.columns as cols
 import privrisk.audit.family as fam
 import privrisk.audit.importers as importers
 import privrisk.audit.membership as mb
+import privrisk.audit.operating_point as op
 import privrisk.audit.verdict as vd
 from privrisk.audit.search import seeded_sup
 
@@ -210,13 +211,14 @@ def _membership(sets, claim, delta, conf, inputs) -> AuditReport:
     alpha = 1 - conf
     g_count = len(sets)
     g_alpha = alpha / g_count
-    groups, evs, bounds = [], [], []
+    groups, evs, bounds, sorted_scores = [], [], [], []
     for name, c in sets.items():
         m_asc, x_asc = np.sort(c.members), np.sort(c.nonmembers)
         m_desc, x_desc = m_asc[::-1], x_asc[::-1]
         ev = fam.evidence_sorted(m_asc, x_asc)
         t_lo, f_hi = ev.bounds(g_alpha)
         evs.append(ev)
+        sorted_scores.append((m_asc, x_asc))
         bounds.append((t_lo, f_hi))
         groups.append(
             Group(
@@ -242,6 +244,12 @@ def _membership(sets, claim, delta, conf, inputs) -> AuditReport:
             for i in range(len(groups[0].epsilon_curve["delta"]))
         ],
     }
+    points = {}
+    for key in ("epsilon_lower", "mu_lower"):  # each from the group whose bound is the largest
+        i = int(np.argmax([getattr(g, key) for g in groups]))
+        pt = op.membership_of(evs[i], *sorted_scores[i], delta=delta, confidence=conf,
+                              groups=g_count)[key]  # fmt: skip
+        points[key] = {**pt, "value": getattr(groups[i], key), "group": groups[i].name}
     verdict = p = needed = form_info = design_info = None
     note = ""
     if claim is not None:
@@ -299,6 +307,7 @@ def _membership(sets, claim, delta, conf, inputs) -> AuditReport:
         groups=tuple(groups),
         inputs=inputs,
         method=METHOD_MEMBERSHIP,
+        operating_point=points,
     )
 
 
@@ -377,6 +386,18 @@ def _reconstruction(t: cols.Targets, claim, delta, conf, inputs) -> AuditReport:
         )
     if eps is None:
         eps = rec.epsilon_lower(hits, t.priors, delta=delta, confidence=conf)
+    point = {
+        "value": float(eps),
+        "hits": hits,
+        "n_targets": n,
+        "rate": hits / n,
+        "prior_range": inputs["prior_range"],
+        "level": alpha,
+        "delta": delta,
+        "confidence": conf,
+        "test": "Swanberg et al. Theorem 3.5 tail Pr[hits >= v] at the observed hits, the file's "
+        "per-target priors (replace-one)",
+    }
     return AuditReport(
         schema=SCHEMA,
         kind="reconstruction",
@@ -397,6 +418,7 @@ def _reconstruction(t: cols.Targets, claim, delta, conf, inputs) -> AuditReport:
         design=design_info,
         inputs=inputs,
         method=METHOD_RECONSTRUCTION,
+        operating_point={"epsilon_lower": point},
     )
 
 
@@ -452,8 +474,9 @@ def _one_run(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -> Au
         if len(pairs) == 1 and pairs[0][1] == delta:
             seed = pairs[0][0]
     eps = seeded_sup(lambda th: p_of(v, m, ks, th, delta) <= alpha, seed, 64.0)
-    at = onerun.p_value(m, ks, v, epsilon=eps, delta=delta)
-    best_k = int(np.argmin(at))
+    point = op.one_run_steinke(scores, included, epsilon=eps, delta=delta, confidence=conf,
+                               guesses=k_given)  # fmt: skip
+    best_k = int(np.searchsorted(ks, point["guesses"]))
     verdict = p = needed = form_info = design_info = None
     note = ""
     if claim is not None:
@@ -514,6 +537,7 @@ def _one_run(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -> Au
         design=design_info,
         inputs=inputs,
         method=METHOD_ONE_RUN,
+        operating_point={"epsilon_lower": point},
     )
 
 
@@ -571,7 +595,18 @@ def _one_run_fdp(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -
     else:
         eps = None
     assumptions = (FDP_EPSILON_NOTE, *assumptions)
-    best_k = int(np.argmax(v / ks))
+    mu_point = op.one_run_fdp(scores, included, mu=mu_hat, confidence=conf, guesses=k_given)
+    points = {"mu_lower": mu_point}
+    if eps is not None:
+        points["epsilon_lower"] = {
+            "value": eps,
+            "from": "mu_lower",
+            "conversion": "the epsilon at delta of the mu_lower-GDP Gaussian (assumes a Gaussian "
+            "mechanism)",
+            "delta": delta,
+            "confidence": conf,
+        }
+    best_k = int(np.searchsorted(ks, mu_point["guesses"]))
     verdict = p_val = needed = form_info = design_info = None
     note = ""
     if mu_claim is not None:
@@ -633,6 +668,7 @@ def _one_run_fdp(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -
         assumptions=assumptions,
         inputs=inputs,
         method=METHOD_ONE_RUN_FDP,
+        operating_point=points,
     )
 
 
