@@ -25,6 +25,8 @@ EXAMPLES = """examples:
   privrisk audit attack_result_0.npz --mu 1 --json
   privrisk audit outcomes.csv --epsilon 2          (columns hit, prior: reconstruction)
   privrisk audit one_run.csv --one-run --epsilon 4 --delta 1e-5
+  privrisk audit fixtures [--write-docs docs/audit.md]
+                   (DP-SGD bug fixtures: every bug refuted, every control consistent)
 """
 
 
@@ -87,8 +89,18 @@ def _write_atomic(path: str, content: str) -> None:
         raise
 
 
+#: ``privrisk audit fixtures …`` runs the bug fixtures (:mod:`privrisk.audit.fixtures`), not an
+#: audit of a file named "fixtures" (a file needs a suffix the readers know: .csv, .npz, …)
+FIXTURES = "fixtures"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == [FIXTURES]:
+        from .fixtures import main as fixtures_main
+
+        return fixtures_main(argv[1:], prog="privrisk audit fixtures")
+    args = parser().parse_args(argv)
     from .build import audit
     from .errors import AuditInputError
     from .text import text
