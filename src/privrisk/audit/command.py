@@ -25,6 +25,7 @@ EXAMPLES = """examples:
   privrisk audit attack_result_0.npz --mu 1 --json
   privrisk audit outcomes.csv --epsilon 2          (columns hit, prior: reconstruction)
   privrisk audit one_run.csv --one-run --epsilon 4 --delta 1e-5
+  privrisk audit one_run.csv --methods all --epsilon 4 --delta 1e-5   (a panel, one table)
   privrisk audit fixtures [--write-docs docs/audit.md]
                    (DP-SGD bug fixtures: every bug refuted, every control consistent)
 """
@@ -64,6 +65,12 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="the canaries' scores come from one trained model (the report says which test's "
         "assumptions hold; ML Privacy Meter, LeakPro and LiRA files are known to be)",
+    )
+    ap.add_argument(
+        "--methods",
+        help="a panel on the same scores: 'all' or a list of threshold, steinke, fdp (the "
+        "two-sample test, the one-run audits of Steinke et al. and Mahloujifar et al.), one "
+        "table with each method's assumptions",
     )
     ap.add_argument("--confidence", default="0.95", help="confidence of every bound (0.95)")
     add_guarantee_arguments(
@@ -111,7 +118,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if k not in ("file", "json", "out") and v is not None and v is not False
     }
     try:
-        report = audit(args.file, **kwargs)
+        if args.methods is not None:
+            from . import panel as panel_mod
+
+            report = panel_mod.panel(args.file, **kwargs)
+            text = panel_mod.text
+        else:
+            report = audit(args.file, **kwargs)
     except AuditInputError as err:
         print(f"privrisk audit: error: {err.where}: {err.message}", file=sys.stderr)
         return 2
