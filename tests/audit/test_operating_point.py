@@ -195,3 +195,18 @@ def test_a_version_2_report_still_loads():
 
     r = AuditReport.from_dict(d)
     assert r.operating_point is None and r.schema == "privrisk.audit/2"
+
+
+def test_the_html_page_shows_the_operating_points(tmp_path):
+    from privrisk.audit.command import explain_main
+
+    page = tmp_path / "card.html"
+    rng = np.random.default_rng(10)
+    csv = tmp_path / "scores.csv"
+    s, m = np.r_[rng.normal(1, 1, 200), rng.normal(0, 1, 200)], np.r_[np.ones(200), np.zeros(200)]
+    csv.write_text(
+        "score,member\n" + "\n".join(f"{a:.17g},{int(b)}" for a, b in zip(s, m, strict=True))
+    )
+    assert explain_main(["--epsilon", "1", "--audit", str(csv), "--html", str(page)]) == 0
+    html = page.read_text()
+    assert "behind epsilon_lower: " in html and "behind mu_lower: " in html
