@@ -171,3 +171,19 @@ def test_summary_counts_the_table():
         "black-box input: 0 of 1 (not (a)); one-run Steinke, white-box Dirac: 1 of 1; one-run "
         "f-DP, white-box Dirac: 0 of 0."
     )
+
+
+def test_privrisk_audit_fixtures_dispatches_to_the_fixtures(tmp_path, capsys):
+    """``privrisk audit fixtures`` is :func:`privrisk.audit.fixtures.main` (bad arguments: one
+    line, exit 2, nothing run or written)."""
+    from privrisk.audit.command import main
+
+    with pytest.raises(SystemExit) as exc:  # argparse exits, as ``privrisk audit`` itself does
+        main(["fixtures", "--bogus"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("privrisk audit fixtures: error:") and err.count("\n") == 1
+    doc = tmp_path / "audit.md"
+    doc.write_text("no markers\n")
+    assert main(["fixtures", "--write-docs", str(doc)]) == 2
+    assert "needs exactly one" in capsys.readouterr().err and doc.read_text() == "no markers\n"

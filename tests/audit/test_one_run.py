@@ -123,3 +123,46 @@ def test_fdp_one_run_refuses_profile_claims_and_unfair_fractions(tmp_path):
     with pytest.raises(AuditInputError, match="probability 1/2"):
         s = rng.normal(0, 1, 1000)
         audit({"score": s, "member": np.arange(1000) < 100}, one_run=True, one_run_method="fdp")
+
+
+def test_fdp_epsilon_is_null_at_delta_zero_and_names_its_gaussian_assumption():
+    """At δ = 0 the μ̂-GDP Gaussian has ε = ∞ for any μ̂ > 0: no ε̂ is printed (JSON null, text
+    "n/a" with why), and at every δ the report says ε̂ assumes a Gaussian mechanism."""
+    from privrisk.audit import AuditReport, audit
+    from privrisk.audit.text import text
+
+    cols = _one_run_file(np.random.default_rng(3), 1000, 2.0)
+    at0 = audit(cols, one_run=True, one_run_method="fdp")
+    assert at0.mu_lower > 0 and at0.epsilon_lower is None
+    assert '"epsilon_lower": null' in at0.to_json()
+    assert AuditReport.from_json(at0.to_json()) == at0
+    assert "epsilon_lower      n/a at delta = 0 (none: the μ̂-GDP Gaussian" in text(at0)
+    at5 = audit(cols, one_run=True, one_run_method="fdp", delta=1e-5)
+    assert at5.epsilon_lower == pytest.approx(
+        accounting.gaussian_epsilon(delta=1e-5, mu=at5.mu_lower)
+    )
+    for r in (at0, at5):
+        assert any("assumes a Gaussian mechanism" in a for a in r.assumptions)
+    assert "(the ε of the μ̂-GDP Gaussian: assumes a Gaussian mechanism)" in text(at5)
+    steinke = audit(cols, one_run=True)
+    assert not any("Gaussian" in a for a in steinke.assumptions)
+
+
+def test_one_run_bounds_from_the_audit_stay_below_a_true_gaussian_mechanism():
+    """The printed bounds (the bisection's upper end, issue 48 item 5) stay valid: canaries
+    scored N(μ·included, 1) independently are μ-GDP each, so μ̂ > μ (f-DP) and ε̂ above the
+    Gaussian's ε at δ = 10⁻⁵ (Steinke et al.) each in at most 5 % of files."""
+    from privrisk.audit import audit
+
+    rng = np.random.default_rng(4801)
+    mu, trials = 2.0, 60
+    over_mu = over_eps = 0
+    truth = accounting.gaussian_epsilon(delta=1e-5, mu=mu)
+    for _ in range(trials):
+        cols = _one_run_file(rng, 1000, mu)
+        over_mu += audit(cols, one_run=True, one_run_method="fdp").mu_lower > mu
+        over_eps += audit(cols, one_run=True, delta=1e-5).epsilon_lower > truth
+    assert over_mu <= ALPHA_ONE_RUN * trials and over_eps <= ALPHA_ONE_RUN * trials
+
+
+ALPHA_ONE_RUN = 0.05

@@ -52,7 +52,7 @@ def test_json_round_trip(kwargs):
         "inputs",
     ):
         assert key in d
-    assert d["schema"] == "privrisk.audit/2"
+    assert d["schema"] == "privrisk.audit/3"
     assert d["n_members"] == 400 and len(d["groups"]) == 2
 
 

@@ -15,6 +15,7 @@ import privrisk.audit.columns as cols
 import privrisk.audit.family as fam
 import privrisk.audit.importers as importers
 import privrisk.audit.membership as mb
+import privrisk.audit.operating_point as op
 import privrisk.audit.verdict as vd
 from privrisk.audit.search import seeded_sup
 
@@ -38,6 +39,12 @@ METHOD_ONE_RUN_FDP = (
     "epsilon_one_run_fdp: the k highest scores guessed 'in' for k fixed in advance (a grid of "
     "fractions 1%..50%, Bonferroni), tested against Gaussian trade-off curves G_mu; mu_lower is "
     "the largest mu refuted, epsilon_lower the epsilon of the mu_lower-GDP Gaussian at delta",
+)
+#: said beside every f-DP one-run ε̂: it is read off a Gaussian trade-off curve
+FDP_EPSILON_NOTE = (
+    "epsilon_lower is the ε of the μ̂-GDP Gaussian (assumes a Gaussian mechanism); mu_lower is "
+    "the bound the test gives, and at delta = 0 no epsilon_lower is given (a Gaussian has ε = ∞ "
+    "there for any μ > 0)"
 )
 #: what the report says when the canaries of a membership audit share one trained model
 ONE_MODEL_NOTE = (
@@ -204,13 +211,14 @@ def _membership(sets, claim, delta, conf, inputs) -> AuditReport:
     alpha = 1 - conf
     g_count = len(sets)
     g_alpha = alpha / g_count
-    groups, evs, bounds = [], [], []
+    groups, evs, bounds, sorted_scores = [], [], [], []
     for name, c in sets.items():
         m_asc, x_asc = np.sort(c.members), np.sort(c.nonmembers)
         m_desc, x_desc = m_asc[::-1], x_asc[::-1]
         ev = fam.evidence_sorted(m_asc, x_asc)
         t_lo, f_hi = ev.bounds(g_alpha)
         evs.append(ev)
+        sorted_scores.append((m_asc, x_asc))
         bounds.append((t_lo, f_hi))
         groups.append(
             Group(
@@ -236,6 +244,12 @@ def _membership(sets, claim, delta, conf, inputs) -> AuditReport:
             for i in range(len(groups[0].epsilon_curve["delta"]))
         ],
     }
+    points = {}
+    for key in ("epsilon_lower", "mu_lower"):  # each from the group whose bound is the largest
+        i = int(np.argmax([getattr(g, key) for g in groups]))
+        pt = op.membership_of(evs[i], *sorted_scores[i], delta=delta, confidence=conf,
+                              groups=g_count)[key]  # fmt: skip
+        points[key] = {**pt, "value": getattr(groups[i], key), "group": groups[i].name}
     verdict = p = needed = form_info = design_info = None
     note = ""
     if claim is not None:
@@ -293,6 +307,7 @@ def _membership(sets, claim, delta, conf, inputs) -> AuditReport:
         groups=tuple(groups),
         inputs=inputs,
         method=METHOD_MEMBERSHIP,
+        operating_point=points,
     )
 
 
@@ -371,6 +386,18 @@ def _reconstruction(t: cols.Targets, claim, delta, conf, inputs) -> AuditReport:
         )
     if eps is None:
         eps = rec.epsilon_lower(hits, t.priors, delta=delta, confidence=conf)
+    point = {
+        "value": float(eps),
+        "hits": hits,
+        "n_targets": n,
+        "rate": hits / n,
+        "prior_range": inputs["prior_range"],
+        "level": alpha,
+        "delta": delta,
+        "confidence": conf,
+        "test": "Swanberg et al. Theorem 3.5 tail Pr[hits >= v] at the observed hits, the file's "
+        "per-target priors (replace-one)",
+    }
     return AuditReport(
         schema=SCHEMA,
         kind="reconstruction",
@@ -391,6 +418,7 @@ def _reconstruction(t: cols.Targets, claim, delta, conf, inputs) -> AuditReport:
         design=design_info,
         inputs=inputs,
         method=METHOD_RECONSTRUCTION,
+        operating_point={"epsilon_lower": point},
     )
 
 
@@ -446,8 +474,9 @@ def _one_run(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -> Au
         if len(pairs) == 1 and pairs[0][1] == delta:
             seed = pairs[0][0]
     eps = seeded_sup(lambda th: p_of(v, m, ks, th, delta) <= alpha, seed, 64.0)
-    at = onerun.p_value(m, ks, v, epsilon=eps, delta=delta)
-    best_k = int(np.argmin(at))
+    point = op.one_run_steinke(scores, included, epsilon=eps, delta=delta, confidence=conf,
+                               guesses=k_given)  # fmt: skip
+    best_k = int(np.searchsorted(ks, point["guesses"]))
     verdict = p = needed = form_info = design_info = None
     note = ""
     if claim is not None:
@@ -508,6 +537,7 @@ def _one_run(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -> Au
         design=design_info,
         inputs=inputs,
         method=METHOD_ONE_RUN,
+        operating_point={"epsilon_lower": point},
     )
 
 
@@ -556,10 +586,27 @@ def _one_run_fdp(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -
             )
     seed = 0.0 if mu_claim is None else mu_claim
     mu_hat = seeded_sup(lambda th: refutes(v, m, ks, th), seed, 100.0)
-    eps = float(accounting.gaussian_epsilon(delta=delta, mu=mu_hat)) if delta > 0 else math.inf
+    # ε̂ is the ε at δ of the μ̂-GDP Gaussian, not a bound on every mechanism: at δ = 0 a Gaussian
+    # has ε = ∞ for any μ > 0, which says nothing about the mechanism, so none is printed there
     if mu_hat == 0:
         eps = 0.0
-    best_k = int(np.argmax(v / ks))
+    elif delta > 0:
+        eps = float(accounting.gaussian_epsilon(delta=delta, mu=mu_hat))
+    else:
+        eps = None
+    assumptions = (FDP_EPSILON_NOTE, *assumptions)
+    mu_point = op.one_run_fdp(scores, included, mu=mu_hat, confidence=conf, guesses=k_given)
+    points = {"mu_lower": mu_point}
+    if eps is not None:
+        points["epsilon_lower"] = {
+            "value": eps,
+            "from": "mu_lower",
+            "conversion": "the epsilon at delta of the mu_lower-GDP Gaussian (assumes a Gaussian "
+            "mechanism)",
+            "delta": delta,
+            "confidence": conf,
+        }
+    best_k = int(np.searchsorted(ks, mu_point["guesses"]))
     verdict = p_val = needed = form_info = design_info = None
     note = ""
     if mu_claim is not None:
@@ -605,7 +652,7 @@ def _one_run_fdp(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -
         kind="one-run",
         confidence=conf,
         delta=delta,
-        epsilon_lower=float(eps),
+        epsilon_lower=eps,
         mu_lower=float(mu_hat),
         n_members=int(c.members.size),
         n_nonmembers=int(c.nonmembers.size),
@@ -621,6 +668,7 @@ def _one_run_fdp(c: cols.Canaries, claim, delta, conf, guesses, inputs, where) -
         assumptions=assumptions,
         inputs=inputs,
         method=METHOD_ONE_RUN_FDP,
+        operating_point=points,
     )
 
 

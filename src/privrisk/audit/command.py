@@ -25,6 +25,9 @@ EXAMPLES = """examples:
   privrisk audit attack_result_0.npz --mu 1 --json
   privrisk audit outcomes.csv --epsilon 2          (columns hit, prior: reconstruction)
   privrisk audit one_run.csv --one-run --epsilon 4 --delta 1e-5
+  privrisk audit one_run.csv --methods all --epsilon 4 --delta 1e-5   (a panel, one table)
+  privrisk audit fixtures [--write-docs docs/audit.md]
+                   (DP-SGD bug fixtures: every bug refuted, every control consistent)
 """
 
 
@@ -63,6 +66,12 @@ def parser() -> argparse.ArgumentParser:
         help="the canaries' scores come from one trained model (the report says which test's "
         "assumptions hold; ML Privacy Meter, LeakPro and LiRA files are known to be)",
     )
+    ap.add_argument(
+        "--methods",
+        help="a panel on the same scores: 'all' or a list of threshold, steinke, fdp (the "
+        "two-sample test, the one-run audits of Steinke et al. and Mahloujifar et al.), one "
+        "table with each method's assumptions",
+    )
     ap.add_argument("--confidence", default="0.95", help="confidence of every bound (0.95)")
     add_guarantee_arguments(
         ap,
@@ -87,8 +96,18 @@ def _write_atomic(path: str, content: str) -> None:
         raise
 
 
+#: ``privrisk audit fixtures …`` runs the bug fixtures (:mod:`privrisk.audit.fixtures`), not an
+#: audit of a file named "fixtures" (a file needs a suffix the readers know: .csv, .npz, …)
+FIXTURES = "fixtures"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == [FIXTURES]:
+        from .fixtures import main as fixtures_main
+
+        return fixtures_main(argv[1:], prog="privrisk audit fixtures")
+    args = parser().parse_args(argv)
     from .build import audit
     from .errors import AuditInputError
     from .text import text
@@ -99,7 +118,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if k not in ("file", "json", "out") and v is not None and v is not False
     }
     try:
-        report = audit(args.file, **kwargs)
+        if args.methods is not None:
+            from . import panel as panel_mod
+
+            report = panel_mod.panel(args.file, **kwargs)
+            text = panel_mod.text
+        else:
+            report = audit(args.file, **kwargs)
     except AuditInputError as err:
         print(f"privrisk audit: error: {err.where}: {err.message}", file=sys.stderr)
         return 2

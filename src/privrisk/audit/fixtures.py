@@ -477,12 +477,20 @@ def write_docs(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def main(argv=None) -> int:
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not argparse's usage block
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def main(argv=None, prog: str = "python -m privrisk.audit.fixtures") -> int:
     """Run every fixture and the own-DP-SGD audits; print the tables (and write them into
-    ``--write-docs FILE``). Exit 1 when a bug is not refuted, a control is or the own DP-SGD is."""
+    ``--write-docs FILE``). Exit 1 when a bug is not refuted, a control is or the own DP-SGD is.
+    ``privrisk audit fixtures`` is this (``prog`` names it in messages)."""
     import time
 
-    ap = argparse.ArgumentParser(prog="python -m privrisk.audit.fixtures", description=__doc__)
+    ap = _Parser(
+        prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--write-docs", metavar="FILE", help="docs/audit.md to write the tables into")
     args = ap.parse_args(argv)
     if args.write_docs:

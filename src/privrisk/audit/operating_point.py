@@ -81,6 +81,12 @@ def membership(members, nonmembers, *, delta: float = 0.0, confidence: float = 0
     m_asc = np.sort(np.asarray(members, float))
     x_asc = np.sort(np.asarray(nonmembers, float))
     ev = fam.evidence_sorted(m_asc, x_asc)
+    return membership_of(ev, m_asc, x_asc, delta=delta, confidence=confidence, groups=groups)
+
+
+def membership_of(ev: fam.Evidence, m_asc, x_asc, *, delta: float, confidence: float,
+                  groups: int) -> dict:  # fmt: skip
+    """:func:`membership` from the family's evidence of the sorted scores (as the audit has it)."""
     a = (1 - confidence) / groups
     d = ev.design
     k_high = d.high.size

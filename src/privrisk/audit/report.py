@@ -12,7 +12,9 @@ import json
 import math
 from dataclasses import asdict, dataclass, field, fields
 
-SCHEMA = "privrisk.audit/2"
+SCHEMA = "privrisk.audit/3"
+#: older reports that still load (their ``operating_point`` is None): /2 lacks only that field
+READABLE = (SCHEMA, "privrisk.audit/2")
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ class AuditReport:
     kind: str
     confidence: float
     delta: float
-    epsilon_lower: float
+    epsilon_lower: float | None  # None: f-DP one-run at δ = 0 (no ε from a Gaussian there)
     mu_lower: float | None
     n_members: int | None
     n_nonmembers: int | None
@@ -79,6 +81,10 @@ class AuditReport:
     groups: tuple[Group, ...] = ()
     inputs: dict = field(default_factory=dict)
     method: tuple[str, ...] = ()
+    #: per top-level bound (``epsilon_lower``, ``mu_lower``), the test behind it: threshold(s),
+    #: counts (k of n), rates, the bounds on them and the levels they were computed at
+    #: (:mod:`privrisk.audit.operating_point`), enough to recompute the bound from the report
+    operating_point: dict | None = None
 
     def to_dict(self) -> dict:
         return _clean(asdict(self))
@@ -88,14 +94,14 @@ class AuditReport:
 
     @classmethod
     def from_dict(cls, d: dict) -> AuditReport:
-        if d.get("schema") != SCHEMA:
+        if d.get("schema") not in READABLE:
             raise ValueError(f"not a {SCHEMA} report (schema {d.get('schema')!r})")
         d = dict(d)
         d["groups"] = tuple(_group(g) for g in d.get("groups", ()))
         d["method"] = tuple(d.get("method", ()))
         d["assumptions"] = tuple(d.get("assumptions", ()))
         d["epsilon_lower"] = _num(d["epsilon_lower"])
-        for key in ("form", "design", "epsilon_curve"):
+        for key in ("form", "design", "epsilon_curve", "operating_point"):
             if d.get(key) is not None:
                 d[key] = _unclean(d[key])
         known = {f.name for f in fields(cls)}
