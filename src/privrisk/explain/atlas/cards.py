@@ -53,7 +53,7 @@ def _set_key(e: Entry, p: Parameters) -> str:
     return f"{e.key}/{p.label}" if p.label and len(e.parameters) > 1 else e.key
 
 
-def _composed(e: Entry, p: Parameters, n: int, adjacency) -> adapter.Guarantee:
+def _composed(e: Entry, p: Parameters, n: int, adjacency) -> adapter.Reading:
     """The guarantee of n periods of ``p`` by the exact accountant of its variant."""
     where = f"over {n} {e.period} periods"
     if p.rho is not None:
