@@ -19,8 +19,10 @@ from __future__ import annotations
 import sys
 import types
 
-from . import accounted, headline, reading, reverse, rows
+from . import accounted, headline, reverse, rows
 from . import attacker as attacker_mod
+from . import deployment as deployment_mod
+from . import reading as reading_mod
 from .card import Headline, RiskCard, Row, Section, Setting
 from .guarantee import ADD_REMOVE, GUARANTEE_ARGS, REPLACE_ONE, Guarantee
 from .inputs import BadInput
@@ -68,6 +70,8 @@ _INPUT_ORDER = (
     "rdp",
     "profile",
     "accountant",
+    "deployment",
+    "periods",
 )
 
 
@@ -76,13 +80,38 @@ def _build(guarantee: Guarantee | None = None, **kw) -> tuple[RiskCard, object, 
     g_args = {k: kw.pop(k) for k in GUARANTEE_ARGS if k in kw}
     max_risk = kw.pop("max_risk", None)
     a_args = {k: kw.pop(k, None) for k in _ATTACKER_ARGS}
+    d_args = {k: kw.pop(k, None) for k in deployment_mod.ARGS}
     if kw:
         raise TypeError(f"explain() got unexpected keyword arguments {sorted(kw)}")
-    value = Guarantee.of(guarantee, **g_args)
-    given = (value.to_args() if guarantee is not None else g_args) | a_args
+    reading = None
+    if d_args["deployment"] is not None:
+        if guarantee is not None:
+            raise BadInput("deployment", "the guarantee is given already; drop --deployment")
+        deployment_mod.check_alone(g_args)
+        prior_given = any(
+            a_args[k] is not None for k in ("prior", "values", "priors", "prior_file")
+        )
+        reading = deployment_mod.resolve(
+            d_args["deployment"],
+            d_args["periods"],
+            adjacency=g_args.get("adjacency"),
+            prior_given=prior_given,
+        )
+        value = reading.reading.guarantee
+        given = {k: v for k, v in (g_args | d_args).items() if v is not None} | a_args
+    else:
+        if d_args["periods"] is not None:
+            raise BadInput("periods", "only with --deployment (a published per-period budget)")
+        value = Guarantee.of(guarantee, **g_args)
+        given = (value.to_args() if guarantee is not None else g_args) | a_args
     given["max_risk"] = max_risk
     target = reverse.parse_max_risk(max_risk) if max_risk is not None else None
-    g = accounted.account(value)
+    try:
+        g = accounted.account(value)
+    except BadInput as err:
+        if reading is None or err.argument != "profile":
+            raise
+        raise deployment_mod.unreadable(reading, err) from None
     a = attacker_mod.parse(**a_args)
     card_rows, notes = rows.build(g, a)
     if target is not None:
@@ -95,8 +124,10 @@ def _build(guarantee: Guarantee | None = None, **kw) -> tuple[RiskCard, object, 
         notes=notes,
         headline=headline.choose(g, by_key),
         inputs=_inputs({k: given[k] for k in _INPUT_ORDER if k in given}, g, a),
-        reading=reading.sentence(g, a, by_key),
+        reading=reading_mod.sentence(g, a, by_key),
     )
+    if reading is not None:
+        card = deployment_mod.decorate(card, reading)
     return card, g, a
 
 
@@ -139,6 +170,8 @@ def explain(
     targets=None,
     attribute_range=None,
     max_risk=None,
+    deployment=None,
+    periods=None,
     **guarantee_args,
 ) -> RiskCard:
     """The risk card of a DP guarantee against the papers' attackers.
@@ -162,6 +195,12 @@ def explain(
         targets: number of targets in one run (default 100; per-target priors set it).
         attribute_range: the attribute's range in units of the precision a guess needs (±1 unit;
             default 20).
+        deployment: ``"KEY"`` or ``"KEY/LABEL"``: the guarantee of a published deployment in the
+            atlas (``privrisk atlas`` lists the keys), with its facts and every assumption the
+            reading adds (adjacency, horizon, prior) in the card's settings; only ``adjacency``
+            of the guarantee's arguments may be given beside it (to override the source's).
+        periods: with ``deployment``: compose a per-period budget over this many periods (else
+            the horizon the source states, else one period).
         max_risk: ``"KEY=VALUE"``: add the reverse question for that row (e.g.
             ``"reconstruction.beta=0.5"``).
         pld_discretisation: DP-SGD only: the PLD grid (default: adaptive, with a stated error).
@@ -183,7 +222,14 @@ def explain(
     """
     attacker = dict(base_rate=base_rate, prior=prior, values=values, priors=priors,
                     prior_file=prior_file, targets=targets, attribute_range=attribute_range)  # fmt: skip
-    return _build(guarantee, max_risk=max_risk, **attacker, **guarantee_args)[0]
+    return _build(
+        guarantee,
+        max_risk=max_risk,
+        deployment=deployment,
+        periods=periods,
+        **attacker,
+        **guarantee_args,
+    )[0]
 
 
 def html(

@@ -18,6 +18,8 @@ EXAMPLES = """examples:
   privrisk explain --epsilon 1 --values 8 --targets 100 --json
   privrisk explain --mu 1 --prior-file priors.csv --html card.html
   privrisk explain --epsilon 3 --prior 0.1 --max-risk reconstruction.beta=0.5
+  privrisk explain --deployment census-dhc-2020/persons
+  privrisk explain --deployment google-mobility --periods 30 --prior 0.1
   privrisk explain --load card.json
 """
 
@@ -70,6 +72,20 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_guarantee_arguments(ap)
+    d = ap.add_argument_group("or a published deployment (privrisk atlas lists them)")
+    d.add_argument(
+        "--deployment",
+        metavar="KEY[/LABEL]",
+        help="the guarantee of a deployment in the atlas, with its facts and every assumption "
+        "added (adjacency, horizon, prior) printed; --adjacency and the attacker's options "
+        "override them",
+    )
+    d.add_argument(
+        "--periods",
+        metavar="N",
+        help="with --deployment: compose its per-period budget over N periods (default: the "
+        "horizon its source states, else one period)",
+    )
     a = ap.add_argument_group("the attacker (each has a default, stated on the card)")
     a.add_argument("--base-rate", help="fraction of candidates that are members (0.5)")
     a.add_argument("--prior", help="prior success of one guess of one secret, in (0, 1]")

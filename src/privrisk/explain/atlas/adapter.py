@@ -126,17 +126,6 @@ def gdp_epsilon(mu: float, delta: float) -> float:
     return float(accounting.gaussian_epsilon(delta=delta, mu=mu))
 
 
-def with_facts(card, facts, assumptions: tuple[str, ...]):
-    """The card with the deployment's facts as settings and the assumptions as notes."""
-    from dataclasses import replace
-
-    from privrisk.explain import Setting
-
-    settings = tuple(Setting(f"atlas.{name}", name, text) for name, text in facts)
-    notes = tuple(f"assumed: {a}" for a in assumptions)
-    return replace(card, settings=settings + card.settings, notes=notes + card.notes)
-
-
 def dpsgd_epsilon(*, noise_multiplier: float, sample_rate: float, steps: int, delta: float):
     """The accountant's ε of DP-SGD (add/remove, every iterate released): the card's bound."""
     from privrisk import accounting

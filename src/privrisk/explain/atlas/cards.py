@@ -174,17 +174,32 @@ def find(atlas: Atlas, key: str, flag: str = "--deployment") -> tuple[Entry, Par
     raise AtlasError(f"{flag}: {e.key} has no parameter set {label!r}; choose {labels}")
 
 
-def card_for(
+@dataclass(frozen=True)
+class DeploymentReading:
+    """One deployment's parameter set read as a guarantee for its full card: the reading (the
+    :class:`privrisk.explain.Guarantee` and the assumptions it added), the published facts as
+    (name, text) pairs, and every assumption the card adds (adjacency, horizon, prior)."""
+
+    entry: Entry
+    params: Parameters
+    reading: adapter.Reading
+    facts: tuple[tuple[str, str], ...]
+    assumptions: tuple[str, ...]
+    periods: int | None
+
+
+def read(
     key: str,
     *,
-    prior: float | None = None,
     periods: int | None = None,
     adjacency: str | None = None,
+    prior_given: bool = False,
     atlas: Atlas | None = None,
-):
-    """The full risk card of one deployment's parameter set (``KEY`` or ``KEY/LABEL``), over
+) -> DeploymentReading:
+    """The guarantee of one deployment's parameter set (``KEY`` or ``KEY/LABEL``) over
     ``periods`` periods if given (else its stated horizon, else one period), with the facts it
-    was read from and every assumption added (adjacency, horizon, prior) in its settings."""
+    was read from and every assumption added; AtlasError (one line, naming the flag) if it
+    cannot be read."""
     atlas = atlas or load()
     e, p = find(atlas, key)
     periods = check_periods(periods)
@@ -204,9 +219,13 @@ def card_for(
         )
     elif e.per_period and not periods:
         assumptions.append(f"horizon: {n} × {e.period} ({e.horizon.text}; override with --periods)")
-    if prior is None:
+    elif periods and not e.per_period:
+        raise AtlasError(
+            f"--periods: {e.key} publishes a budget per {e.period}, not per period; drop --periods"
+        )
+    if not prior_given:
         assumptions.append(f"prior: {PRIOR:g} for one yes/no secret (override with --prior)")
-    facts = [
+    facts = (
         ("deployment", f"{e.name} ({e.organisation}, {e.year})"),
         ("published", p.printed),
         ("unit", f"{e.unit_of(p)} (as printed: {e.unit_as_printed}); {e.model} model"),
@@ -218,9 +237,24 @@ def card_for(
                 + list(e.urls)
             ),
         ),  # fmt: skip
-    ]
+    )
+    return DeploymentReading(e, p, g, facts, tuple(assumptions), n if e.per_period else None)
+
+
+def card_for(
+    key: str,
+    *,
+    prior: float | None = None,
+    periods: int | None = None,
+    adjacency: str | None = None,
+):
+    """The full risk card of one deployment's parameter set (``KEY`` or ``KEY/LABEL``), over
+    ``periods`` periods if given (else its stated horizon, else one period), with the facts it
+    was read from and every assumption added (adjacency, horizon, prior) in its settings: the
+    card of ``privrisk.explain(deployment=key, ...)``; AtlasError naming the flag."""
+    from privrisk.explain import BadInput, explain
+
     try:
-        card = adapter.card(g, prior=PRIOR if prior is None else prior)
-    except adapter.NoCard as err:
-        raise AtlasError(f"--deployment: {e.key}: {err}") from None
-    return adapter.with_facts(card, facts, tuple(assumptions))
+        return explain(deployment=key, periods=periods, adjacency=adjacency, prior=prior)
+    except BadInput as err:
+        raise AtlasError(f"{err.flag}: {err.message}") from None
