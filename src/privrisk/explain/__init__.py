@@ -126,6 +126,10 @@ def _build(guarantee: Guarantee | None = None, **kw) -> tuple[RiskCard, object, 
         inputs=_inputs({k: given[k] for k in _INPUT_ORDER if k in given}, g, a),
         reading=reading_mod.sentence(g, a, by_key),
     )
+    if value.way == "dpsgd":  # one ε per threat model: every iterate, the last one (, an attack)
+        from . import dpsgd_lines
+
+        card = card.with_section(dpsgd_lines.section(value, g))
     if reading is not None:
         card = deployment_mod.decorate(card, reading)
     return card, g, a

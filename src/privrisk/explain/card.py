@@ -109,7 +109,12 @@ class RiskCard:
         clash = sorted(taken & {r.key for r in section.rows})
         if clash or section.key in {s.key for s in self.sections}:
             raise ValueError(f"section {section.key!r} reuses keys of the card: {clash}")
-        return replace(self, sections=(*self.sections, section))
+        sections = self.sections
+        if section.key == "audit":  # a DP-SGD card's third line is the audit's ε̂ (.dpsgd_lines)
+            from .dpsgd_lines import join_audit
+
+            sections = join_audit(sections, section)
+        return replace(self, sections=(*sections, section))
 
     # --- JSON ------------------------------------------------------------------------------
 
