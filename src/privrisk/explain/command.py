@@ -14,6 +14,7 @@ from . import audit_section
 
 EXAMPLES = """examples:
   privrisk explain --epsilon 3 --prior 0.1
+  privrisk explain --epsilon 8 --records 10000 --unit person
   privrisk explain --noise-multiplier 1.1 --sample-rate 0.004 --steps 7000 --delta 1e-5
   privrisk explain --epsilon 1 --values 8 --targets 100 --json
   privrisk explain --mu 1 --prior-file priors.csv --html card.html
@@ -91,7 +92,17 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--prior", help="prior success of one guess of one secret, in (0, 1]")
     a.add_argument("--values", help="the secret is one of K equally likely values (2)")
     a.add_argument("--prior-file", help="per-target priors, one number per line")
-    a.add_argument("--targets", help="targets attacked in one run (100)")
+    a.add_argument("--targets", help="targets attacked in one run (100, or --records)")
+    a.add_argument(
+        "--records",
+        metavar="N",
+        help="the number of people in your table: the reconstruction count is for them",
+    )
+    a.add_argument(
+        "--unit",
+        help="the unit the guarantee protects (person, user, user-day, ...): the card places it "
+        "among published deployments of that unit",
+    )
     a.add_argument(
         "--attribute-range", help="attribute range in units of the precision needed (20)"
     )
