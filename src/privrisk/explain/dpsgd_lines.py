@@ -10,7 +10,8 @@ model it assumes:
    :mod:`privrisk.explain.atlas.last_iterate`): the ε of Binomial(T, q) + N(0, σ²T) against
    N(0, σ²T), exact for a linear loss and not a bound for every loss;
 3. **this attack**: with ``--audit FILE``, the audit's lower bound ε̂ (joined when the audit's
-   section is added to the card, :func:`join_audit`).
+   section is added to the card: :meth:`.card.RiskCard.with_section`, which cannot import this
+   module, the card sitting below it).
 
 The heuristic is computed for the add/remove pair of the paper; a card read as replace-one says so.
 """
@@ -89,31 +90,3 @@ def section(value, g) -> Section:
         "--audit FILE with your attack's results for this attack's lower bound.",
     )
     return Section(key=KEY, title=TITLE, rows=rows, notes=notes)
-
-
-def join_audit(sections: tuple[Section, ...], audit: Section) -> tuple[Section, ...]:
-    """The card's sections with the audit's ε̂ joined to the DP-SGD lines as the third line
-    (this attack's lower bound); unchanged if either is missing."""
-    lower = next((r for r in audit.rows if r.key == "audit.epsilon_lower"), None)
-    if lower is None or not any(s.key == KEY for s in sections):
-        return sections
-    at = lower.label.split("at δ = ", 1)[-1] if "at δ = " in lower.label else "the audit's δ"
-    row = Row(
-        key="dpsgd.audit",
-        group=KEY,
-        label="This attack: the audit's lower bound",
-        value=lower.value,
-        text=f"ε ≥ {_eps(lower.value)} at δ = {at}",
-        source=lower.source,
-        attacker="Threat model: this attack, as run (an empirical lower bound: the true ε of "
-        "what was released is at least this, at the audit's confidence).",
-        adjacency=lower.adjacency,
-        function=lower.function,
-    )
-    out = []
-    for s in sections:
-        if s.key == KEY:
-            rows = tuple(r for r in s.rows if r.key != row.key) + (row,)
-            s = Section(key=s.key, title=s.title, rows=rows, notes=s.notes[:0])
-        out.append(s)
-    return tuple(out)
