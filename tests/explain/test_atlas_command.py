@@ -142,11 +142,12 @@ def test_card_for_prints_facts_and_assumptions():
     ]
     assert "3e9c812" in c.setting("atlas.source").text
     assert c.setting("adjacency").text.startswith("replace-one")
-    assert any("prior" in n for n in c.notes)
+    assumed = [s.text for s in c.settings if s.name.startswith("atlas.assumed.")]
+    assert any(a.startswith("prior") for a in assumed)
     # unknown adjacency: the safe reading, said so, and overridable
     c = card_for("vaultgemma-1b")
     assert c.setting("adjacency").text.startswith("add-remove")
-    assert any("not stated by any source" in n for n in c.notes)
+    assert any("not stated by any source" in s.text for s in c.settings if s.label == "assumed")
     c2 = card_for("vaultgemma-1b", adjacency="replace-one")
     assert (
         c2.row("reconstruction.beta").value < c.row("reconstruction.beta").value

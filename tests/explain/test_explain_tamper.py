@@ -79,7 +79,7 @@ TAMPERS = [
      "settings[1].default"),
     ("notes as a string", lambda d: d.update(notes="certified safe"), "notes"),
     ("a note appended", lambda d: d["notes"].append("certified safe"), "notes"),
-    ("a fabricated section", lambda d: d["sections"].append(FABRICATED), "sections[0]"),
+    ("a fabricated section", lambda d: d["sections"].append(FABRICATED), "sections["),  # after any explain makes
     ("reading rewritten", lambda d: d.update(reading="Strong protection."), "reading"),
     ("reading emptied", lambda d: d.update(reading=""), "reading"),
     ("baseline changed", _set_row("reconstruction.beta", "baseline", 0.3), "reconstruction.beta"),

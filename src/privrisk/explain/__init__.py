@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import sys
 import types
+from dataclasses import replace
 
-from . import accounted, headline, reading, reverse, rows
+from . import accounted, context, headline, reverse, rows
 from . import attacker as attacker_mod
+from . import deployment as deployment_mod
+from . import reading as reading_mod
 from .card import Headline, RiskCard, Row, Section, Setting
 from .guarantee import ADD_REMOVE, GUARANTEE_ARGS, REPLACE_ONE, Guarantee
 from .inputs import BadInput
@@ -68,6 +71,10 @@ _INPUT_ORDER = (
     "rdp",
     "profile",
     "accountant",
+    "deployment",
+    "periods",
+    "records",
+    "unit",
 )
 
 
@@ -76,14 +83,43 @@ def _build(guarantee: Guarantee | None = None, **kw) -> tuple[RiskCard, object, 
     g_args = {k: kw.pop(k) for k in GUARANTEE_ARGS if k in kw}
     max_risk = kw.pop("max_risk", None)
     a_args = {k: kw.pop(k, None) for k in _ATTACKER_ARGS}
+    d_args = {k: kw.pop(k, None) for k in deployment_mod.ARGS}
+    c_args = {k: kw.pop(k, None) for k in ("records", "unit")}
     if kw:
         raise TypeError(f"explain() got unexpected keyword arguments {sorted(kw)}")
-    value = Guarantee.of(guarantee, **g_args)
-    given = (value.to_args() if guarantee is not None else g_args) | a_args
+    reading = None
+    if d_args["deployment"] is not None:
+        if guarantee is not None:
+            raise BadInput("deployment", "the guarantee is given already; drop --deployment")
+        deployment_mod.check_alone(g_args)
+        prior_given = any(
+            a_args[k] is not None for k in ("prior", "values", "priors", "prior_file")
+        )
+        reading = deployment_mod.resolve(
+            d_args["deployment"],
+            d_args["periods"],
+            adjacency=g_args.get("adjacency"),
+            prior_given=prior_given,
+        )
+        value = reading.reading.guarantee
+        given = {k: v for k, v in (g_args | d_args).items() if v is not None} | a_args
+    else:
+        if d_args["periods"] is not None:
+            raise BadInput("periods", "only with --deployment (a published per-period budget)")
+        value = Guarantee.of(guarantee, **g_args)
+        given = (value.to_args() if guarantee is not None else g_args) | a_args
     given["max_risk"] = max_risk
+    given |= c_args
+    records = context.check_records(c_args["records"])
+    unit = context.check_unit(c_args["unit"])
     target = reverse.parse_max_risk(max_risk) if max_risk is not None else None
-    g = accounted.account(value)
-    a = attacker_mod.parse(**a_args)
+    try:
+        g = accounted.account(value)
+    except BadInput as err:
+        if reading is None or err.argument != "profile":
+            raise
+        raise deployment_mod.unreadable(reading, err) from None
+    a = attacker_mod.parse(**_with_records(a_args, records))
     card_rows, notes = rows.build(g, a)
     if target is not None:
         card_rows = (*card_rows, reverse.answer(g, a, *target))
@@ -95,9 +131,62 @@ def _build(guarantee: Guarantee | None = None, **kw) -> tuple[RiskCard, object, 
         notes=notes,
         headline=headline.choose(g, by_key),
         inputs=_inputs({k: given[k] for k in _INPUT_ORDER if k in given}, g, a),
-        reading=reading.sentence(g, a, by_key),
+        reading=reading_mod.sentence(g, a, by_key),
     )
+    card = replace(card, settings=_records_setting(card.settings, a, records))
+    if value.way == "dpsgd":  # one ε per threat model: every iterate, the last one (, an attack)
+        from . import dpsgd_lines
+
+        card = card.with_section(dpsgd_lines.section(value, g))
+    own = reading.entry.unit_of(reading.params) if reading is not None else None
+    card = card.with_section(
+        context.section(
+            g,
+            a,
+            by_key,
+            unit=unit,
+            records=records,
+            exclude=reading.entry.key if reading is not None else None,
+            own_unit=own,
+        )
+    )
+    if reading is not None:
+        card = deployment_mod.decorate(card, reading)
     return card, g, a
+
+
+def _with_records(a_args: dict, records: int | None) -> dict:
+    """The attacker's arguments with the targets of one run defaulting to the table's people
+    (at most the count row's limit); more targets than people is refused."""
+    if records is None:
+        return a_args
+    if a_args["targets"] is not None:
+        from .inputs import integer
+
+        if integer("targets", a_args["targets"], lo=1) > records:
+            raise BadInput(
+                "targets", f"more targets than the table's {records:,} people (--records)"
+            )
+        return a_args
+    if a_args["priors"] is not None or a_args["prior_file"] is not None:
+        return a_args
+    return a_args | {"targets": min(records, attacker_mod.MAX_TARGETS)}
+
+
+def _records_setting(settings, a, records):
+    """The table's size, after the targets: given, or asked for."""
+    if records is None:
+        text = "not given: give --records N, the number of people in your table"
+    elif a.targets < records:
+        text = (
+            f"{records:,} (given); the count row is for {a.targets:,} of them "
+            f"(at most {attacker_mod.MAX_TARGETS:,} targets are computed)"
+        )
+    else:
+        text = f"{records:,} (given): the count row is for all of them"
+    s = Setting("records", "people in the table", text, value=records and float(records))
+    i = next(i for i, x in enumerate(settings) if x.name == "targets")
+    return (*settings[: i + 1], s, *settings[i + 1 :])
 
 
 def _inputs(given: dict, g, a) -> dict:
@@ -139,6 +228,10 @@ def explain(
     targets=None,
     attribute_range=None,
     max_risk=None,
+    deployment=None,
+    periods=None,
+    records=None,
+    unit=None,
     **guarantee_args,
 ) -> RiskCard:
     """The risk card of a DP guarantee against the papers' attackers.
@@ -162,6 +255,17 @@ def explain(
         targets: number of targets in one run (default 100; per-target priors set it).
         attribute_range: the attribute's range in units of the precision a guess needs (±1 unit;
             default 20).
+        deployment: ``"KEY"`` or ``"KEY/LABEL"``: the guarantee of a published deployment in the
+            atlas (``privrisk atlas`` lists the keys), with its facts and every assumption the
+            reading adds (adjacency, horizon, prior) in the card's settings; only ``adjacency``
+            of the guarantee's arguments may be given beside it (to override the source's).
+        periods: with ``deployment``: compose a per-period budget over this many periods (else
+            the horizon the source states, else one period).
+        records: the number of people in the table: the reconstruction count is for them (the
+            targets of one run default to it); the card asks for it when it is not given.
+        unit: the unit the guarantee protects (person, user, user-day, ...; ``privrisk atlas``
+            lists them): the card's context places it among published deployments of that unit
+            (a deployment's own unit by default; else every unit, said so).
         max_risk: ``"KEY=VALUE"``: add the reverse question for that row (e.g.
             ``"reconstruction.beta=0.5"``).
         pld_discretisation: DP-SGD only: the PLD grid (default: adaptive, with a stated error).
@@ -183,7 +287,16 @@ def explain(
     """
     attacker = dict(base_rate=base_rate, prior=prior, values=values, priors=priors,
                     prior_file=prior_file, targets=targets, attribute_range=attribute_range)  # fmt: skip
-    return _build(guarantee, max_risk=max_risk, **attacker, **guarantee_args)[0]
+    return _build(
+        guarantee,
+        max_risk=max_risk,
+        deployment=deployment,
+        periods=periods,
+        records=records,
+        unit=unit,
+        **attacker,
+        **guarantee_args,
+    )[0]
 
 
 def html(

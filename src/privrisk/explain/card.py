@@ -109,7 +109,10 @@ class RiskCard:
         clash = sorted(taken & {r.key for r in section.rows})
         if clash or section.key in {s.key for s in self.sections}:
             raise ValueError(f"section {section.key!r} reuses keys of the card: {clash}")
-        return replace(self, sections=(*self.sections, section))
+        sections = self.sections
+        if section.key == "audit":  # a DP-SGD card's third line is the audit's ε̂ (.dpsgd_lines)
+            sections = _join_audit(sections, section)
+        return replace(self, sections=(*sections, section))
 
     # --- JSON ------------------------------------------------------------------------------
 
@@ -157,6 +160,41 @@ class RiskCard:
     @classmethod
     def from_json(cls, text: str) -> RiskCard:
         return cls.from_dict(json.loads(text))
+
+
+def _join_audit(sections: tuple[Section, ...], audit: Section) -> tuple[Section, ...]:
+    """The card's sections with the audit's ε̂ joined to the DP-SGD lines as the third line
+    (this attack's lower bound); unchanged if either is missing. Here, not in .dpsgd_lines (which
+    makes the first two lines): the card sits below every module that makes rows."""
+    lower = next((r for r in audit.rows if r.key == "audit.epsilon_lower"), None)
+    if lower is None or not any(s.key == "dpsgd" for s in sections):
+        return sections
+    at = lower.label.split("at δ = ", 1)[-1] if "at δ = " in lower.label else "the audit's δ"
+    row = Row(
+        key="dpsgd.audit",
+        group="dpsgd",
+        label="This attack: the audit's lower bound",
+        value=lower.value,
+        text=f"ε ≥ {_eps_text(lower.value)} at δ = {at}",
+        source=lower.source,
+        attacker="Threat model: this attack, as run (an empirical lower bound: the true ε of "
+        "what was released is at least this, at the audit's confidence).",
+        adjacency=lower.adjacency,
+        function=lower.function,
+    )
+    out = []
+    for s in sections:
+        if s.key == "dpsgd":
+            rows = tuple(r for r in s.rows if r.key != row.key) + (row,)
+            s = Section(key=s.key, title=s.title, rows=rows, notes=s.notes[:0])
+        out.append(s)
+    return tuple(out)
+
+
+def _eps_text(x: float | None) -> str:
+    if x is None:
+        return "n/a"
+    return "∞" if math.isinf(x) else f"{x:.3g}"
 
 
 #: the libraries whose versions a serialised card records (its numbers depend on them)

@@ -14,10 +14,13 @@ from . import audit_section
 
 EXAMPLES = """examples:
   privrisk explain --epsilon 3 --prior 0.1
+  privrisk explain --epsilon 8 --records 10000 --unit person
   privrisk explain --noise-multiplier 1.1 --sample-rate 0.004 --steps 7000 --delta 1e-5
   privrisk explain --epsilon 1 --values 8 --targets 100 --json
   privrisk explain --mu 1 --prior-file priors.csv --html card.html
   privrisk explain --epsilon 3 --prior 0.1 --max-risk reconstruction.beta=0.5
+  privrisk explain --deployment census-dhc-2020/persons
+  privrisk explain --deployment google-mobility --periods 30 --prior 0.1
   privrisk explain --load card.json
 """
 
@@ -70,12 +73,36 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_guarantee_arguments(ap)
+    d = ap.add_argument_group("or a published deployment (privrisk atlas lists them)")
+    d.add_argument(
+        "--deployment",
+        metavar="KEY[/LABEL]",
+        help="the guarantee of a deployment in the atlas, with its facts and every assumption "
+        "added (adjacency, horizon, prior) printed; --adjacency and the attacker's options "
+        "override them",
+    )
+    d.add_argument(
+        "--periods",
+        metavar="N",
+        help="with --deployment: compose its per-period budget over N periods (default: the "
+        "horizon its source states, else one period)",
+    )
     a = ap.add_argument_group("the attacker (each has a default, stated on the card)")
     a.add_argument("--base-rate", help="fraction of candidates that are members (0.5)")
     a.add_argument("--prior", help="prior success of one guess of one secret, in (0, 1]")
     a.add_argument("--values", help="the secret is one of K equally likely values (2)")
     a.add_argument("--prior-file", help="per-target priors, one number per line")
-    a.add_argument("--targets", help="targets attacked in one run (100)")
+    a.add_argument("--targets", help="targets attacked in one run (100, or --records)")
+    a.add_argument(
+        "--records",
+        metavar="N",
+        help="the number of people in your table: the reconstruction count is for them",
+    )
+    a.add_argument(
+        "--unit",
+        help="the unit the guarantee protects (person, user, user-day, ...): the card places it "
+        "among published deployments of that unit",
+    )
     a.add_argument(
         "--attribute-range", help="attribute range in units of the precision needed (20)"
     )

@@ -206,6 +206,9 @@ def _point(knob: Knob, x: float, base: _Base, g: Accounted, a, keys) -> dict | N
     try:
         if knob.part == "guarantee":
             args = dict(base.guarantee) | {knob.name: value}
+            if "deployment" in command:  # a moved guarantee is no longer the deployment's
+                command = {k: v for k, v in command.items() if k not in ("deployment", "periods")}
+                command = dict(base.guarantee) | command
             if g.kind == "dpsgd":
                 args["accountant"] = "rdp"
                 args.pop("pld_discretisation", None)

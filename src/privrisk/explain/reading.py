@@ -87,5 +87,6 @@ def sentence(g: Accounted, a, rows: dict[str, Row]) -> str:
         secret = ""
     return (
         f"{opening}: {member}{secret} ({g.adjacency} adjacency); these bound the strongest such "
-        "attacker, and real attacks, which know less, usually do worse."
+        "attacker: one that knows less may do worse, but the guarantee promises no more than "
+        "these bounds."
     )

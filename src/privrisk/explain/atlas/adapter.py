@@ -1,13 +1,16 @@
-"""The one place the atlas meets the rest of privrisk: an entry's parameter set as a guarantee and
-its risk card (:func:`card`), and the conversions between ρ, μ and (ε, δ) the lint compares with
-the published numbers. Nothing else in this package imports :mod:`privrisk.explain` or
-:mod:`privrisk.accounting`, so moving to another guarantee type is an edit here alone.
+"""The one place the atlas meets the rest of privrisk: an entry's parameter set as the project's one
+guarantee value, :class:`privrisk.explain.Guarantee` (:func:`guarantee`, with the assumptions the
+reading added), its risk card (:func:`card`), and the conversions between ρ, μ and (ε, δ) the lint
+compares with the published numbers. Nothing else in this package imports
+:mod:`privrisk.explain` or :mod:`privrisk.accounting`.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
+from privrisk.explain.guarantee import Guarantee
 
 from .schema import Entry, Parameters
 
@@ -21,11 +24,13 @@ class NoCard(ValueError):
 
 
 @dataclass(frozen=True)
-class Guarantee:
-    """What :func:`card` hands to ``privrisk.explain``: the keyword arguments, and the assumptions
-    it added to the published facts (each printed beside the card, each overridable)."""
+class Reading:
+    """A parameter set read as a guarantee: the :class:`privrisk.explain.Guarantee` value the card
+    is made of, the assumptions the reading added to the published facts (each printed beside
+    the card, each overridable) and how the card names it. Not a second guarantee type: the
+    guarantee is ``guarantee``; the rest is what the atlas says about it."""
 
-    kwargs: dict
+    guarantee: Guarantee
     assumptions: tuple[str, ...]
     description: str
 
@@ -40,10 +45,12 @@ def guarantee(
     rho: float | None = None,
     mu: float | None = None,
     description: str = "",
-) -> Guarantee:
-    """The explain arguments of one parameter set (or of a composed profile, ρ or μ that
-    :mod:`.compose` made from it). ρ wins over μ over ε where several are printed: it is the
-    object the publisher accounted with; the others are conversions the lint checks."""
+) -> Reading:
+    """The guarantee of one parameter set (or of a composed profile, ρ or μ that :mod:`.compose`
+    made from it), as a :class:`Reading`. ρ wins over μ over ε where several are printed: it is
+    the object the publisher accounted with; the others are conversions the lint checks."""
+    from privrisk.explain import BadInput
+
     assumptions = []
     if adjacency is None:
         if entry.adjacency == "unknown":
@@ -78,15 +85,20 @@ def guarantee(
         raise NoCard(f"{entry.key}: the parameter set prints no ε, ρ or μ")
     if delta is not None:
         kw["delta"] = delta
-    return Guarantee(kw, tuple(assumptions), description or params.printed)
+    try:
+        value = Guarantee(**kw)
+    except BadInput as err:  # e.g. an adjacency the guarantee does not know
+        raise NoCard(f"{entry.key}: {err.flag}: {err.message}") from None
+    return Reading(value, tuple(assumptions), description or params.printed)
 
 
-def card(g: Guarantee, *, prior: float):
-    """The risk card of ``g`` against an attacker with prior success ``prior`` for one secret."""
+def card(r: Reading, *, prior: float, **attacker):
+    """The risk card of ``r``'s guarantee against an attacker with prior success ``prior`` for
+    one secret (and any other attacker argument of :func:`privrisk.explain.explain`)."""
     from privrisk.explain import BadInput, explain
 
     try:
-        return explain(**g.kwargs, prior=prior)
+        return explain(r.guarantee, prior=prior, **attacker)
     except BadInput as err:  # e.g. a composed profile whose δ never gets as small as asked
         raise NoCard(f"the card refuses it: {err}") from None
 
@@ -112,17 +124,6 @@ def gdp_epsilon(mu: float, delta: float) -> float:
     from privrisk import accounting
 
     return float(accounting.gaussian_epsilon(delta=delta, mu=mu))
-
-
-def with_facts(card, facts, assumptions: tuple[str, ...]):
-    """The card with the deployment's facts as settings and the assumptions as notes."""
-    from dataclasses import replace
-
-    from privrisk.explain import Setting
-
-    settings = tuple(Setting(f"atlas.{name}", name, text) for name, text in facts)
-    notes = tuple(f"assumed: {a}" for a in assumptions)
-    return replace(card, settings=settings + card.settings, notes=notes + card.notes)
 
 
 def dpsgd_epsilon(*, noise_multiplier: float, sample_rate: float, steps: int, delta: float):

@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass, field
 
 import privrisk.explain.atlas.adapter as adapter
+import privrisk.explain.atlas.channels as channels
 import privrisk.explain.atlas.compose as compose
 
 from .schema import Atlas, AtlasError, Entry, Parameters, load
@@ -43,6 +44,8 @@ class Headline:
     epsilon: float | None = None
     note: str = ""
     assumptions: tuple[str, ...] = field(default=())
+    #: a local randomizer's channel the numbers are read through (:mod:`.channels`), by name
+    channel: str = ""
 
     @property
     def has_numbers(self) -> bool:
@@ -53,7 +56,7 @@ def _set_key(e: Entry, p: Parameters) -> str:
     return f"{e.key}/{p.label}" if p.label and len(e.parameters) > 1 else e.key
 
 
-def _composed(e: Entry, p: Parameters, n: int, adjacency) -> adapter.Guarantee:
+def _composed(e: Entry, p: Parameters, n: int, adjacency) -> adapter.Reading:
     """The guarantee of n periods of ``p`` by the exact accountant of its variant."""
     where = f"over {n} {e.period} periods"
     if p.rho is not None:
@@ -98,6 +101,39 @@ def _headline(e, p, scope, g, *, prior, reconstruction_prior, note="") -> Headli
     )
 
 
+def _dp_note(e: Entry) -> str:
+    if e.model == "central":
+        return ""
+    return (
+        f"{e.model} model: the randomizer ({e.mechanism}) is not published in enough detail to "
+        "read its channel; shown as ε-DP, a bound for every mechanism with this ε"
+    )
+
+
+def _local(e, p, scope, g, *, prior, reconstruction_prior) -> Headline | None:
+    """A local randomizer's numbers through its published channel (:mod:`.channels`), or None
+    when it has none."""
+    ch = channels.of(p.channel, p.epsilon)
+    if ch is None:
+        return None
+    return Headline(
+        key=_set_key(e, p),
+        entry=e,
+        label=p.label,
+        unit=e.unit_of(p),
+        scope=scope,
+        printed=g.description,
+        membership_advantage=ch.advantage(),
+        posterior=ch.binary_success(prior),
+        reconstruction=ch.reconstruction(reconstruction_prior),
+        epsilon=p.epsilon,
+        note=f"local model, through its channel: {ch.name}, {p.channel['text']} (one report; "
+        "the advantage is between two values of one user's report)",
+        assumptions=g.assumptions,
+        channel=ch.name,
+    )
+
+
 def check_periods(periods) -> int | None:
     if periods is None:
         return None
@@ -129,7 +165,9 @@ def entry_headlines(
                                 note=str(err)))  # fmt: skip
             continue
         try:
-            out.append(_headline(e, p, per, g, **kw))
+            out.append(
+                _local(e, p, per, g, **kw) or _headline(e, p, per, g, **kw, note=_dp_note(e))
+            )
         except adapter.NoCard as err:
             out.append(Headline(_set_key(e, p), e, p.label, e.unit_of(p), per, p.printed,
                                 note=str(err)))  # fmt: skip
@@ -142,7 +180,12 @@ def entry_headlines(
         if e.per_period and n:
             scope = f"over {n} × {e.period} ({why})"
             try:
-                out.append(_headline(e, p, scope, _composed(e, p, n, adjacency), **kw))
+                why_dp = (
+                    "composed as ε-DP (the channel is read for one report)"
+                    if p.channel
+                    else _dp_note(e)
+                )
+                out.append(_headline(e, p, scope, _composed(e, p, n, adjacency), **kw, note=why_dp))
             except adapter.NoCard as err:
                 out.append(Headline(_set_key(e, p), e, p.label, e.unit_of(p), scope, p.printed,
                                     note=str(err)))  # fmt: skip
@@ -174,17 +217,32 @@ def find(atlas: Atlas, key: str, flag: str = "--deployment") -> tuple[Entry, Par
     raise AtlasError(f"{flag}: {e.key} has no parameter set {label!r}; choose {labels}")
 
 
-def card_for(
+@dataclass(frozen=True)
+class DeploymentReading:
+    """One deployment's parameter set read as a guarantee for its full card: the reading (the
+    :class:`privrisk.explain.Guarantee` and the assumptions it added), the published facts as
+    (name, text) pairs, and every assumption the card adds (adjacency, horizon, prior)."""
+
+    entry: Entry
+    params: Parameters
+    reading: adapter.Reading
+    facts: tuple[tuple[str, str], ...]
+    assumptions: tuple[str, ...]
+    periods: int | None
+
+
+def read(
     key: str,
     *,
-    prior: float | None = None,
     periods: int | None = None,
     adjacency: str | None = None,
+    prior_given: bool = False,
     atlas: Atlas | None = None,
-):
-    """The full risk card of one deployment's parameter set (``KEY`` or ``KEY/LABEL``), over
+) -> DeploymentReading:
+    """The guarantee of one deployment's parameter set (``KEY`` or ``KEY/LABEL``) over
     ``periods`` periods if given (else its stated horizon, else one period), with the facts it
-    was read from and every assumption added (adjacency, horizon, prior) in its settings."""
+    was read from and every assumption added; AtlasError (one line, naming the flag) if it
+    cannot be read."""
     atlas = atlas or load()
     e, p = find(atlas, key)
     periods = check_periods(periods)
@@ -204,9 +262,13 @@ def card_for(
         )
     elif e.per_period and not periods:
         assumptions.append(f"horizon: {n} × {e.period} ({e.horizon.text}; override with --periods)")
-    if prior is None:
+    elif periods and not e.per_period:
+        raise AtlasError(
+            f"--periods: {e.key} publishes a budget per {e.period}, not per period; drop --periods"
+        )
+    if not prior_given:
         assumptions.append(f"prior: {PRIOR:g} for one yes/no secret (override with --prior)")
-    facts = [
+    facts = (
         ("deployment", f"{e.name} ({e.organisation}, {e.year})"),
         ("published", p.printed),
         ("unit", f"{e.unit_of(p)} (as printed: {e.unit_as_printed}); {e.model} model"),
@@ -218,9 +280,44 @@ def card_for(
                 + list(e.urls)
             ),
         ),  # fmt: skip
-    ]
+    )
+    if e.model != "central":
+        facts += (("channel", _channel_fact(e, p)),)
+    return DeploymentReading(e, p, g, facts, tuple(assumptions), n if e.per_period else None)
+
+
+def _channel_fact(e: Entry, p: Parameters) -> str:
+    """What a local randomizer's published channel gives for one report, beside the card's ε-DP
+    rows (which hold for every ε-DP randomizer)."""
+    ch = channels.of(p.channel, p.epsilon)
+    if ch is None:
+        return (
+            f"{e.model} model; the randomizer ({e.mechanism}) is not published in enough detail "
+            "to read its channel: the rows below are the ε-DP bounds"
+        )
+    return (
+        f"through its published channel, {ch.name} ({p.channel['text']}), one report: two values "
+        f"told apart with TPR − FPR at most {ch.advantage():.3g}; a yes/no secret at even odds "
+        f"guessed right at most {ch.binary_success(0.5):.3g}; a one-in-a-hundred value at most "
+        f"{ch.reconstruction(0.01):.3g}. The rows below are the ε-DP bounds, which hold for "
+        "every ε-DP randomizer"
+    )
+
+
+def card_for(
+    key: str,
+    *,
+    prior: float | None = None,
+    periods: int | None = None,
+    adjacency: str | None = None,
+):
+    """The full risk card of one deployment's parameter set (``KEY`` or ``KEY/LABEL``), over
+    ``periods`` periods if given (else its stated horizon, else one period), with the facts it
+    was read from and every assumption added (adjacency, horizon, prior) in its settings: the
+    card of ``privrisk.explain(deployment=key, ...)``; AtlasError naming the flag."""
+    from privrisk.explain import BadInput, explain
+
     try:
-        card = adapter.card(g, prior=PRIOR if prior is None else prior)
-    except adapter.NoCard as err:
-        raise AtlasError(f"--deployment: {e.key}: {err}") from None
-    return adapter.with_facts(card, facts, tuple(assumptions))
+        return explain(deployment=key, periods=periods, adjacency=adjacency, prior=prior)
+    except BadInput as err:
+        raise AtlasError(f"{err.flag}: {err.message}") from None

@@ -52,6 +52,11 @@ def _root(level: float, noise_multiplier, sample_rate, steps) -> float:
     def f(x):
         return log_ratio(x, **kw)[0] - level
 
+    k, logb = _weights(steps, sample_rate)
+    if k[0] == 0 and level <= logb[0]:
+        # L falls to log P(k = 0) = T log(1 − q) as x → −∞: it never reaches a lower level, and
+        # the tail below the root is empty (H_ε(Q‖P) = 0)
+        return -math.inf
     lo, hi = -1.0, 1.0
     while f(lo) > 0:
         lo *= 2
@@ -83,7 +88,7 @@ def epsilon(delta_: float, *, noise_multiplier: float, sample_rate: float, steps
     hi = 1.0
     while delta(hi, **kw) > delta_:
         hi *= 2
-        if hi > 1e4:
+        if hi > 700:  # e^ε overflows a double beyond 709: δ(ε) > δ at every ε the card can state
             return math.inf
     return optimize.brentq(lambda e: delta(e, **kw) - delta_, 0.0, hi, xtol=1e-10)
 

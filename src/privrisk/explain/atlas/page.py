@@ -25,12 +25,27 @@ def sentence(h: cards.Headline) -> str:
     what += f", {h.label})" if h.label else ")"
     if not h.has_numbers:
         return f"{what}: {h.note}"
+    if h.channel:
+        channel = h.channel
+        return (
+            f"{what} publishes {h.printed}, {h.scope} for one {h.unit}, through its published "
+            f"channel ({channel}): from one report the collector tells two values of a "
+            f"{h.unit} apart with a true-positive rate at most {_pct(h.membership_advantage)} "
+            "points above its false-positive rate, and guesses a one-in-a-hundred secret right at "
+            f"most {_pct(h.reconstruction)} of the time."
+        )
+    dp_only = (
+        " (local model: its randomizer is not published in enough detail to read its channel, "
+        "so these are the ε-DP bounds)"
+        if e.model != "central" and "shown as ε-DP" in h.note
+        else ""
+    )
     return (
         f"{what} publishes {h.printed}, {h.scope} for one {h.unit}: an attacker who knows "
         f"everything else tells whether a {h.unit}'s data is in with a true-positive rate at most "
         f"{_pct(h.membership_advantage)} points above its false-positive rate, and one who would "
         f"guess a one-in-a-hundred secret of a {h.unit} right 1 % of the time is right at most "
-        f"{_pct(h.reconstruction)} of the time."
+        f"{_pct(h.reconstruction)} of the time{dp_only}."
     )
 
 
@@ -94,7 +109,14 @@ def markdown() -> str:
         "Every number is an upper bound against the strongest attacker, for the unit and period "
         "printed beside it: the membership advantage (TPR − FPR of any test), the posterior of a "
         "yes/no secret at prior 0.5, and the reconstruction success of a guess at prior 0.01. "
-        "Where no source states the adjacency, the card reads add/remove, the safe reading.",
+        "Where no source states the adjacency, the card reads add/remove, the safe reading. "
+        "A local-DP deployment whose randomizer is published with its parameters (randomized "
+        "response, Apple's count mean sketch with its m, the Hadamard sketch) is read through "
+        "that channel, for one report: the advantage between two values of one user's report, "
+        "the best guess of a yes/no secret and of a one-in-a-hundred value; the others are "
+        "shown as ε-DP, a bound for every randomizer with that ε, and say so. "
+        "`privrisk explain --deployment KEY` prints one deployment's full card with every "
+        "assumption it adds.",
         "",
         "![every deployment on membership advantage and reconstruction success](atlas.svg)",
         "",

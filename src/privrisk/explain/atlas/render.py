@@ -125,6 +125,7 @@ def to_dict(atlas: Atlas, rows: list[Headline], lints: list[Lint], *, prior, rec
                         "posterior": h.posterior,
                         "reconstruction": h.reconstruction,
                         "note": h.note or None,
+                        "channel": h.channel or None,
                         "assumptions": list(h.assumptions),
                     }
                     for h in by_key[e.key]

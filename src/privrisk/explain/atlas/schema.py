@@ -41,6 +41,9 @@ class Parameters:
     mu: float | None = None
     delta_formula: str = ""
     unit: str = ""
+    #: a local randomizer's channel where its source publishes it: {"kind": rr | cms | hcms,
+    #: "m": buckets (cms), "text": what the source says} (:mod:`.channels`)
+    channel: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -158,7 +161,7 @@ def _positive(where, name, v) -> float:
 def _parameters(where: str, raw) -> Parameters:
     if not isinstance(raw, dict):
         _fail(where, f"a parameter set must be a mapping, got {raw!r}")
-    extra = set(raw) - {*NUMBERS, "printed", "label", "delta_formula", "unit"}
+    extra = set(raw) - {*NUMBERS, "printed", "label", "delta_formula", "unit", "channel"}
     if extra:
         _fail(where, f"unknown field(s) {', '.join(sorted(extra))}")
     nums = {k: _positive(where, k, raw[k]) for k in NUMBERS if raw.get(k) is not None}
@@ -168,13 +171,41 @@ def _parameters(where: str, raw) -> Parameters:
         _fail(where, "a parameter set prints none of epsilon, delta, rho, mu")
     if "delta" in nums and raw.get("delta_formula"):
         _fail(where, "delta and delta_formula both given")
+    channel = _channel(where, raw.get("channel"), nums)
     return Parameters(
+        channel=channel,
         printed=_str(where, raw, "printed"),
         label=_str(where, raw, "label", required=False),
         delta_formula=_str(where, raw, "delta_formula", required=False),
         unit=_str(where, raw, "unit", required=False),
         **nums,
     )
+
+
+CHANNELS = ("rr", "cms", "hcms")
+
+
+def _channel(where: str, raw, nums: dict) -> dict | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or raw.get("kind") not in CHANNELS:
+        _fail(where, f"channel: a mapping with kind one of {', '.join(CHANNELS)}, got {raw!r}")
+    extra = set(raw) - {"kind", "m", "text"}
+    if extra:
+        _fail(where, f"channel: unknown field(s) {', '.join(sorted(extra))}")
+    if "epsilon" not in nums or "delta" in nums or "rho" in nums or "mu" in nums:
+        _fail(where, "channel: a local randomizer's channel is read for a pure ε only")
+    m = raw.get("m")
+    if raw["kind"] == "cms":
+        if isinstance(m, bool) or not isinstance(m, int) or m < 2:
+            _fail(
+                where, f"channel: cms needs m, the number of buckets (an integer >= 2), got {m!r}"
+            )
+    elif m is not None:
+        _fail(where, f"channel: m applies only to cms, got m for {raw['kind']}")
+    if not isinstance(raw.get("text", ""), str) or not raw.get("text"):
+        _fail(where, "channel: text, what the source says of the mechanism, is required")
+    return dict(raw)
 
 
 def _entry(i: int, raw) -> Entry:
@@ -246,6 +277,9 @@ def _entry(i: int, raw) -> Entry:
         else _fail(where, "other_units must be a list of {unit, source}")
         for o in raw.get("other_units") or ()
     )
+    model = _choice(where, raw, "model", MODELS)
+    if model == "central" and any(p.channel for p in params):
+        _fail(where, "channel: only a local randomizer has one (model local or varies)")
     return Entry(
         key=key,
         name=_str(where, raw, "name"),
@@ -257,7 +291,7 @@ def _entry(i: int, raw) -> Entry:
         adjacency=adjacency,
         adjacency_quote=quote,
         period=_str(where, raw, "period"),
-        model=_choice(where, raw, "model", MODELS),
+        model=model,
         mechanism=_str(where, raw, "mechanism"),
         parameters=params,
         registry=reg,
