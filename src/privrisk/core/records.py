@@ -18,13 +18,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-#: where records live, relative to the checkout's root
+#: where records live, relative to the checkout's root (``PRIVRISK_RECORDS`` names another
+#: folder: the tests' records, never the checkout's)
 ROOT = Path("records")
+ENV = "PRIVRISK_RECORDS"
+
+
+def default_root() -> Path:
+    return Path(os.environ.get(ENV) or ROOT)
+
+
 MANIFEST = "manifest.json"
 STATUSES = "statuses.json"
 #: the version of the layout and of both JSON files (docs/records.md)
@@ -44,9 +53,9 @@ def seed_dir(seed: int | str) -> str:
     return f"seed-{seed}"
 
 
-def names(root: str | Path = ROOT) -> list[str]:
+def names(root: str | Path | None = None) -> list[str]:
     """The records under ``root`` (folders holding a manifest), sorted; [] when there is none."""
-    root = Path(root)
+    root = Path(root or default_root())
     if not root.is_dir():
         return []
     return sorted(p.name for p in root.iterdir() if (p / MANIFEST).is_file())
@@ -64,13 +73,13 @@ def _read_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def manifest(name: str, root: str | Path = ROOT) -> dict[str, Any]:
-    return _read_json(Path(root) / name / MANIFEST)
+def manifest(name: str, root: str | Path | None = None) -> dict[str, Any]:
+    return _read_json(Path(root or default_root()) / name / MANIFEST)
 
 
-def derived(name: str, root: str | Path = ROOT) -> dict[str, Any]:
+def derived(name: str, root: str | Path | None = None) -> dict[str, Any]:
     """The record's ``statuses.json``: its statuses as last derived, and by which code."""
-    return _read_json(Path(root) / name / STATUSES)
+    return _read_json(Path(root or default_root()) / name / STATUSES)
 
 
 def sha256(path: str | Path) -> str:
@@ -103,7 +112,9 @@ def combined(by_seed: Mapping[str, str]) -> str:
     return f"uninformative (reruns: {', '.join(ranked)})"
 
 
-def statuses(root: str | Path = ROOT, src: str | Path = SRC) -> dict[str, list[dict[str, Any]]]:
+def statuses(
+    root: str | Path | None = None, src: str | Path = SRC
+) -> dict[str, list[dict[str, Any]]]:
     """Every claim some record covers -> one entry per record (in name order)::
 
         {"record": "decide-1", "seeds": [20221, 1, 2], "statuses": {"20221": "qualitative-ok", …},
@@ -116,6 +127,7 @@ def statuses(root: str | Path = ROOT, src: str | Path = SRC) -> dict[str, list[d
     whether they are the run's own rows (``recorded``, as made) or were recomputed by
     ``privrisk records --check --refresh`` (``recomputed``). A record that cannot be read is
     skipped here (``privrisk records --check`` names it)."""
+    root = Path(root or default_root())
     out: dict[str, list[dict[str, Any]]] = {}
     for name in names(root):
         try:
@@ -170,12 +182,13 @@ class Stale:
         return f"records/{self.record}: stale ({what}: {shown}); fix: {self.command}"
 
 
-def stale(root: str | Path = ROOT, src: str | Path = SRC) -> list[Stale]:
+def stale(root: str | Path | None = None, src: str | Path = SRC) -> list[Stale]:
     """The records older than today's code: ``verify`` when the code that derives their statuses
     (the covered figures' functions and the verdict rules they import) changed since they were
     derived (the fix recomputes them), ``remake`` when the code of a step that made their per-run
     values changed (the fix is the run again; ``privrisk records --check`` then tells whether
     the sampled job still gives the same bytes)."""
+    root = Path(root or default_root())
     out = []
     for name in names(root):
         try:

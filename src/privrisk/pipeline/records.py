@@ -22,7 +22,7 @@ from pathlib import Path
 from ..core import records as rec
 
 
-def decided(root: str | Path = rec.ROOT, only: Sequence[str] | None = None) -> dict[str, str]:
+def decided(root: str | Path | None = None, only: Sequence[str] | None = None) -> dict[str, str]:
     """``paper/claim_id`` -> the record that decided it: every seed of the record gave it the same
     deciding status (reproduced, differs, qualitative-ok or -fails). ``only`` limits the records."""
     out: dict[str, str] = {}
@@ -82,9 +82,9 @@ def _make_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument(
         "--root",
-        default=str(rec.ROOT),
+        default=None,
         metavar="DIR",
-        help="where records live (default: %(default)s)",
+        help="where records live (default: records/, or $PRIVRISK_RECORDS)",
     )
     ap.add_argument("--force", action="store_true", help="replace records/NAME if it exists")
     return ap
@@ -125,9 +125,9 @@ def _check_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument(
         "--root",
-        default=str(rec.ROOT),
+        default=None,
         metavar="DIR",
-        help="where records live (default: %(default)s)",
+        help="where records live (default: records/, or $PRIVRISK_RECORDS)",
     )
     return ap
 
@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["make"]:
         return _make_main(argv[1:])
     args = _check_parser().parse_args(argv)
-    root = Path(args.root)
+    root = Path(args.root or rec.default_root())
     names = args.names or rec.names(root)
     unknown = [n for n in names if not (root / n / rec.MANIFEST).is_file()]
     if unknown:
@@ -264,7 +264,7 @@ def claims_main(argv: Sequence[str]) -> int:
         if any(a in ("-h", "--help") for a in argv):
             print("\n  --record NAME         also list records/NAME's statuses beside the ledger's")
         return code
-    root = rec.ROOT
+    root = rec.default_root()
     missing = [n for n in wanted if n not in rec.names(root)]
     if missing:
         return _fail(
@@ -288,7 +288,9 @@ def claims_main(argv: Sequence[str]) -> int:
     return code
 
 
-def record_lines(names: Sequence[str], quick: dict[str, str], root: Path = rec.ROOT) -> list[str]:
+def record_lines(
+    names: Sequence[str], quick: dict[str, str], root: str | Path | None = None
+) -> list[str]:
     """One line per claim of the records ``names``: its status in the ledger ``quick`` (claim key
     -> status) beside the record's, per seed."""
     out = []
@@ -334,8 +336,8 @@ def plan_main(argv: Sequence[str]) -> int:
         return code
     missing = [n for n in wanted if n not in rec.names()]
     if missing:
-        return _fail(f"--record {missing[0]}: no such record under {rec.ROOT}/")
-    done = {} if none else decided(rec.ROOT, wanted or None)
+        return _fail(f"--record {missing[0]}: no such record under {rec.default_root()}/")
+    done = {} if none else decided(None, wanted or None)
     if not done:
         return plan.main(argv)
     read = plan.read_ledger

@@ -388,7 +388,7 @@ def _statuses_from_rerun(folder, man, seed, paper, job, work, tmp) -> dict[str, 
 
 def check(
     name: str,
-    root: str | Path = rec.ROOT,
+    root: str | Path | None = None,
     *,
     full: bool = False,
     do_rerun: bool = True,
@@ -399,7 +399,8 @@ def check(
 ) -> Outcome:
     """All three parts for one record; with ``refresh`` (which implies ``full``), and when every
     part holds, ``statuses.json`` is rewritten from today's recomputation."""
-    folder = Path(root) / name
+    root = Path(root or rec.default_root())
+    folder = root / name
     man = rec.manifest(name, root)
     der = rec.derived(name, root)
     out = Outcome(log=log)

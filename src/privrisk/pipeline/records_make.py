@@ -64,10 +64,10 @@ def covered_figures(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[st
     return out
 
 
-def parse_figures(items: Sequence[str]) -> dict[str, list[str]]:
-    """``--figures lowy2024/fig2 xu2022/fig1a`` as paper -> figures; each must be declared."""
+def parse_figures(items: Sequence[str], cfg: Mapping[str, Any]) -> dict[str, list[str]]:
+    """``--figures lowy2024/fig2 xu2022/fig1a`` as paper -> figures; each must be declared in the
+    config ``cfg``."""
     out: dict[str, list[str]] = {}
-    cfg = config_mod.load(DEFAULT_CONFIG) if DEFAULT_CONFIG.is_file() else {}
     for item in items:
         paper, sep, fig = item.partition("/")
         if not sep or paper not in workflow.paper_keys():
@@ -197,7 +197,7 @@ def make(
     overlay: str | Path | None = None,
     configfiles: Sequence[str | Path] = (),
     figures: Sequence[str] = (),
-    root: str | Path = rec.ROOT,
+    root: str | Path | None = None,
     max_file_mb: float = MAX_FILE_MB,
     force: bool = False,
     log=print,
@@ -225,7 +225,7 @@ def make(
     base = _load(files, 0)
     over = _load([*files, overlay], 0) if overlay else base
     overlay_cfg = config_mod.read_file(overlay) if overlay else {}
-    cover = parse_figures(figures) if figures else covered_figures(base, over)
+    cover = parse_figures(figures, over) if figures else covered_figures(base, over)
     if not cover:
         raise MakeError(f"--overlay {overlay}: it changes no figure's params; nothing to record")
     if not seeds:
@@ -238,7 +238,7 @@ def make(
     if len(set(seeds)) != len(seeds):
         raise MakeError(f"--seeds {' '.join(map(str, seeds))}: a seed twice")
 
-    root = Path(root)
+    root = Path(root or rec.default_root())
     root.mkdir(parents=True, exist_ok=True)
     final = root / name
     if final.exists() and not force:
