@@ -241,3 +241,30 @@ def test_contradictions():
     assert records_check._contradicts("qualitative-ok", "qualitative-fails")
     assert records_check._contradicts("reproduced", "differs")
     assert not records_check._contradicts("qualitative-ok", "uninformative")
+
+
+def test_docs_check_names_a_stale_record_with_its_fix(record, tmp_path, capsys, monkeypatch):
+    from privrisk.pipeline import docs
+
+    monkeypatch.chdir(REPO)
+    assert docs.docs_main(["--check", "--results", str(tmp_path)]) == 0
+    capsys.readouterr()
+    der = json.loads((record / "tiny" / rec.STATUSES).read_text())
+    some = sorted(der["code"])[0]
+    der["code"][some] = "sha256:" + "0" * 64
+    (record / "tiny" / rec.STATUSES).write_text(json.dumps(der))
+    assert docs.docs_main(["--check", "--results", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert f"records/tiny: stale (its statuses were derived by code changed since: {some})" in out
+    assert "fix: privrisk records --check tiny --refresh" in out
+    # step code changed since the values were made: named with the remake command, not failed
+    der["code"][some] = rec.sha256(rec.SRC / some)
+    (record / "tiny" / rec.STATUSES).write_text(json.dumps(der))
+    man = json.loads((record / "tiny" / rec.MANIFEST).read_text())
+    step_file = sorted(man["code"]["steps"])[0]
+    man["code"]["steps"][step_file] = "sha256:" + "1" * 64
+    (record / "tiny" / rec.MANIFEST).write_text(json.dumps(man))
+    assert docs.docs_main(["--check", "--results", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "its per-run values were made by step code changed since" in out
+    assert "privrisk records make tiny --force" in out
