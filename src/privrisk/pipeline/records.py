@@ -252,6 +252,17 @@ def _pop_option(argv: list[str], flag: str) -> list[str]:
     return values
 
 
+def _help(command, argv: list[str], options: str) -> None:
+    """The wrapped command's help, then the options this module adds to it; ends as argparse's
+    --help does (SystemExit 0)."""
+    try:
+        command(argv)
+    except SystemExit:
+        pass
+    print(f"\nrecords (docs/records.md):\n{options}")
+    raise SystemExit(0)
+
+
 def claims_main(argv: Sequence[str]) -> int:
     """``privrisk claims``; with ``--record NAME`` (repeatable) the record's statuses are listed
     after the ledger, beside the ledger's own status of each claim."""
@@ -259,11 +270,15 @@ def claims_main(argv: Sequence[str]) -> int:
 
     argv = list(argv)
     wanted = _pop_option(argv, "--record")
-    if not wanted or any(a in ("-h", "--help") for a in argv):
-        code = claims_mod.main(argv)
-        if any(a in ("-h", "--help") for a in argv):
-            print("\n  --record NAME         also list records/NAME's statuses beside the ledger's")
-        return code
+    if any(a in ("-h", "--help") for a in argv):
+        _help(
+            claims_mod.main,
+            argv,
+            "  --record NAME         also list records/NAME's statuses beside the ledger's",
+        )
+        return 0
+    if not wanted:
+        return claims_mod.main(argv)
     root = rec.default_root()
     missing = [n for n in wanted if n not in rec.names(root)]
     if missing:
@@ -328,12 +343,12 @@ def plan_main(argv: Sequence[str]) -> int:
     none = "--no-records" in argv
     argv = [a for a in argv if a != "--no-records"]
     if any(a in ("-h", "--help") for a in argv):
-        code = plan.main(argv)
-        print(
-            "\nrecords:\n  --record NAME         skip the claims records/NAME decided (default: every record)\n"
-            "  --no-records          plan every uninformative claim of the ledger"
+        _help(
+            plan.main,
+            argv,
+            "  --record NAME         skip the claims records/NAME decided (default: every record)\n"
+            "  --no-records          plan every uninformative claim of the ledger",
         )
-        return code
     missing = [n for n in wanted if n not in rec.names()]
     if missing:
         return _fail(f"--record {missing[0]}: no such record under {rec.default_root()}/")
