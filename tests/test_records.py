@@ -179,7 +179,8 @@ def test_statuses_for_the_page(record):
     (entry,) = got[f"{PAPER}/fig3_password_eps1"]
     assert entry["record"] == "tiny" and entry["seeds"] == [SEED]
     assert entry["statuses"] == {str(SEED): "reproduced"} and entry["status"] == "reproduced"
-    assert entry["complete"] and entry["stale"] == [] and entry["runs"] == "1 seed"
+    assert entry["complete"] and entry["every_seed"] and entry["stale"] == []
+    assert entry["runs"] == "1 seed"
 
 
 def test_plan_leaves_out_what_a_record_decided(record, tmp_path, capsys, monkeypatch):
@@ -268,3 +269,23 @@ def test_docs_check_names_a_stale_record_with_its_fix(record, tmp_path, capsys, 
     out = capsys.readouterr().out
     assert "its per-run values were made by step code changed since" in out
     assert "privrisk records make tiny --force" in out
+
+
+def test_decided_needs_the_same_deciding_status_at_every_seed(tmp_path):
+    folder = tmp_path / "r"
+    folder.mkdir()
+    man = {"format": rec.FORMAT, "seeds": [1, 2], "complete": False, "files": {}}
+    (folder / rec.MANIFEST).write_text(json.dumps(man))
+    ok = "qualitative-ok"
+    claims = {
+        "p/a": {"statuses": {"1": ok, "2": ok}},
+        "p/b": {"statuses": {"1": ok}},  # seed 2 missing: a partial record decides nothing
+        "p/c": {"statuses": {"1": ok, "2": "uninformative"}},
+        "p/d": {"statuses": {"1": "uninformative", "2": "uninformative"}},
+    }
+    der = {"format": rec.FORMAT, "derived_by": "recorded", "code": {}, "claims": claims}
+    (folder / rec.STATUSES).write_text(json.dumps(der))
+    assert records.decided(tmp_path) == {"p/a": "r"}
+    got = rec.statuses(tmp_path)
+    assert got["p/c"][0]["status"] == "uninformative (reruns: qualitative-ok, uninformative)"
+    assert [got[f"p/{k}"][0]["every_seed"] for k in "abcd"] == [True, False, True, True]

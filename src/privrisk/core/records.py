@@ -119,7 +119,7 @@ def statuses(
 
         {"record": "decide-1", "seeds": [20221, 1, 2], "statuses": {"20221": "qualitative-ok", …},
          "status": "qualitative-ok", "n": 3890, "unit": "samples", "runs": "3 seeds, 3890 samples",
-         "complete": True, "stale": [], "derived_by": "recomputed"}
+         "complete": True, "every_seed": True, "stale": [], "derived_by": "recomputed"}
 
     ``status`` is :func:`combined` over the seeds the record holds; ``n``/``unit`` the planned
     count the record ran (None when the record's overlay does not set one for the claim); ``stale``
@@ -153,6 +153,8 @@ def statuses(
                     "unit": unit,
                     "runs": runs,
                     "complete": bool(man.get("complete", False)),
+                    # measured at every seed the record ran (a partial record may lack some)
+                    "every_seed": {str(x) for x in man.get("seeds", [])} <= set(by_seed),
                     "stale": stale_files,
                     "derived_by": der.get("derived_by", "recorded"),
                 }

@@ -24,13 +24,14 @@ from ..core import records as rec
 
 def decided(root: str | Path | None = None, only: Sequence[str] | None = None) -> dict[str, str]:
     """``paper/claim_id`` -> the record that decided it: every seed of the record gave it the same
-    deciding status (reproduced, differs, qualitative-ok or -fails). ``only`` limits the records."""
+    deciding status (reproduced, differs, qualitative-ok or -fails; a seed missing from a partial
+    record decides nothing). ``only`` limits the records."""
     out: dict[str, str] = {}
     for key, entries in rec.statuses(root).items():
         for e in entries:
             if only and e["record"] not in only:
                 continue
-            if e["status"] in rec.DECIDED and key not in out:
+            if e["status"] in rec.DECIDED and e["every_seed"] and key not in out:
                 out[key] = e["record"]
     return out
 
