@@ -355,9 +355,21 @@ def _fill(
         )
     from .records_run import machine
 
-    checkout = Path(next(iter(checkouts))) if len(checkouts) == 1 else None
-    step_code = code_digests(sorted(step_funcs), checkout)
-    fig_code = code_digests(sorted(fig_funcs), checkout)
+    # the code that made the values: each seed's checkout's (one clone per seed is usual), which
+    # must be one version
+    clones = sorted(checkouts) or [None]
+    step_code = code_digests(sorted(step_funcs), clones[0] and Path(clones[0]))
+    fig_code = code_digests(sorted(fig_funcs), clones[0] and Path(clones[0]))
+    for other in clones[1:]:
+        if (
+            code_digests(sorted(step_funcs), Path(other)) != step_code
+            or code_digests(sorted(fig_funcs), Path(other)) != fig_code
+        ):
+            raise MakeError(
+                f"--results: the checkouts {clones[0]} and {other} hold different code for the "
+                "covered jobs; a record is one version of the code"
+            )
+    checkout = _checkout(results[0])
     digests = {
         p.relative_to(tmp).as_posix(): rec.sha256(p) for p in sorted(tmp.rglob("*")) if p.is_file()
     }
@@ -372,7 +384,7 @@ def _fill(
         "scale": prov_seen.get("scale"),
         "seeds": list(seeds),
         "config": {
-            "files": [{"path": str(f), "text": f.read_text()} for f in files],
+            "files": [{"path": _shown(f, checkout), "text": f.read_text()} for f in files],
             "overlay": {"path": str(overlay), "text": overlay.read_text()} if overlay else None,
         },
         "figures": sorted(f"{p}/{f}" for p, figs in cover.items() for f in figs),
@@ -389,7 +401,9 @@ def _fill(
         },
         "packages": prov_seen.get("packages", {}),
         "code": {"steps": step_code, "figures": fig_code},
-        "remake": remake_command(name, results, seeds, files, overlay),
+        "remake": remake_command(
+            name, results, seeds, [_shown(f, checkout) for f in files], overlay
+        ),
         "complete": not missing,
         "missing": missing,
         "left_out": left_out,
@@ -412,8 +426,16 @@ def _fill(
     return {"manifest": man, "statuses": stat}
 
 
+def _shown(path: Path, checkout: Path | None) -> str:
+    """``path`` relative to the run's checkout when it lies there (``config/config.yaml``)."""
+    try:
+        return path.resolve().relative_to(checkout).as_posix() if checkout else str(path)
+    except ValueError:
+        return str(path)
+
+
 def remake_command(
-    name: str, results: Sequence[Path], seeds: Sequence[int], files: Sequence[Path], overlay
+    name: str, results: Sequence[Path], seeds: Sequence[int], files: Sequence[str], overlay
 ) -> str:
     """The commands that make the record again: the run at every seed, then this command."""
     configs = " ".join(str(f) for f in [*files, *([overlay] if overlay else [])])
