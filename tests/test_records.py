@@ -48,10 +48,15 @@ def tiny_run(workdir: Path, paper: str, figures: list[str], files=TINY, seed=SEE
 
 
 @pytest.fixture(scope="module")
-def made(tmp_path_factory):
+def tiny_results(tmp_path_factory):
+    """Figure 3 and the step it reads, run at tiny scale at one seed: the results folder."""
+    return tiny_run(tmp_path_factory.mktemp("run"), PAPER, [FIG])
+
+
+@pytest.fixture(scope="module")
+def made(tiny_results, tmp_path_factory):
     """A record ``tiny`` of Figure 3 at one seed, under its own root; returns the root."""
-    work = tmp_path_factory.mktemp("run")
-    results = tiny_run(work, PAPER, [FIG])
+    results = tiny_results
     root = tmp_path_factory.mktemp("records")
     records_make.make(
         "tiny",
@@ -289,3 +294,29 @@ def test_decided_needs_the_same_deciding_status_at_every_seed(tmp_path):
     got = rec.statuses(tmp_path)
     assert got["p/c"][0]["status"] == "uninformative (reruns: qualitative-ok, uninformative)"
     assert [got[f"p/{k}"][0]["every_seed"] for k in "abcd"] == [True, False, True, True]
+
+
+def test_make_takes_only_what_finished_jobs_vouch_for(tiny_results, tmp_path):
+    """A file still being written (its digest not the one its job recorded when it finished) is
+    missing from the record, which says it is partial."""
+    run = tmp_path / "run"
+    shutil.copytree(tiny_results.parent, run)
+    npz = run / "results" / PAPER / "intermediate" / "fig3_ngram_runs.npz"
+    npz.write_bytes(npz.read_bytes()[:-10])
+    rows = run / "results" / PAPER / "claims" / f"{FIG}.csv"
+    rows.write_text(rows.read_text() + "\n")
+    records_make.make(
+        "p",
+        [run / "results"],
+        configfiles=TINY,
+        figures=[f"{PAPER}/{FIG}"],
+        root=tmp_path / "r",
+        log=lambda _: None,
+    )
+    man = rec.manifest("p", tmp_path / "r")
+    assert man["complete"] is False
+    assert man["missing"] == [
+        f"seed {SEED}: results/{PAPER}/claims/{FIG}.csv",
+        f"seed {SEED}: results/{PAPER}/intermediate/fig3_ngram_runs.npz",
+    ]
+    assert NPZ not in man["files"] and ROWS not in man["files"]

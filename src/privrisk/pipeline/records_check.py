@@ -428,6 +428,8 @@ def check(
     if refresh and not out.problems:
         _refresh(folder, man, der, out)
         out.note(f"records/{name}/statuses.json: rewritten from today's recomputation")
+    elif refresh:
+        out.note(f"records/{name}/statuses.json: not rewritten (the problems below first)")
     elif moved:
         out.problems.append(
             f"records/{name}/statuses.json: {len(moved)} statuses differ from today's "
@@ -437,8 +439,6 @@ def check(
 
 
 def _refresh(folder: Path, man: Mapping[str, Any], der: Mapping[str, Any], out: Outcome) -> None:
-    from ..contract.figure import resolve  # noqa: F401  (the figures' code is today's)
-
     funcs = []
     cfg_tmp = Path(tempfile.mkdtemp())
     try:

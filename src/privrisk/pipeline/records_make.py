@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..core import checksums
 from ..core import records as rec
 from ..core.paths import benchmark_path, figure_outputs
 from . import config as config_mod
@@ -171,6 +172,29 @@ def _checkout(results: Path) -> Path | None:
     return parent if (parent / "src" / "privrisk").is_dir() else None
 
 
+def _vouched_figure(prov: Path):
+    """Whether a figure's file is the one its finished job wrote: the provenance record (written
+    last, :mod:`privrisk.contract.figure`) holds its SHA-256. A record made while the run goes on
+    takes only what finished jobs vouch for."""
+    try:
+        digests = json.loads(prov.read_text()).get(checksums.PROVENANCE_KEY, {})
+    except (OSError, ValueError):
+        digests = {}
+
+    def vouched(path: Path) -> bool:
+        rel = Path(path).relative_to(prov.parent).as_posix()
+        return digests.get(rel) == rec.sha256(path)
+
+    return vouched
+
+
+def _vouched_step_output(path: Path) -> bool:
+    """Whether a step artifact is what its finished job wrote: run.py writes the ``.sha256``
+    sidecar after the step returns (a file still being written has none, or another digest)."""
+    side = checksums.sidecar(path)
+    return side.is_file() and checksums.read_sidecar(side).get(path.name) == rec.sha256(path)
+
+
 def _load(files: Sequence[Path], seed: int) -> dict[str, Any]:
     try:
         cfg = config_mod.load(*files)
@@ -296,9 +320,10 @@ def _fill(
                 decl = by_name[fig]
                 fig_funcs.add(decl.func)
                 outs = figure_outputs(paper, fig, table=decl.table)
+                vouched = _vouched_figure(run_root / outs["json"])
                 for key in ("claims", "csv", "json"):
                     src = run_root / outs[key]
-                    if not src.is_file():
+                    if not src.is_file() or (key != "json" and not vouched(src)):
                         missing.append(f"seed {seed}: {outs[key]}")
                         continue
                     target = dest / Path(outs[key]).relative_to("results")
@@ -323,7 +348,7 @@ def _fill(
                     shown = f"seed {seed}: {rel}"
                     if Path(rel).suffix in MODEL_SUFFIXES:
                         left_out.append({"file": shown, "why": "a trained model"})
-                    elif not src.is_file():
+                    elif not src.is_file() or not _vouched_step_output(src):
                         missing.append(shown)
                     elif src.stat().st_size > max_file_mb * 1e6:
                         mb = src.stat().st_size / 1e6
