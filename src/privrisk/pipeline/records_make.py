@@ -410,7 +410,9 @@ def _fill(
         "seeds": list(seeds),
         "config": {
             "files": [{"path": _shown(f, checkout), "text": f.read_text()} for f in files],
-            "overlay": {"path": str(overlay), "text": overlay.read_text()} if overlay else None,
+            "overlay": {"path": _shown(overlay, checkout), "text": overlay.read_text()}
+            if overlay
+            else None,
         },
         "figures": sorted(f"{p}/{f}" for p, figs in cover.items() for f in figs),
         "planned": {k: v for k, v in sorted(planned_of.items()) if v},
@@ -427,7 +429,12 @@ def _fill(
         "packages": prov_seen.get("packages", {}),
         "code": {"steps": step_code, "figures": fig_code},
         "remake": remake_command(
-            name, results, seeds, [_shown(f, checkout) for f in files], overlay
+            name,
+            results,
+            seeds,
+            [_shown(f, checkout) for f in files],
+            overlay and _shown(overlay, checkout),
+            sorted(f"{p}/{f}" for p, figs in cover.items() for f in figs),
         ),
         "complete": not missing,
         "missing": missing,
@@ -460,15 +467,24 @@ def _shown(path: Path, checkout: Path | None) -> str:
 
 
 def remake_command(
-    name: str, results: Sequence[Path], seeds: Sequence[int], files: Sequence[str], overlay
+    name: str,
+    results: Sequence[Path],
+    seeds: Sequence[int],
+    files: Sequence[str],
+    overlay: str | None,
+    figures: Sequence[str],
 ) -> str:
-    """The commands that make the record again: the run at every seed, then this command."""
-    configs = " ".join(str(f) for f in [*files, *([overlay] if overlay else [])])
+    """The commands that make the record again: the covered figures' run at every seed (one
+    checkout each), then ``privrisk records make``."""
+    configs = " ".join([*files, *([overlay] if overlay else [])])
     seed_list = " ".join(map(str, seeds))
+    targets = " ".join(f"results/{f}.csv" for f in figures)  # every figure and table has one
     return (
-        f"for s in {seed_list}; do snakemake --cores all --configfile {configs} --config seed=$s; "
-        f"done (one checkout per seed), then privrisk records make {name} --force --results "
+        f"for s in {seed_list}; do snakemake --cores all {targets} --configfile {configs} "
+        f"--config seed=$s; done (one checkout per seed), then privrisk records make {name} "
+        "--force --results "
         + " ".join(str(r) for r in results)
         + f" --seeds {seed_list}"
         + (f" --overlay {overlay}" if overlay else "")
+        + f" --figures {' '.join(figures)}"
     )
