@@ -214,6 +214,17 @@ def test_claims_shows_a_record_beside_the_ledger(record, tmp_path, capsys):
     assert "at tiny (1 seeds, complete)" in out
     assert "swanberg2025/fig3_password_eps1" in out and "at tiny: reproduced" in out
     assert records.claims_main(["--record", "nope"]) == 2
+    # beside a ledger (the quick run's), filtered by the claims command's own options
+    from privrisk.contract import claims
+
+    rows = pd.read_csv(record / "tiny" / ROWS, keep_default_na=False)
+    ledger = tmp_path / "claims.csv"
+    claims.write_claims([claims.Claim(**r) for r in rows.to_dict("records")], ledger)
+    capsys.readouterr()
+    assert records.claims_main(["--status", "standin", str(ledger), "--record", "tiny"]) == 0
+    out = capsys.readouterr().out
+    (line,) = [x for x in out.splitlines() if "swanberg2025/fig3_password_eps1" in x]
+    assert "quick reproduced" in line and "at tiny: reproduced" in line
 
 
 def test_make_refuses_bad_input_in_one_line_and_writes_nothing(made, tmp_path, capsys):

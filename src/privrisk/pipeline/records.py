@@ -286,8 +286,13 @@ def claims_main(argv: Sequence[str]) -> int:
         return _fail(
             f"--record {missing[0]}: no such record under {root}/ (records: {', '.join(rec.names(root)) or 'none'})"
         )
-    positional = [a for a in argv if not a.startswith("-")]
-    ledger = Path(positional[0]) if positional else Path("results/claims.csv")
+    # the ledger the claims command will read (its one positional argument); its options that
+    # take a value are named so that their values are not taken for it
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("ledger", nargs="?", default="results/claims.csv")
+    for opt in ("--paper", "--status", "--markdown"):
+        ap.add_argument(opt)
+    ledger = Path(ap.parse_known_args(argv)[0].ledger)
     quick: dict[str, str] = {}
     code = 0
     if ledger.is_file():
