@@ -223,7 +223,7 @@ def test_claims_shows_a_record_beside_the_ledger(record, tmp_path, capsys):
     capsys.readouterr()
     assert records.claims_main(["--status", "standin", str(ledger), "--record", "tiny"]) == 0
     out = capsys.readouterr().out
-    (line,) = [x for x in out.splitlines() if "swanberg2025/fig3_password_eps1" in x]
+    (line,) = [x for x in out.splitlines() if x.startswith("  swanberg2025/fig3_password_eps1 ")]
     assert "quick reproduced" in line and "at tiny: reproduced" in line
 
 
