@@ -211,7 +211,7 @@ def test_plan_leaves_out_what_a_record_decided(record, tmp_path, capsys, monkeyp
 def test_claims_shows_a_record_beside_the_ledger(record, tmp_path, capsys):
     assert records.claims_main([str(tmp_path / "none.csv"), "--record", "tiny"]) == 0
     out = capsys.readouterr().out
-    assert "at tiny (1 seeds, complete)" in out
+    assert "at tiny (1 seed, complete)" in out
     assert "swanberg2025/fig3_password_eps1" in out and "at tiny: reproduced" in out
     assert records.claims_main(["--record", "nope"]) == 2
     # beside a ledger (the quick run's), filtered by the claims command's own options

@@ -133,6 +133,10 @@ def _check_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
 def _fail(message: str) -> int:
     print(f"privrisk records: error: {message}", file=sys.stderr)
     return 2
@@ -202,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         same = sum(len(v) for v in out.today.values())
         print(
             f"records/{name}: {'FAILED' if out.problems else 'ok'} ({len(out.problems)} problems; "
-            f"{same} claim statuses at {len(out.today)} seeds"
+            f"{same} claim statuses at {_n(len(out.today), 'seed')}"
             + ("" if out.recomputed_all else "; some kept as recorded, see above")
             + ")"
         )
@@ -325,7 +329,7 @@ def record_lines(
             else ""
         )
         out.append(
-            f"at {name} ({len(man.get('seeds', []))} seeds, "
+            f"at {name} ({_n(len(man.get('seeds', [])), 'seed')}, "
             f"{'complete' if man.get('complete') else 'partial'}){stale}: "
             f"{sum(e['status'] in rec.DECIDED for _, e in rows)} of {len(rows)} claims decided"
         )
