@@ -373,6 +373,11 @@ def _fill(
                             planned_of[key] = planned(paper, cfg, overlay_cfg, r)
         jobs[str(seed)] = per_job
         log(f"seed {seed}: {results_dir}")
+    missing = list(dict.fromkeys(missing))  # an artifact two figures read is missing once
+    if not prov_seen.get("git_commit"):  # no figure finished yet: the checkouts' own commits
+        from ..contract.provenance import git_commit
+
+        prov_seen["git_commit"] = {git_commit(cwd=c) for c in checkouts} or {"unknown"}
     if len(prov_seen.get("git_commit", ())) > 1:
         raise MakeError(
             f"the seeds' runs were made at several commits ({', '.join(sorted(map(str, prov_seen['git_commit'])))}): "
