@@ -227,7 +227,9 @@ def test_claims_shows_a_record_beside_the_ledger(record, tmp_path, capsys):
     assert "quick reproduced" in line and "at tiny: reproduced" in line
 
 
-def test_make_refuses_bad_input_in_one_line_and_writes_nothing(made, tmp_path, capsys):
+def test_make_refuses_bad_input_in_one_line_and_writes_nothing(
+    made, tiny_results, tmp_path, capsys
+):
     root = tmp_path / "r"
     assert (
         records.main(
@@ -239,6 +241,15 @@ def test_make_refuses_bad_input_in_one_line_and_writes_nothing(made, tmp_path, c
     assert err.count("\n") == 1 and f"--results {tmp_path}: not a results folder" in err
     assert not root.exists() or not any(root.iterdir())
     assert records.main(["make", "tiny", "--results", str(tmp_path), "--root", str(made)]) == 2
+    capsys.readouterr()
+    # results of another seed than the one named: the provenance's params give it away
+    results = tiny_results
+    args = ["make", "y", "--results", str(results), "--seeds", "3", "--figures", f"{PAPER}/{FIG}"]
+    args += [f"--configfile={f}" for f in TINY] + ["--root", str(root)]
+    assert records.main(args) == 2
+    err = capsys.readouterr().err
+    assert "was made with other parameters than the config + overlay at seed 3 (seed)" in err
+    assert not (root / "y").exists() and not list(root.glob(".y.*"))
     assert records.main(["--check", "nope", "--root", str(made)]) == 2
     assert "no record 'nope'" in capsys.readouterr().err
 

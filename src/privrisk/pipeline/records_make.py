@@ -333,10 +333,15 @@ def _fill(
                 if prov_path.is_file():
                     prov = json.loads(prov_path.read_text())
                     want = _jsonable(workflow.params(cfg, paper, decl))
-                    if _jsonable(prov.get("parameters")) != want:
+                    got = _jsonable(prov.get("parameters")) or {}
+                    # a param both sides have must agree (the seed, the overlay's counts); one that
+                    # today's declaration adds or drops is no sign of another run
+                    differ = sorted(k for k in set(want) & set(got) if want[k] != got[k])
+                    if differ:
                         raise MakeError(
                             f"--results {results_dir}: {outs['json']} was made with other "
-                            f"parameters than the config + overlay at seed {seed}"
+                            f"parameters than the config + overlay at seed {seed} "
+                            f"({', '.join(differ[:3])})"
                         )
                     prov_seen.setdefault("git_commit", set()).add(prov.get("git_commit"))
                     prov_seen.setdefault("cpu", set()).add(prov.get("cpu"))
