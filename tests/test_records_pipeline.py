@@ -45,6 +45,15 @@ def test_record_of_a_tiny_snakemake_run(pipeline, tmp_path, capsys, monkeypatch)
     assert records.main(["--check", "r", "--full", "--rerun-seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "seed 5 lowy2024/fig2: recomputed" in out and "byte-identical to the record" in out
+    # a status --refresh derived with newer rules than the recorded row's is kept as derived
+    # where the figure is not rerun (it draws its own trials), not reported as a move
+    der = json.loads((root / "r" / rec.STATUSES).read_text())
+    key = "lowy2024/fig2_ratios_shrink"
+    old = der["claims"][key]["statuses"]["5"]
+    der["claims"][key]["statuses"]["5"] = "uninformative" if old != "uninformative" else "differs"
+    (root / "r" / rec.STATUSES).write_text(json.dumps(der))
+    assert records.main(["--check", "r", "--no-rerun"]) == 0
+    capsys.readouterr()
     rows = root / "r" / "seed-5" / "lowy2024" / "fig2.csv"
     rows.write_text(rows.read_text().replace("0.", "0.9", 1))
     assert records.main(["--check", "r", "--no-rerun"]) == 1

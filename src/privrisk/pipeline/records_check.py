@@ -171,7 +171,7 @@ def recompute(
                     )
                 )
                 out.problems += [f"seed {seed} {item}: {p}" for p in problems]
-                today.update({f"{paper}/{k}": r["status"] for k, r in recorded.items()})
+                today.update(_kept(der, seed, paper, recorded))
                 cpu = man.get("jobs", {}).get(seed, {}).get(item, {}).get("cpu_s")
                 out.note(
                     f"seed {seed} {item}: reads no per-run values (it draws its own); its rows "
@@ -187,7 +187,7 @@ def recompute(
                     f"seed {seed} {item}: not recomputed (the record does not hold {absent[0]})"
                 )
                 out.recomputed_all = False
-                today.update({f"{paper}/{k}": r["status"] for k, r in recorded.items()})
+                today.update(_kept(der, seed, paper, recorded))
                 continue
             params = json.loads(prov_path.read_text())["parameters"]
             try:
@@ -215,6 +215,16 @@ def recompute(
                         f"seed {seed} {key}: recorded {old}, recomputed {new} under the same code"
                     )
             log(f"seed {seed} {item}: recomputed ({len(now)} claims)")
+
+
+def _kept(der: Mapping[str, Any], seed: str, paper: str, recorded: Mapping[str, Mapping]) -> dict:
+    """The statuses of a figure not recomputed here: as last derived (``statuses.json``, which a
+    ``--refresh`` may have recomputed with newer rules than the recorded rows'), else as recorded."""
+    shown = der.get("claims", {})
+    return {
+        f"{paper}/{k}": shown.get(f"{paper}/{k}", {}).get("statuses", {}).get(seed, r["status"])
+        for k, r in recorded.items()
+    }
 
 
 def _candidates(folder: Path, man: Mapping[str, Any], limit: float, tmp: Path):
