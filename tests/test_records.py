@@ -342,3 +342,22 @@ def test_make_takes_only_what_finished_jobs_vouch_for(tiny_results, tmp_path):
         f"seed {SEED}: results/{PAPER}/intermediate/fig3_ngram_runs.npz",
     ]
     assert NPZ not in man["files"] and ROWS not in man["files"]
+
+
+def test_rerun_on_another_machine_compares_decisions_not_bytes(record, capsys, monkeypatch):
+    """Elsewhere (another CPU, kernels or versions) the rerun job's values feed the figures that
+    read them, and their statuses must not contradict the record's; a contradiction fails."""
+    from privrisk.pipeline import records_run
+
+    monkeypatch.setattr(records_run, "same_machine", lambda *_: (False, "CPU 'elsewhere'"))
+    assert records.main(["--check", "tiny", "--rerun-seed", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "rerun swanberg2025/fig3_train seed 20221: another machine (CPU 'elsewhere')" in out
+    assert "none contradicts the record" in out
+    # the record's derived statuses say the opposite of what the job's values give: it fails
+    der = json.loads((record / "tiny" / rec.STATUSES).read_text())
+    der["claims"][f"{PAPER}/fig3_password_eps1"]["statuses"][str(SEED)] = "differs"
+    (record / "tiny" / rec.STATUSES).write_text(json.dumps(der))
+    assert records.main(["--check", "tiny", "--rerun-seed", "7"]) == 1
+    out = capsys.readouterr().out
+    assert "contradicts the record: swanberg2025/fig3_password_eps1: differs -> reproduced" in out
