@@ -5,9 +5,10 @@ make of it (docs/records.md)?
 2. **Decisions, recomputed.** Every covered figure is run again by today's code on the record's
    per-run values (its figure function, with the params its provenance recorded, in a temporary
    folder), and each claim's status is printed beside the recorded one. A status that moved while
-   the figure's code (its function and the verdict rules it imports) changed since the record's
-   statuses were derived is "rules changed", not an error; moved under the same code, it is an
-   error. A figure that reads no per-run values (it draws its own trials, e.g. lowy2024's) is its
+   the figure's code (its function and the verdict rules it imports) changed since the run (the
+   manifest's digests) is "rules changed", not an error; moved under the same code, it is an
+   error. ``statuses.json`` (what the status page shows) must equal today's statuses: after the
+   rules changed, ``--refresh`` rewrites it. A figure that reads no per-run values (it draws its own trials, e.g. lowy2024's) is its
    own job: its rows are checked for consistency and it is rerun only with ``--full``.
 3. **One job, rerun.** One job of the record whose measured CPU time is at most ``--rerun-limit``
    seconds and whose inputs the record holds, chosen at random (the seed of the choice printed,
@@ -144,7 +145,9 @@ def recompute(
     from ..contract import claims as claims_mod
     from .records_run import run_job
 
-    changed = rec.changed_code(der.get("code", {}))
+    # the recorded rows were written by the run's figure code (the manifest's digests): a status
+    # that moved since is the rules' doing when that code has changed, a fault when it has not
+    changed = rec.changed_code(man.get("code", {}).get("figures", {}))
     scale = man.get("scale") or "quick"
     for seed in map(str, man["seeds"]):
         cfg = record_config(man, int(seed), tmp)
