@@ -218,15 +218,13 @@ def test_dpsgd_pld_fixes_the_issue_30_case_at_a_million_steps():
         ({"sample_rate": 0.0}, "sample_rate"),
     ],
 )
-def test_dpsgd_pld_refuses_what_it_cannot_account_quickly(kwargs, argument):
-    import time
-
+def test_dpsgd_pld_refuses_what_it_cannot_account(kwargs, argument):
+    """Refused, naming the input, before any PLD is built (a hang was the bug; how long the
+    refusal takes is benchmarks/bench_rdp_small_noise.py's, not a unit test's)."""
     args = dict(noise_multiplier=1.0, sample_rate=0.01, steps=1000, delta=1e-5) | kwargs
-    t0 = time.perf_counter()
     with pytest.raises(acc.AccountingLimit) as err:
         acc.dpsgd_pld(**args)
     assert err.value.argument == argument
-    assert time.perf_counter() - t0 < 30  # refused, not computed (a hang was the bug)
 
 
 def test_adjacency_parses_every_spelling_and_maps_to_dp_accounting():

@@ -120,7 +120,7 @@ def test_fractional_orders_equal_40_digit_quadrature_and_opacus_series():
     mp.mp.dps = 40
     for sig, q in ((1.1, 0.01), (15.67, 0.58), (0.8, 1e-3)):
         for a in (1.1, 2.5, 10.9):
-            ours = acc._log_a_fractional([a], sig, q)[0]
+            ours = acc.rdp._log_a_fractional([a], sig, q)[0]
 
             def f(z, sig=sig, q=q, a=a):
                 return mp.npdf(z, 0, sig) * ((1 - q) + q * mp.exp((2 * z - 1) / (2 * sig**2))) ** a
@@ -128,6 +128,64 @@ def test_fractional_orders_equal_40_digit_quadrature_and_opacus_series():
             exact = float(mp.log(mp.quad(f, [-mp.inf, -10 * sig, 0, 10 * sig, 10 * a, mp.inf])))
             assert ours == pytest.approx(exact, rel=1e-10)
             assert ours == pytest.approx(opacus_rdp._compute_log_a(q, sig, a), rel=1e-6)
+
+
+#: small noise multipliers, where the fractional orders take opacus' series (fractional_by_series)
+#: instead of the quadrature, whose grid would need millions of points (13 s at σ = 0.01 before)
+_SMALL_NOISE = [(0.01, 0.01), (0.01, 1e-4), (0.02, 0.5), (0.03, 0.001)]
+
+
+@pytest.mark.parametrize(("sig", "q"), _SMALL_NOISE)
+def test_small_noise_rdp_equals_opacus_and_dp_accounting_at_every_order(sig, q):
+    """At every order of each library, our one-step RDP equals opacus' (the signed series: exact)
+    and, at integer orders, dp-accounting's (at fractional ones dp-accounting sums absolute
+    values: at least ours)."""
+    from dp_accounting.rdp import rdp_privacy_accountant as dpa
+    from opacus.accountants.analysis import rdp as opacus_rdp
+
+    assert acc.rdp.fractional_by_series(sig)
+    orders, ours = acc.dpsgd_rdp(noise_multiplier=sig, sample_rate=q, steps=1)
+    by_order = dict(zip(orders, ours, strict=True))
+    for a in opacus_rdp_orders():
+        theirs = float(opacus_rdp._compute_rdp(q, sig, a))
+        assert by_order[a] == pytest.approx(theirs, rel=1e-9), a
+    theirs_all = dpa._compute_rdp_poisson_subsampled_gaussian(q, sig, dpa.DEFAULT_RDP_ORDERS)
+    for a, theirs in zip(dpa.DEFAULT_RDP_ORDERS, theirs_all, strict=True):
+        if a == int(a):
+            assert by_order[a] == pytest.approx(theirs, rel=1e-9), a
+        else:
+            assert by_order[a] <= theirs * (1 + 1e-9), a
+
+
+def opacus_rdp_orders():
+    from opacus.accountants import RDPAccountant
+
+    return [float(a) for a in RDPAccountant.DEFAULT_ALPHAS]
+
+
+@pytest.mark.parametrize(("sig", "q"), _SMALL_NOISE)
+def test_small_noise_epsilon_equals_the_libraries(sig, q):
+    """ε of the small-noise curves (far above what the card accounts, which is why the PLD refuses
+    them): the same as opacus' where our best order is one of its orders, never above either."""
+    orders, rdp = acc.dpsgd_rdp(noise_multiplier=sig, sample_rate=q, steps=10)
+    ours = acc.rdp_epsilon(orders=orders, rdp=rdp, delta=1e-5)
+    theirs_opacus, opacus_orders = _opacus_rdp(sig, q, 10, 1e-5)
+    theirs_dpa, _ = _dp_accounting_rdp(sig, q, 10, 1e-5)
+    assert ours <= min(theirs_opacus, theirs_dpa) * (1 + RDP_REL)
+    if _best_order(sig, q, 10, 1e-5) in opacus_orders:
+        assert ours == pytest.approx(theirs_opacus, rel=RDP_REL)
+
+
+def test_the_series_and_the_quadrature_agree_where_they_meet():
+    """Just above the switch (σ ≈ 0.045; quadrature there) the series gives the same log A_α."""
+    orders = [1.1, 1.5, 2.5, 5.5, 10.9]
+    assert acc.rdp.fractional_by_series(0.04)
+    for sig in (0.05, 0.07, 0.1):
+        assert not acc.rdp.fractional_by_series(sig)
+        for q in (1e-4, 0.01, 0.5):
+            series = acc.rdp._log_a_series(orders, sig, q)
+            quad = acc.rdp._log_a_fractional(orders, sig, q)
+            np.testing.assert_allclose(series, quad, rtol=1e-10)
 
 
 @pytest.mark.parametrize(
@@ -300,7 +358,7 @@ def test_dpcgan_noise_is_opacus_calibration_at_the_paper_settings(eps):
 
 @pytest.mark.parametrize("accountant", ["pld", "rdp"])
 def test_the_card_reports_the_same_epsilon_for_each_adjacency(accountant):
-    from privrisk.explain import guarantee as gm
+    from privrisk.explain import accounted as gm
 
     rng = np.random.default_rng(21)
     for _ in range(3):

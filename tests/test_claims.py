@@ -85,7 +85,7 @@ def test_to_decide_column_from_a_verdict():
     )
     assert decided.to_decide == ""
     frame = claims.to_frame([row, decided])
-    assert list(frame.columns)[-1] == "to_decide" and frame.to_decide[0] == row.to_decide
+    assert list(frame.columns)[-2:] == ["to_decide", "keep"] and frame.to_decide[0] == row.to_decide
     assert claims.check(frame.astype(str)) == []
     assert "to_decide" in claims.to_markdown(frame.astype(str)) and row.to_decide in (
         claims.to_markdown(frame.astype(str))
@@ -280,7 +280,7 @@ def test_a_reader_that_stops_early_ends_the_listing_quietly(tmp_path):
         [sys.executable, "-m", "privrisk", "claims", str(ledger)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=dict(os.environ, PYTHONPATH=str(Path(claims.__file__).parents[1])),
+        env=dict(os.environ, PYTHONPATH=str(Path(claims.__file__).parents[2])),  # src/
     )
     proc.stdout.readline()  # `head -1`
     proc.stdout.close()

@@ -76,7 +76,7 @@ def test_config_merges_files_over_the_defaults_as_snakemake_does(tmp_path, capsy
         (None, "no such file"),
         ("seed: [1, 2\n", "not valid YAML at line 2"),
         ("- just\n- a list\n", "must be a mapping of keys"),
-        (b"\xff\xfe\x00garbage", "cannot be read"),
+        (b"\xff\xfe\x00garbage", "not UTF-8 text (byte 0)"),
     ],
 )
 def test_a_broken_config_file_is_one_line_naming_it(tmp_path, capsys, text, needle):

@@ -153,6 +153,74 @@ def test_a_ledger_sidecar_catches_an_edit(tmp_path):
     assert [p.path for p in completeness.edited(tmp_path, ["claims.csv"])] == ["claims.csv"]
 
 
+def _ledger(root: Path) -> list[dict[str, str]]:
+    """A finished run's figure, per-paper ledger, global ledger and page, each with its digests,
+    and Snakemake's summary rows for them (all final)."""
+    results = root / "results"
+    (results / "p").mkdir(parents=True)
+    _figure(results / "p")
+    rows = "paper,claim_id,status\np,a,differs\np,b,reproduced\n"
+    for rel in ("results/p/claims.csv", "results/claims.csv", "results/claims.md"):
+        (root / rel).write_text(rows)
+    (results / "claims.html").write_text("<html><table></table></html>\n")
+    ledgers = ["results/p/claims.csv", "results/claims.csv", "results/claims.md"]
+    checksums.write_sidecars([root / f for f in (*ledgers, "results/claims.html")])
+    fig = [f"results/p/f.{x}" for x in ("csv", "json", "pdf", "png")] + ["results/p/claims/f.csv"]
+    rule = {**dict.fromkeys(fig, "p_f"), "results/p/claims.csv": "gather_paper_claims"}
+    return [
+        {"output_file": f, "rule": rule.get(f, "gather_all_claims"), "status": "ok",
+         "plan": "no update"}
+        for f in (*fig, *ledgers, "results/claims.html")
+    ]  # fmt: skip
+
+
+def test_every_generated_file_needs_its_digest(tmp_path):
+    """A result no provenance record covers (a ledger, the claims page, a step's artifact) is
+    ``unverified`` without its sidecar, or with one that does not name it; an edited page is
+    ``edited``."""
+    rows = _ledger(tmp_path)
+    outs = [r["output_file"] for r in rows]
+    assert completeness.edited(tmp_path, outs) == []
+    page = tmp_path / "results/claims.html"
+    page.write_text("<html><script>alert(1)</script></html>\n")
+    (problem,) = completeness.edited(tmp_path, outs)
+    assert (problem.kind, problem.path) == ("edited", "results/claims.html")
+    checksums.sidecar(page).unlink()
+    (problem,) = completeness.edited(tmp_path, outs)
+    assert (problem.kind, problem.path) == ("unverified", "results/claims.html")
+    assert "no claims.html.sha256 beside it" in problem.detail
+    checksums.sidecar(page).write_text(f"{'0' * 64}  other.html\n")
+    (problem,) = completeness.edited(tmp_path, outs)
+    assert problem.kind == "unverified" and "records no digest of it" in problem.detail
+    # a figure's files are vouched for by its record, a data marker outside results/ by itself
+    assert not (tmp_path / "results/p/f.csv.sha256").exists()
+    (tmp_path / "data/prepared").mkdir(parents=True)
+    (tmp_path / "data/prepared/mnist.json").write_text("{}")
+    assert completeness.edited(tmp_path, ["data/prepared/mnist.json", *outs[:5]]) == []
+
+
+def test_the_laundering_path_is_refused(tmp_path, monkeypatch, capsys):
+    """Edit a row of a paper's ledger and delete its sidecar: the file is ``unverified`` and the
+    printed fix makes it again from the figures' rows (``--forcerun gather_paper_claims``), not
+    "run again", which would gather the forged row into results/claims.csv with fresh digests."""
+    rows = _ledger(tmp_path)
+    monkeypatch.setattr(completeness, "summary", lambda workdir, args: rows)
+    args = ["-d", str(tmp_path)]
+    assert completeness.main(args) == 0
+    capsys.readouterr()
+    paper = tmp_path / "results/p/claims.csv"
+    paper.write_text(paper.read_text().replace("p,a,differs", "p,a,reproduced"))
+    checksums.sidecar(paper).unlink()
+    # Snakemake sees the global ledger as older than its input now: it plans to gather again
+    rows[-3].update(status="updated input files", plan="update pending")
+    assert completeness.main(args) == 1
+    out = capsys.readouterr().out
+    assert "unverified results/p/claims.csv: no claims.csv.sha256 beside it" in out
+    assert "stale      results/claims.csv" in out
+    assert "Run the same command again" not in out
+    assert f"snakemake --cores all --forcerun gather_paper_claims -d {tmp_path}" in out
+
+
 def test_pending_groups_snakemake_summary_rows_by_rule_and_reason():
     row = {"rule": "r", "status": "ok", "plan": "no update"}
     rows = [
@@ -223,3 +291,50 @@ def test_the_exit_code_on_a_real_run(tmp_path):
     assert proc.returncode == 1 and "missing    results/pankova2022/fig_eps_vs_advantage" in (
         proc.stdout
     ), proc.stdout
+
+
+@pytest.mark.slow
+def test_the_laundering_path_is_refused_on_a_real_run(tmp_path):
+    """A real run of one paper's ledger: edit a row of results/<key>/claims.csv and delete its
+    sidecar; `privrisk complete` names it unverified, and the fix it prints makes the ledger
+    again from the figures' own rows (the forged row is gone, the run complete again)."""
+    import shutil
+
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
+    for d in ("src", "workflow", "config", "profiles"):
+        shutil.copytree(REPO / d, tmp_path / d, ignore=ignore)
+    shutil.copy2(REPO / "Snakefile", tmp_path / "Snakefile")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "src"))
+    ledger = "results/pankova2022/claims.csv"
+    run = [*snakemake_exe(), ledger, "--cores", "2", "--configfile", *TINY]
+    done = subprocess.run(run, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+    def complete() -> subprocess.CompletedProcess:
+        cmd = [sys.executable, "-m", "privrisk", "complete", ledger, "--configfile", *TINY]
+        return subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True)
+
+    assert complete().returncode == 0
+    path = tmp_path / ledger
+    honest = path.read_text()
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    row = df.index[df.status != "reproduced"][0]
+    df.loc[row, "status"] = "reproduced"  # the forged row
+    df.to_csv(path, index=False)
+    checksums.sidecar(path).unlink()
+    proc = complete()
+    assert proc.returncode == 1 and f"unverified {ledger}" in proc.stdout, proc.stdout
+    fix = proc.stdout.strip().splitlines()[-1].strip()
+    assert fix.startswith("snakemake ") and "--forcerun gather_paper_claims" in fix, fix
+    done = subprocess.run(
+        fix.replace("--cores all", "--cores 2"),
+        shell=True,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert path.read_text() == honest
+    assert complete().returncode == 0

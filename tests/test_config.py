@@ -2,6 +2,7 @@
 
 import copy
 
+import numpy as np
 import pytest
 import yaml
 
@@ -544,6 +545,48 @@ def test_nested_command_line_values_get_the_types_a_config_file_gives_them(cfg):
     config.normalize_command_line(merged, given)
     with pytest.raises(config.ConfigError, match="swanberg2025.ngram_train.tune_trials"):
         config.validate(merged)
+
+
+@pytest.mark.parametrize(
+    ("grid", "said"),
+    [
+        (
+            "{min: 0, max: .inf, n_points: 10}",
+            "config key thudi2022.fig2.epsilons: a dense grid's min and max must be finite "
+            "(min 0, max inf); a list may hold .inf",
+        ),
+        (
+            "{min: -.inf, max: 1, n_points: 10}",
+            "config key thudi2022.fig2.epsilons: a dense grid's min and max must be finite",
+        ),
+        ("{min: .nan, max: 1, n_points: 10}", "config key thudi2022.fig2.epsilons"),
+        (
+            "{min: 0, max: 5, n_points: 10, spacing: log}",
+            "config key thudi2022.fig2.epsilons: a log-spaced grid starts above 0 (min 0)",
+        ),
+    ],
+)
+def test_a_grid_a_job_would_fail_on_is_refused_at_validation(cfg, grid, said):
+    """`--config thudi2022='{fig2: {epsilons: {min: 0, max: .inf, n_points: 10}}}'` passed
+    validation and the job then failed (np.linspace to ∞ gives NaN; 0·∞ in the grid): refused
+    before any job, naming the key. The grid itself would fail or be NaN (checked too)."""
+    from snakemake.cli import parse_config
+    from snakemake.utils import update_config
+
+    given = parse_config([f"thudi2022={{fig2: {{epsilons: {grid}}}}}"])
+    merged = copy.deepcopy(cfg)
+    update_config(merged, given)
+    config.normalize_command_line(merged, given)
+    spec = merged["thudi2022"]["fig2"]["epsilons"]
+    with np.errstate(all="ignore"):
+        try:
+            values = config.grid(spec)
+        except ValueError:  # geomspace from 0
+            values = np.array([np.nan])
+    assert not np.isfinite(values).all()  # what the job would have been given
+    with pytest.raises(config.ConfigError) as err:
+        config.validate(merged)
+    assert said in str(err.value)
 
 
 def test_an_explicit_device_this_machine_lacks_is_refused_before_any_job(cfg, monkeypatch):

@@ -58,7 +58,11 @@ def _regenerate_and_check(work: Path, papers: Path) -> None:
 @pytest.mark.slow
 def test_adding_a_paper_then_a_figure_as_contributing_says_ends_green(tmp_path, monkeypatch):
     work, papers = tmp_path / "work", tmp_path / "papers"
-    for path in [*(g.path for g in docs.GENERATED), status.STATUS_FILE]:
+    for path in [
+        *(g.path for g in docs.GENERATED),
+        status.STATUS_FILE,
+        str(status.data_path(status.STATUS_FILE)),
+    ]:
         (work / path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / path, work / path)
     shutil.copytree(REPO / "tests" / "fixture_paper" / FIXTURE, papers / FIXTURE)
@@ -116,6 +120,6 @@ def test_adding_a_paper_then_a_figure_as_contributing_says_ends_green(tmp_path, 
     assert f"<b>{FIXTURE}</b>: 2 outputs, 1 claims (1 reproduced)" in page
     assert "| fig2 | analytic | no claims |" in page
     # the other papers' blocks are the committed ones, untouched
-    _, _, _, blocks = status.parse(status._split(work / status.STATUS_FILE)[1])
-    _, _, _, committed = status.parse(status._split(REPO / status.STATUS_FILE)[1])
-    assert {k: v for k, v in blocks.items() if k != FIXTURE} == committed
+    parts = status.page_data(work / status.STATUS_FILE)["papers"]
+    committed = status.page_data(REPO / status.STATUS_FILE)["papers"]
+    assert [p for p in parts if p["paper"] != FIXTURE] == committed

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from privrisk.contract import claims, status
+from privrisk.contract import status_data as D
 from privrisk.core.discovery import paper_keys
 from privrisk.pipeline import cli, docs
 from tests.conftest import REPO
@@ -80,14 +81,13 @@ def _run(root: Path, papers: list[str], seed: int = 0) -> Path:
     return res
 
 
-def _page(root: Path, block: str = "") -> Path:
+def _page(root: Path, results: Path | None = None) -> Path:
+    """A page (and its data, written from ``results`` when given)."""
     page = root / "status.md"
-    page.write_text(f"# Status\n\n{status.BEGIN}\n{block}{status.END}\n\nafter\n")
+    page.write_text(f"# Status\n\n{status.BEGIN}\n{status.END}\n\nafter\n")
+    if results is not None:
+        status.write(page, D.from_run(results))
     return page
-
-
-def _body(page: Path) -> str:
-    return status._split(page)[1]
 
 
 # --- the per-paper update agrees with the whole page by construction ------------------------------
@@ -102,29 +102,30 @@ def test_updating_paper_by_paper_in_any_order_gives_the_whole_page(tmp_path, see
     keys = paper_keys()
     papers = rng.sample(keys, rng.randint(1, len(keys)))
     res = _run(tmp_path, papers, seed)
-    whole = status.render(res)
-    body = ""
+    whole = D.from_run(res)
+    data = None
     for key in rng.sample(papers, len(papers)):
-        body = status.update(body, res, key)
-    assert body == whole
+        data = status.update(data, res, key)
+    assert status.render(data) == status.render(whole)
     # over a page made from another run (other numbers, other figures): one update per paper
     other = _run(tmp_path / "other", papers, seed + 100)
-    body = status.render(other)
+    data = D.from_run(other)
     for key in papers:
-        body = status.update(body, res, key)
-    assert body == whole
-    assert status.compare(whole, body) == []
+        data = status.update(data, res, key)
+    assert status.render(data) == status.render(whole)
+    assert status.compare(whole, data) == ([], [])
 
 
 def test_the_all_row_is_recomputed_from_the_paper_rows(tmp_path):
     keys = paper_keys()[:2]
     res = _run(tmp_path, keys)
-    body = status.render(res)
+    data = D.from_run(res)
     # a paper's new results move the summary's total
     _paper(res, keys[0], random.Random(7))
-    new = status.update(body, res, keys[0])
-    _, _, counts, _ = status.parse(new)
-    total = [sum(col) for col in zip(*counts.values(), strict=True)]
+    new = status.render(status.update(data, res, keys[0]))
+    rows = [line for line in new.splitlines() if line.startswith(tuple(f"| {k} |" for k in keys))]
+    counts = [[int(c) for c in r.strip("|").split("|")[1:]] for r in rows]
+    total = [sum(col) for col in zip(*counts, strict=True)]
     assert f"| **all** | {' | '.join(f'**{t}**' for t in total)} |" in new.splitlines()
 
 
@@ -134,7 +135,7 @@ def test_the_all_row_is_recomputed_from_the_paper_rows(tmp_path):
 def test_a_new_figure_or_paper_is_one_line_naming_the_command_that_adds_it(tmp_path, capsys):
     keys = paper_keys()
     res = _run(tmp_path, keys[:2])
-    page = _page(tmp_path, status.render(res))
+    page = _page(tmp_path, res)
     args = ["status", "--results", str(res), "--page", str(page)]
     assert cli.main([*args, "--check"]) == 0
     # `snakemake KEY` made a new figure of the first paper, and a new paper's results
@@ -165,7 +166,7 @@ def test_a_new_figure_or_paper_is_one_line_naming_the_command_that_adds_it(tmp_p
 def test_a_paper_on_the_page_without_results_is_not_checked_and_says_so(tmp_path, capsys):
     keys = paper_keys()
     res = _run(tmp_path, keys[:1])
-    page = _page(tmp_path, status.render(res))
+    page = _page(tmp_path, res)
     assert status.main(["--results", str(res), "--page", str(page), "--check"]) == 0
     out = capsys.readouterr().out
     assert f"not checked (no results): {', '.join(keys[1:])}" in out
@@ -174,7 +175,7 @@ def test_a_paper_on_the_page_without_results_is_not_checked_and_says_so(tmp_path
 def test_a_removed_output_is_named(tmp_path, capsys):
     keys = paper_keys()
     res = _run(tmp_path, keys[:1], seed=5)
-    page = _page(tmp_path, status.render(res))
+    page = _page(tmp_path, res)
     fig = sorted(res.glob(f"{keys[0]}/*.json"))[0]
     fig.unlink()
     claims_csv = res / keys[0] / "claims.csv"
@@ -203,7 +204,7 @@ def test_bad_paper_arguments_exit_2_naming_the_argument(tmp_path, capsys, argv, 
 def test_a_paper_made_at_another_scale_is_refused(tmp_path, capsys):
     keys = paper_keys()
     res = _run(tmp_path, keys[:1])
-    page = _page(tmp_path, status.render(res))
+    page = _page(tmp_path, res)
     before = page.read_text()
     _paper(res, keys[1], random.Random(1), scale="paper")
     rc = status.main(["--results", str(res), "--page", str(page), "--write", "--paper", keys[1]])
@@ -233,6 +234,7 @@ def checkout(tmp_path, monkeypatch):
         shutil.copy(REPO / g.path, tmp_path / g.path)
     (tmp_path / "docs").mkdir(exist_ok=True)
     shutil.copy(REPO / status.STATUS_FILE, tmp_path / status.STATUS_FILE)
+    shutil.copy(REPO / status.data_path(status.STATUS_FILE), tmp_path / "docs")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -250,11 +252,49 @@ def test_docs_check_passes_on_the_checkout_and_says_the_status_page_was_not_chec
     ]
 
 
+@pytest.mark.parametrize("mode", ["--check", "--write"])
+def test_a_results_folder_named_but_not_there_is_an_error_not_nothing_to_check(
+    checkout, capsys, mode
+):
+    """`privrisk docs --check --results /nonexistent` said "not checked" and exited 0: a typo in
+    CI would pass for ever. A folder named on purpose must exist (exit 2, one line); an empty
+    one is a run with no results (the status page is said not checked, the other docs are)."""
+    assert cli.main(["docs", mode, "--results", "/nonexistent"]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", "privrisk docs: --results /nonexistent: no such folder\n")
+    (checkout / "a_file").write_text("x")
+    assert cli.main(["docs", mode, "--results", "a_file"]) == 2
+    assert capsys.readouterr().err == (
+        "privrisk docs: --results a_file: is a regular file, not a folder\n"
+    )
+    (checkout / "empty").mkdir()
+    assert cli.main(["docs", "--check", "--results", "empty"]) == 0
+    assert "empty/ holds none" in capsys.readouterr().out
+
+
+def test_a_generated_doc_that_is_no_regular_file_is_refused_not_replaced(checkout, capsys):
+    import os
+
+    os.unlink("docs/config.md")
+    os.mkfifo("docs/config.md")
+    assert cli.main(["docs", "--write"]) == 2
+    assert capsys.readouterr().err == (
+        "privrisk docs: no docs/config.md here; run it in the checkout's root\n"
+    )
+    docs_made = {Path(g.path).name for g in docs.GENERATED if g.path.startswith("docs/")}
+    assert Path("docs/config.md").is_fifo()
+    assert set(os.listdir("docs")) == docs_made | {Path(status.STATUS_FILE).name}  # no temp file
+
+
 def test_each_stale_doc_is_one_line_naming_the_command_that_fixes_it(checkout, capsys):
     for g in docs.GENERATED:  # a hand edit inside each generated part
         path = checkout / g.path
         text = path.read_text()
-        marker = {"README.md": "| key | paper |", "docs/explain.md": "The three numbers to quote"}
+        marker = {
+            "README.md": "| key | paper |",
+            "docs/explain.md": "The three numbers to quote",
+            "docs/atlas.svg": "<svg",
+        }
         old = marker.get(g.path, "## ")
         assert old in text
         path.write_text(text.replace(old, old + " edited", 1))
@@ -294,19 +334,28 @@ def test_docs_check_and_write_the_status_page_from_results(checkout, capsys):
     capsys.readouterr()
     assert cli.main(["docs", "--check"]) == 0
     assert "docs/status.md: agrees with results/ (its papers)" in capsys.readouterr().out
-    # the two papers' blocks are the results'; the others are left as they were
-    _, _, _, blocks = status.parse(_body(page))
-    _, _, _, fresh = status.parse(status.render(res))
-    _, _, _, before = status.parse(_body(REPO / status.STATUS_FILE))
+    # the two papers' parts are the results'; the others are left as they were
+    parts = {p["paper"]: p for p in status.page_data(page)["papers"]}
+    fresh = {p["paper"]: p for p in D.from_run(res)["papers"]}
+    before = {p["paper"]: p for p in status.page_data(REPO / status.STATUS_FILE)["papers"]}
     for key in keys[:2]:
-        assert blocks[key] == fresh[key]
+        assert [D.shown(c) for c in parts[key]["claims"]] == [
+            D.shown(c) for c in fresh[key]["claims"]
+        ]
+        assert parts[key]["outputs"] == fresh[key]["outputs"]
     for key in keys[2:]:
-        assert blocks[key] == before[key]
+        assert parts[key] == before[key]
     # a clean run of every paper: --write writes the whole page, --check checks it all
     shutil.rmtree(res)
     res = _run(checkout, keys, seed=3)
     assert cli.main(["docs", "--write"]) == 0
-    assert _body(page) == "\n" + status.render(res) + "\n"
+    data = status.page_data(page)
+    assert status._split(page)[1] == "\n" + status.render(data) + "\n"
+    fresh = {p["paper"]: p for p in D.from_run(res)["papers"]}
+    for part in data["papers"]:
+        assert [D.shown(c) for c in part["claims"]] == [
+            D.shown(c) for c in fresh[part["paper"]]["claims"]
+        ]
     capsys.readouterr()
     assert cli.main(["docs", "--check"]) == 0
     assert capsys.readouterr().out.splitlines() == [

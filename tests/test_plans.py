@@ -188,10 +188,10 @@ def test_intervals_without_a_size_plan_a_multiple_of_the_sample():
 @pytest.mark.parametrize(("margin", "n0"), [(2.0, 30), (0.02, 200), (5.0, 30)])
 def test_a_tie_of_a_bounded_outcome_gets_an_exact_bound_and_a_certain_plan(margin, n0):
     """Every draw tied (attack − prior = 0 records of 100): no longer 'never decided'; the exact
-    bound supports non-inferiority as far as the sample size allows, and the plan is the first n
+    bound (``step=None``: without the near-tie bound, tests/test_verdicts_ties.py) supports non-inferiority as far as the sample size allows, and the plan is the first n
     at which it does (at the observed effect every draw ties: the decision is certain)."""
     scale = 100.0 if margin >= 1 else 1.0
-    tie = Estimate.paired(np.zeros(n0), np.zeros(n0), bounds=(-scale, scale))
+    tie = Estimate.paired(np.zeros(n0), np.zeros(n0), bounds=(-scale, scale), step=None)
     assert tie.zero_variance and tie.decidable
     q = V.tie_share(n0, V.ROBUST * V.Z)
     lo, hi = tie.interval(V.ROBUST * V.Z)
@@ -202,9 +202,9 @@ def test_a_tie_of_a_bounded_outcome_gets_an_exact_bound_and_a_certain_plan(margi
         return
     assert v.holds is None and v.plan.finite and v.plan.leaning is True
     n = v.plan.n
-    ties = Estimate.paired(np.zeros(n), np.zeros(n), bounds=(-scale, scale))
+    ties = Estimate.paired(np.zeros(n), np.zeros(n), bounds=(-scale, scale), step=None)
     assert V.at_least(ties, margin=margin).holds is True
-    fewer = Estimate.paired(np.zeros(n - 1), np.zeros(n - 1), bounds=(-scale, scale))
+    fewer = Estimate.paired(np.zeros(n - 1), np.zeros(n - 1), bounds=(-scale, scale), step=None)
     assert V.at_least(fewer, margin=margin).holds is None
     # equivalence too; an unbounded tie still decides nothing, and says so
     assert V.equivalent(ties, margin=margin).holds is True

@@ -1,7 +1,8 @@
-"""Verdicts that no CPU or seed can change (design.md §4, "Verdicts"; privrisk.contract.verdicts, "Robust
-decisions"): a small xu2022 configuration (tiny scale) run normally, with the kernels limited as
-on an older CPU, and with another seed gives the same status for every claim, and the status
-table made from one run passes ``privrisk status --check`` against the others.
+"""Verdicts that no CPU or seed can contradict (design.md §4, "Verdicts"; privrisk.contract.verdicts,
+"Robust decisions"): a small xu2022 configuration (tiny scale) run normally, with the kernels
+limited as on an older CPU, and with another seed never turns an ok into a fails (or reproduced
+into differs), and the status page's data made from one run passes ``privrisk status --check``
+against the others (a boundary row may move where its keep-probability allows it).
 
 ``ATEN_CPU_CAPABILITY=default ONEDNN_MAX_CPU_ISA=SSE41 MKL_ENABLE_INSTRUCTIONS=SSE4_2`` makes
 torch, oneDNN and MKL take their baseline code paths: the trained weights (and so every
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from privrisk.contract import claims, status
+from privrisk.contract import status_data as D
 from tests.conftest import REPO, TINY, snakemake_exe
 
 pytestmark = pytest.mark.slow
@@ -57,10 +59,22 @@ def _statuses(results: Path) -> dict[str, str]:
 
 
 def _same_table(a: Path, b: Path) -> list[str]:
-    """``privrisk status --check`` of b's results against the table written from a's."""
+    """``privrisk status --check`` of b's results against the page's data made from a's: no
+    contradiction and no move a's keep-probabilities call unlikely."""
     (a / "claims.csv").write_bytes((a / "xu2022" / "claims.csv").read_bytes())
     (b / "claims.csv").write_bytes((b / "xu2022" / "claims.csv").read_bytes())
-    return status.compare(status.render(a), status.render(b))
+    problems, _moves = status.compare(D.from_run(a), D.from_run(b))
+    return problems
+
+
+#: statuses that contradict each other: what no rerun may do to a decided row
+CONTRADICTS = {("qualitative-ok", "qualitative-fails"), ("reproduced", "differs")}
+
+
+def _contradictions(a: dict[str, str], b: dict[str, str]) -> dict[str, tuple[str, str]]:
+    return {
+        k: (a[k], b[k]) for k in a if (a[k], b[k]) in CONTRADICTS or (b[k], a[k]) in CONTRADICTS
+    }
 
 
 @pytest.fixture(scope="module")
@@ -72,8 +86,8 @@ def test_statuses_survive_another_cpus_kernels(normal, tmp_path):
     limited = _run(tmp_path / "limited", env=LIMITED)
     a, b = _statuses(normal), _statuses(limited)
     assert a.keys() == b.keys()
-    moved = {k: (a[k], b[k]) for k in a if a[k] != b[k]}
-    assert not moved, f"statuses changed with the limited kernels: {moved}"
+    moved = _contradictions(a, b)
+    assert not moved, f"statuses contradicted with the limited kernels: {moved}"
     assert _same_table(normal, limited) == []
 
 
@@ -81,6 +95,6 @@ def test_statuses_survive_another_seed(normal, tmp_path):
     reseeded = _run(tmp_path / "seed1", seed=1)
     a, b = _statuses(normal), _statuses(reseeded)
     assert a.keys() == b.keys()
-    moved = {k: (a[k], b[k]) for k in a if a[k] != b[k]}
-    assert not moved, f"statuses changed with seed 1: {moved}"
+    moved = _contradictions(a, b)
+    assert not moved, f"statuses contradicted with seed 1: {moved}"
     assert _same_table(normal, reseeded) == []

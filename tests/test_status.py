@@ -1,5 +1,7 @@
-"""The README's status table (privrisk.contract.status): made from a run's results with one rounding, written
-between the README's markers, and checked (a changed number in the results fails the check)."""
+"""The status page (privrisk.contract.status): its data made from a run's results with one
+rounding, written as docs/status.json beside the page, the page's block rendered from it, and the
+check of a run against the data (an analytic change fails; an experimental row fails only on a
+contradiction or a move its keep-probability calls unlikely)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from privrisk.contract import claims, status
+from privrisk.contract import status_data as D
 from privrisk.pipeline import cli
 
 
@@ -106,10 +109,14 @@ def _results(root: Path, *, ours: float = 0.93233236, adv: float = 0.31, threads
     return res
 
 
+def _block(res: Path) -> str:
+    return status.render(D.from_run(res))
+
+
 def test_table_from_results(tmp_path):
-    block = status.render(_results(tmp_path))
+    block = _block(_results(tmp_path))
     lines = block.splitlines()
-    assert "Made at scale quick with `torch_threads: 1`" in block
+    assert "Made at scale quick with `torch_threads: 1`; measured on 1 run;" in block
     assert "| thudi2022 | 3 | 2 | 0 | 1 | 1 | 0 | 0 | 0 | 0 |" in lines
     assert "| xu2022 | 1 | 2 | 1 | 0 | 0 | 0 | 1 | 0 | 0 |" in lines
     assert (
@@ -123,12 +130,14 @@ def test_table_from_results(tmp_path):
         "| fig10 | analytic | no claims |",
         "| table1 | analytic | no claims |",
     ]
-    assert "| fig2 | `erlingsson_eps2` | 0.95 | 0.932 |  | **differs** | analytic |" in lines
+    assert "| fig2 | `erlingsson_eps2` | 0.95 | 0.932 |  | **differs** |  | analytic |" in lines
     assert (
-        "| fig7 | `nn_query` | stated | AUC 0.54 \\| 0.56 |  | uninformative | standin |" in lines
+        "| fig7 | `nn_query` | stated | AUC 0.54 \\| 0.56 |  | uninformative |  | standin |"
+        in lines
     )
-    # an experimental number states its uncertainty: 2 × s.e.
-    assert "| fig7 | `adv_mc` | 0.3 | 0.31 | 0.04 | reproduced | real |" in lines
+    # an experimental number states its uncertainty (2 × s.e.) and its keep-probability:
+    # |0.31 − 0.3| = 0.01 against 0.2 + 0.04, a rerun's sd √2 · 0.02: certain to 3 decimals
+    assert "| fig7 | `adv_mc` | 0.3 | 0.31 | 0.04 | reproduced | 1.00 | real |" in lines
     assert "| skin_jsgan | standin | 1 | d0 0.844 |" in lines  # the training record's AUC
     # every run's AUCs: their mean and range over the runs, per query
     assert "| cifar10_wgangp | standin | 3 | d 0.8 (0.7–0.9), nn[0] 0.51 (0.5–0.52) |" in lines
@@ -137,17 +146,38 @@ def test_table_from_results(tmp_path):
         assert unstable not in block
 
 
+def test_the_data_records_each_run_and_how_the_page_was_measured(tmp_path):
+    res = _results(tmp_path)
+    page = tmp_path / "status.md"
+    page.write_text(f"{status.BEGIN}\n{status.END}\n")
+    assert status.main(["--results", str(res), "--page", str(page), "--write"]) == 0
+    data = json.loads((tmp_path / "status.json").read_text())
+    assert data["format"] == 1 and data["records"] == []  # the hook for the runs of record
+    (run,) = data["measured"]["runs"]
+    assert run["folder"] == str(res) and run["scales"] == ["quick"] and run["commits"] == ["abc"]
+    assert data["measured"]["command"].startswith("privrisk status --results")
+    assert data["measured"]["when"]  # the date of the write
+    xu = next(p for p in data["papers"] if p["paper"] == "xu2022")
+    adv = next(c for c in xu["claims"] if c["claim_id"] == "adv_mc")
+    assert adv["runs"] == [{"status": "reproduced", "ours": "0.31", "pm": "0.04", "keep": 1.0}]
+    # the page is its data rendered: nothing is read back from the Markdown
+    assert status._split(page)[1] == "\n" + status.render(data) + "\n"
+
+
 def test_write_then_check_and_a_changed_number_fails_the_check(tmp_path, capsys):
     res = _results(tmp_path)
     readme = tmp_path / "README.md"
     readme.write_text(f"# t\n\n## Status\n\n{status.BEGIN}\nOLD TABLE\n{status.END}\n\n## Next\n")
     assert status.main(["--results", str(res), "--readme", str(readme), "--check"]) == 1
+    assert "README.json does not exist" in capsys.readouterr().err
     assert status.main(["--results", str(res), "--readme", str(readme), "--write"]) == 0
     text = readme.read_text()
     assert text.startswith("# t\n\n## Status\n\n") and text.endswith(f"{status.END}\n\n## Next\n")
     assert "OLD TABLE" not in text and "0.932" in text
     assert status.main(["--results", str(res), "--readme", str(readme), "--check"]) == 0
-    assert status.write(readme, status.render(res)) is False  # idempotent
+    before = (tmp_path / "README.json").read_text()
+    assert status.write(readme, D.from_run(res)) is False  # idempotent, the date kept
+    assert (tmp_path / "README.json").read_text() == before
 
     _results(tmp_path / "rerun", ours=0.9351)  # the same claim, another number
     capsys.readouterr()
@@ -157,15 +187,15 @@ def test_write_then_check_and_a_changed_number_fails_the_check(tmp_path, capsys)
     said = capsys.readouterr().out
     assert rc == 1
     # an analytic number is compared exactly, and the mismatch names the row
-    assert "thudi2022/erlingsson_eps2: analytic value '0.932' in the table, '0.935'" in said
+    assert "thudi2022/fig2/erlingsson_eps2: analytic value '0.932' on the page, '0.935'" in said
     assert "privrisk status --write" in said
 
 
 def test_a_change_below_the_rounding_passes_the_check(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text(f"{status.BEGIN}\n{status.END}\n")
-    status.write(readme, status.render(_results(tmp_path / "a", ours=0.93233236)))
-    assert not status.diff(readme, status.render(_results(tmp_path / "b", ours=0.9321)))
+    status.write(readme, D.from_run(_results(tmp_path / "a", ours=0.93233236)))
+    assert status.check(readme, D.from_run(_results(tmp_path / "b", ours=0.9321))) == ([], [])
 
 
 @pytest.mark.parametrize(
@@ -179,6 +209,7 @@ def test_malformed_readme_is_an_error_naming_the_file(tmp_path, capsys, text):
         assert status.main(["--results", res, "--readme", str(readme), mode]) == 1
         assert "README.md: needs exactly one" in capsys.readouterr().err
     assert readme.read_text() == text
+    assert not (tmp_path / "README.json").exists()  # nothing half-written
 
 
 def test_missing_results_say_what_to_run(tmp_path, capsys):
@@ -186,52 +217,28 @@ def test_missing_results_say_what_to_run(tmp_path, capsys):
     assert "run `snakemake --cores 2` first" in capsys.readouterr().err
 
 
-def test_the_committed_readme_has_one_status_block():
-    readme = Path(__file__).resolve().parents[1] / status.STATUS_FILE
-    _, body, _ = status._split(readme)
+def test_the_committed_page_is_its_data_rendered():
+    page = Path(__file__).resolve().parents[1] / status.STATUS_FILE
+    _, body, _ = status._split(page)
     assert body.strip().startswith("<!-- Generated by `privrisk status --write`")
+    data = status.page_data(page)
+    assert data is not None and data["records"] == []
+    assert body == "\n" + status.render(data) + "\n"
 
 
 def _checked(tmp_path, committed: dict, rerun: dict) -> list[str]:
     tmp_path.mkdir(parents=True)
     readme = tmp_path / "README.md"
     readme.write_text(f"{status.BEGIN}\n{status.END}\n")
-    status.write(readme, status.render(_results(tmp_path / "a", **committed)))
-    return status.check(readme, status.render(_results(tmp_path / "b", **rerun)))
+    status.write(readme, D.from_run(_results(tmp_path / "a", **committed)))
+    return status.check(readme, D.from_run(_results(tmp_path / "b", **rerun)))[0]
 
 
-def test_experimental_numbers_are_compared_within_their_stated_uncertainty(tmp_path):
-    # 0.31 ± 0.04 vs 0.37 ± 0.04: the intervals overlap (another CPU's floats)
+def test_experimental_numbers_are_shown_not_compared(tmp_path):
+    # the status carries the decision: 0.31 ± 0.04 and 0.37 ± 0.04 are both reproduced
     assert _checked(tmp_path / "1", {"adv": 0.31}, {"adv": 0.37}) == []
-    # 0.31 vs 0.40: they do not, and the row is named
-    problems = _checked(tmp_path / "2", {"adv": 0.31}, {"adv": 0.40})
-    assert len(problems) == 1 and problems[0].startswith("xu2022/adv_mc: experimental value")
+    # 0.31 reproduced vs 0.60 differs: a contradiction, named
+    problems = _checked(tmp_path / "2", {"adv": 0.31}, {"adv": 0.60})
+    assert len(problems) == 1 and problems[0].startswith("xu2022/fig7/adv_mc: contradiction")
     # another thread count in the header is not a disagreement
     assert _checked(tmp_path / "3", {}, {"threads": 2}) == []
-
-
-def test_a_changed_status_or_masked_text_structure_fails_and_names_the_row():
-    row = "| fig7 | `x` | stated | held-out 0.549 vs 0.501 |  | {} | real |"
-    head = "<details><summary><b>xu2022</b>: 1 outputs</summary>\n\n| figure | claim | paper | ours | ± | status | data |\n|---|---|---|---|---|---|---|\n"
-    old = head + row.format("uninformative")
-    # numbers in an experimental row's evidence move with the machine: masked
-    same = head + row.format("uninformative").replace("0.549", "0.553")
-    assert status.compare(old, same) == []
-    flipped = head + row.format("**qualitative-fails**")
-    (p,) = status.compare(old, flipped)
-    assert p.startswith("xu2022/x: status 'uninformative' in the table")
-    reworded = head + row.format("uninformative").replace("vs", "and")
-    assert "evidence" in status.compare(old, reworded)[0]
-    # an experimental number with no stated uncertainty (an audit's ε̂) is shown, not compared
-    bound = "| audit | `e` | 1 | {} |  | derived | real |"
-    assert status.compare(head + bound.format("0.461"), head + bound.format("0.701")) == []
-    exact = head + bound.replace("real", "analytic")
-    (p,) = status.compare(exact.format("0.461"), exact.format("0.701"))
-    assert "compared exactly" in p  # but an analytic one exactly
-    analytic = head + row.format("uninformative").replace("real", "analytic")
-    moved = analytic.replace("0.549", "0.553")
-    assert "compared exactly" in status.compare(analytic, moved)[0]
-    # simulated data (a drawn population, models trained on drawn canaries): experimental numbers
-    simulated = head + row.format("uninformative").replace("real", "simulated")
-    assert status.compare(simulated, simulated.replace("0.549", "0.553")) == []
-    assert "lines" in status.compare(old, old + "\n| extra |")[0]

@@ -59,3 +59,36 @@ def test_the_slurm_slice_removes_its_temporary_files_whatever_the_outcome(tmp_pa
         assert proc.returncode == code and said in proc.stdout, proc.stdout + proc.stderr
         assert list(tmp.iterdir()) == [], f"left behind: {list(tmp.iterdir())}"
         assert stopped.exists() == (start == "exit 0")
+
+
+def test_a_failed_doc_write_leaves_the_doc_and_no_temporary_file(tmp_path, monkeypatch, capsys):
+    """`privrisk docs --write` on a full disk: one line, exit 2, the doc as it was, and no
+    `.tmp` beside it (its own `_write_atomic` left one before; privrisk.core.safe_io)."""
+    import errno
+    import os
+    import shutil
+
+    from privrisk.contract import status
+    from privrisk.pipeline import cli, docs
+
+    for g in docs.GENERATED:
+        (tmp_path / g.path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / g.path, tmp_path / g.path)
+    shutil.copy(REPO / status.STATUS_FILE, tmp_path / status.STATUS_FILE)
+    monkeypatch.chdir(tmp_path)
+    page = tmp_path / "docs/config.md"
+    page.write_text(page.read_text().replace("## ", "## edited ", 1))
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    assert cli.main(["docs", "--write"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "privrisk docs: generated doc docs/config.md: could not be written (no space left on "
+        "device); it is unchanged\n"
+    )
+    after = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert after == before

@@ -139,7 +139,7 @@ def test_all_of_and_gated():
     g = ok.gated("model shows no leakage (AUC 0.51 < 0.7)")
     assert g.holds is None and "AUC 0.51" in g.note and "a" in g.note
     assert ok.gated("", "") is ok
-    assert ok.kwargs() == {"holds": True, "note": "a", "to_decide": ""}
+    assert ok.kwargs() == {"holds": True, "note": "a", "to_decide": "", "keep": None}
     assert und.status == "uninformative"
     # a hand-made uninformative verdict has no estimate to plan from, and says so
     assert und.to_decide == "never by more data (no estimate to plan from)"
@@ -399,12 +399,19 @@ def test_clustered_draws_take_the_world_as_a_random_effect():
     # never narrower than independent draws (worlds that happen to agree)
     flat = Estimate.clustered(np.array([1.0, 3.0, 1.0, 3.0]), np.array([0, 0, 1, 1]))
     assert flat.se == pytest.approx(Estimate.from_draws([1.0, 3.0, 1.0, 3.0]).se)
-    # one world: independent draws; a tie: the exact bound over all the draws
+    # one world: independent draws; a tie of a continuous outcome: the exact bound over the
+    # worlds (10 independent clusters, not 30 draws)
     assert Estimate.clustered(x, np.zeros(12)).df == 11
-    tie = Estimate.clustered(np.zeros(30), np.repeat(np.arange(10), 3), bounds=(-100, 100))
+    worlds = np.repeat(np.arange(10), 3)
+    tie = Estimate.clustered(np.zeros(30), worlds, bounds=(-100, 100), step=None)
     assert tie.zero_variance and tie.interval(3.0) == pytest.approx(
-        (-100 * V.tie_share(30, 3.0), 100 * V.tie_share(30, 3.0))
+        (-100 * V.tie_share(10, 3.0), 100 * V.tie_share(10, 3.0))
     )
+    # a count of records (integer draws and bounds: a step of 1): the near-tie bound, 29 ties and
+    # one draw a record away, (1/30)(1 + t_9) at ±3
+    counts = Estimate.clustered(np.zeros(30), worlds, bounds=(-100, 100))
+    half = (1 + stats.t.isf(V.alpha_of(3.0) / 2, 9)) / 30
+    assert counts.step == 1.0 and counts.interval(3.0) == pytest.approx((-half, half))
     with pytest.raises(ValueError, match="cluster labels"):
         Estimate.clustered(x, w[:5])
     with pytest.raises(ValueError, match="outside its bounds"):

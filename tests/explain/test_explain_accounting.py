@@ -6,7 +6,7 @@ import pytest
 
 from privrisk import accounting
 from privrisk.explain import ADD_REMOVE, REPLACE_ONE, explain
-from privrisk.explain import guarantee as gm
+from privrisk.explain import accounted as gm
 
 dp_accounting = pytest.importorskip("dp_accounting")
 riskcal = pytest.importorskip("riskcal.analysis", reason="riskcal is in the test extra")

@@ -12,8 +12,8 @@ import pytest
 from privrisk import accounting
 from privrisk.bounds import tradeoff
 from privrisk.estimators import mace
+from privrisk.explain import accounted as gm
 from privrisk.explain import explain, rows
-from privrisk.explain import guarantee as gm
 
 riskcal = pytest.importorskip("riskcal.analysis.conversions")
 
@@ -112,7 +112,7 @@ def test_a_long_composition_keeps_mass_one_where_dp_accounting_gains_a_percent()
     from dp_accounting.pld import privacy_loss_distribution as pld_lib
 
     nm, q, steps, iv = 0.8, 1e-3, 100_000, 4e-4
-    ours = accounting._pld(nm, q, steps, accounting.Adjacency.ADD_REMOVE, iv)
+    ours = accounting.pld._pld(nm, q, steps, accounting.Adjacency.ADD_REMOVE, iv)
     assert ours.mass_error < 1e-6
     theirs = pld_lib.from_gaussian_mechanism(
         nm, sampling_prob=q, value_discretization_interval=iv, use_connect_dots=True,

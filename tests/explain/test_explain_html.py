@@ -105,7 +105,7 @@ def test_every_panel_position_is_the_card_of_its_command(kwargs):
 
 
 def _kind(kwargs) -> str:
-    from privrisk.explain import guarantee
+    from privrisk.explain import accounted as guarantee
 
     args = {k: v for k, v in kwargs.items() if k in ("epsilon", "delta", "mu", "sigma", "sensitivity",
             "noise_multiplier", "sample_rate", "steps", "rho")}  # fmt: skip

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from privrisk.explain import accounted as gm
 from privrisk.explain import attacker as am
-from privrisk.explain import guarantee as gm
 from privrisk.explain import rows
 
 TOL = 1e-9

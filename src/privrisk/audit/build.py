@@ -105,18 +105,8 @@ def audit(
     one_run_method: str = "steinke",
     guesses=None,
     confidence=0.95,
-    delta=None,
-    epsilon=None,
-    mu=None,
-    sigma=None,
-    sensitivity=None,
-    noise_multiplier=None,
-    sample_rate=None,
-    steps=None,
-    adjacency=None,
-    rho=None,
-    rdp=None,
-    profile=None,
+    guarantee=None,
+    **guarantee_args,
 ) -> AuditReport:
     """Audit a file of attack results (or a mapping of columns) against an optional claim.
 
@@ -136,33 +126,20 @@ def audit(
             test's assumptions hold.
         guesses: one-run only: the number of guesses k (default: a grid, Bonferroni).
         confidence: the confidence of every bound and of the verdict (default 0.95).
-        delta: δ of ``epsilon_lower``, and of the claim where the claim takes one.
-        epsilon, mu, sigma, sensitivity, noise_multiplier, sample_rate, steps, adjacency, rho,
-            rdp, profile: a claimed guarantee, any form ``privrisk explain`` accepts.
+        guarantee: a claimed guarantee (:class:`privrisk.explain.Guarantee`), or its fields as
+            keyword arguments (``epsilon=1, delta=1e-5``, …; any form ``privrisk explain``
+            accepts, :data:`privrisk.explain.GUARANTEE_ARGS`).
+        delta: δ of ``epsilon_lower``, and of the claim where the claim takes one (alone, with
+            no claim: the δ of ``epsilon_lower``).
 
     Raises:
         AuditInputError: one message naming the file, column or argument.
     """
     conf = _confidence(confidence)
-    claim_args = {
-        "epsilon": epsilon,
-        "delta": delta,
-        "mu": mu,
-        "sigma": sigma,
-        "sensitivity": sensitivity,
-        "noise_multiplier": noise_multiplier,
-        "sample_rate": sample_rate,
-        "steps": steps,
-        "adjacency": adjacency,
-        "rho": rho,
-        "rdp": rdp,
-        "profile": profile,
-    }
-    claim = None
-    if any(v is not None for k, v in claim_args.items() if k not in ("delta", "adjacency")):
-        import privrisk.audit.claim as claim_mod  # explain's parser: only for a claim
+    import privrisk.audit.claim as claim_mod  # explain's guarantee: only for a claim
 
-        claim = claim_mod.parse(claim_args)
+    claim_args, claim = claim_mod.from_arguments(guarantee, guarantee_args)
+    delta, adjacency = claim_args["delta"], claim_args["adjacency"]
     if claim is None and adjacency is not None:
         raise AuditInputError("--adjacency", "is part of a claimed guarantee; give one with it")
     d = claim.delta if claim is not None else (0.0 if delta is None else _delta(delta))

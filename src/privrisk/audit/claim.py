@@ -1,7 +1,8 @@
-"""A claimed guarantee, parsed by ``privrisk explain``'s own parser, in the forms an audit tests.
+"""A claimed guarantee, the same value ``privrisk explain`` takes, in the forms an audit tests.
 
-Any form ``explain`` accepts (ε; (ε, δ); μ; σ with sensitivity; DP-SGD parameters) is parsed and
-accounted by :func:`privrisk.explain.guarantee.parse`, never here. An audit then needs:
+Any form ``explain`` accepts (ε; (ε, δ); μ; σ with sensitivity; DP-SGD with its accountant; ρ;
+an RDP curve; a profile) is a :class:`privrisk.explain.Guarantee`, parsed and checked there and
+accounted by :func:`privrisk.explain.accounted.account`, never here. An audit then needs:
 
 * membership: the trade-off function f of the guarantee *as stated* (a canary in or out of the
   training data is the stated adjacency's neighbouring pair): G_μ for μ-GDP, the profile's f for
@@ -21,9 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from privrisk.bounds import tradeoff
-from privrisk.explain import GUARANTEE_ARGS
-from privrisk.explain import guarantee as guarantee_mod
-from privrisk.explain.inputs import BadInput, read_pairs
+from privrisk.explain import accounted
+from privrisk.explain.guarantee import GUARANTEE_ARGS, Guarantee
+from privrisk.explain.inputs import BadInput
 
 from .errors import AuditInputError, flag
 
@@ -65,20 +66,53 @@ class Claim:
         return out
 
 
+def from_arguments(guarantee: Guarantee | None, args: dict) -> tuple[dict, Claim | None]:
+    """(the claim's arguments as given, by field: what the report records; the claim, or None
+    when none is given). ``args`` are :class:`~privrisk.explain.Guarantee`'s fields as keywords;
+    ``delta`` (and ``adjacency``) alone make no claim (``delta`` is then the audit's own δ). A
+    keyword that is not a field is a TypeError, as for any function."""
+    unknown = sorted(set(args) - set(GUARANTEE_ARGS))
+    if unknown:
+        raise TypeError(f"audit() got unexpected keyword arguments {unknown}")
+    given = {k: args.get(k) for k in GUARANTEE_ARGS}
+    if guarantee is not None:
+        extra = [k for k, v in given.items() if v is not None]
+        if extra:
+            raise AuditInputError(flag(extra[0]), "the claim is given already as a Guarantee")
+        recorded = guarantee.to_args()
+        if guarantee.curve is not None:  # a curve by its name, as a file is recorded by its path
+            recorded[guarantee.way] = guarantee.curve.name
+        return {k: recorded.get(k) for k in GUARANTEE_ARGS}, of(guarantee)
+    return given, parse(given)
+
+
 def parse(args: dict) -> Claim | None:
-    """The claim given by ``args`` (keys of :data:`privrisk.explain.GUARANTEE_ARGS`), or None when none is given."""
+    """The claim given by ``args`` (keys of :data:`privrisk.explain.GUARANTEE_ARGS`), or None
+    when none is given."""
     given = {k: v for k, v in args.items() if v is not None}
     if not any(k in given for k in GUARANTEE_ARGS if k not in ("delta", "adjacency")):
         return None
     try:
-        g = guarantee_mod.parse(**{k: given.get(k) for k in GUARANTEE_ARGS})
+        g = Guarantee(**given)
+    except BadInput as err:
+        raise AuditInputError(flag(err.argument), err.message) from None
+    return of(g)
+
+
+def of(value: Guarantee) -> Claim:
+    """The claim of a guarantee: accounted (AuditInputError naming the argument where accounting
+    finds what checking cannot, e.g. too little noise to account)."""
+    try:
+        g = accounted.account(value)
     except BadInput as err:
         raise AuditInputError(flag(err.argument), err.message) from None
     p = g.as_stated
     curve = None
-    if g.kind == "rdp":
-        pairs = read_pairs("rdp", given["rdp"], what="order α and RDP ε_α")
-        curve = (np.array([a for a, _ in pairs]), np.array([v for _, v in pairs]))
+    if value.rdp is not None:
+        curve = (
+            np.array([a for a, _ in value.rdp.pairs]),
+            np.array([v for _, v in value.rdp.pairs]),
+        )
     return Claim(
         description=g.description,
         stated=dict(g.stated),

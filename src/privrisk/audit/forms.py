@@ -30,6 +30,7 @@ import numpy as np
 import privrisk.audit.family as fam
 from privrisk import accounting
 from privrisk.audit.search import seeded_sup
+from privrisk.explain import accounted
 from privrisk.explain import guarantee as guarantee_mod
 
 
@@ -79,7 +80,7 @@ def curve_profile(orders, values, delta: float) -> tuple[np.ndarray, np.ndarray]
     """The privacy profile of an RDP curve exactly as ``privrisk explain`` builds it (a grid up to
     where δ < 10⁻¹² and the pair at the card's δ; Canonne, Kamath & Steinke at each order)."""
     top = accounting.rdp_epsilon(orders=orders, rdp=values, delta=1e-12)
-    e = guarantee_mod.profile_grid(top)
+    e = accounted.profile_grid(top)
     dl = np.asarray(accounting.rdp_delta(orders=orders, rdp=values, epsilon=e), dtype=float)
     exact = accounting.rdp_epsilon(orders=orders, rdp=values, delta=delta)
     return np.r_[e, exact], np.r_[dl, delta]

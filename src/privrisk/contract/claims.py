@@ -1,9 +1,14 @@
 """The claims ledger: one row per number or statement a paper quotes (design.md §3).
 
 Columns: paper, figure, claim_id, claim, paper_value, ours, tolerance, status, data, note,
-to_decide. ``to_decide`` is set on every ``uninformative`` row from data (and only on
+to_decide, keep. ``to_decide`` is set on every ``uninformative`` row from data (and only on
 uninformative rows): the runs / draws / samples that would decide the statement at the observed
 effect (:mod:`privrisk.contract.verdicts`, the planner), or why no amount of the same experiment would.
+``keep`` is an experimental row's keep-probability: the chance that an independent rerun at the
+same scale gives the same status (:mod:`privrisk.contract.verdicts.keep`; for a numeric row, from
+its value's distance to the tolerance in standard errors, :func:`keep_numeric`); empty on an
+analytic row and where the row has no estimate to take it from. A ledger written before the
+column existed reads with it empty.
 A paper's figure code makes rows through a :class:`Ledger`::
 
     ledger = Ledger("thudi2022")
@@ -41,6 +46,7 @@ COLUMNS = [
     "data",
     "note",
     "to_decide",
+    "keep",
 ]
 STATUSES = (
     "reproduced",
@@ -79,6 +85,8 @@ class Claim:
     note: str = ""
     #: uninformative rows only: what would decide it (runs, draws, samples)
     to_decide: str = ""
+    #: experimental rows: the chance a rerun at the same scale gives the same status ('' unknown)
+    keep: float | str = ""
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -91,9 +99,50 @@ class Claim:
             raise ValueError(
                 f"claim {self.claim_id}: a number from stand-in data cannot be 'reproduced'"
             )
-        problem = _to_decide_problem(self.status, self.data, self.to_decide)
+        problem = _to_decide_problem(self.status, self.data, self.to_decide) or _keep_problem(
+            self.data, self.keep
+        )
         if problem:
             raise ValueError(f"claim {self.claim_id}: {problem}")
+
+
+def _keep_problem(data: str, keep) -> str:
+    """'' when ``keep`` fits the row: empty, or a probability on a row from data."""
+    text = "" if keep is None else str(keep).strip()
+    if text in ("", "nan"):
+        return ""
+    try:
+        p = float(text)
+    except ValueError:
+        return f"keep {text!r} is not a probability"
+    if not 0.0 <= p <= 1.0:
+        return f"keep {text!r} is not a probability in [0, 1]"
+    if data == "analytic":
+        return f"keep {text!r} on an analytic row (an exact number keeps its status)"
+    return ""
+
+
+def _keep_cell(keep: float | None, data: str) -> float | str:
+    """The stored keep-probability: 4 decimals on a row from data, '' otherwise."""
+    if keep is None or data == "analytic" or not math.isfinite(keep):
+        return ""
+    return round(min(1.0, max(0.0, float(keep))), 4)
+
+
+def keep_numeric(ours: float, paper_value: float, tolerance: float, se: float) -> float | None:
+    """The chance that a rerun of a numeric row keeps its status (``reproduced`` when
+    |ours − paper| ≤ ``tolerance``, which already includes 2 s.e.): the rerun's value is ``ours``
+    give or take √2 · se (this run's noise and the rerun's, as for every keep-probability); None
+    without a standard error."""
+    if not (se > 0 and math.isfinite(se) and math.isfinite(ours) and math.isfinite(paper_value)):
+        return None
+
+    def cdf(x: float) -> float:
+        return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+    sd = math.sqrt(2.0) * se
+    inside = cdf((paper_value + tolerance - ours) / sd) - cdf((paper_value - tolerance - ours) / sd)
+    return inside if within(ours, paper_value, tolerance) else 1.0 - inside
 
 
 def _to_decide_problem(status: str, data: str, to_decide: str) -> str:
@@ -174,8 +223,21 @@ class Ledger:
             status, full = "reproduced", _join(note, se_note)
         else:
             status, full = "differs", _join(note_if_differs or "outside tolerance", note, se_note)
+        keep = None
+        if status in ("reproduced", "differs") and se:
+            keep = keep_numeric(float(ours_r), float(paper_value), float(tol), float(se))
         return Claim(
-            self.paper, figure, claim_id, claim, paper_value, ours_r, tol, status, data, full
+            self.paper,
+            figure,
+            claim_id,
+            claim,
+            paper_value,
+            ours_r,
+            tol,
+            status,
+            data,
+            full,
+            keep=_keep_cell(keep, data),
         )
 
     def qualitative(
@@ -189,11 +251,12 @@ class Ledger:
         note: str = "",
         data: str | None = None,
         to_decide: str = "",
+        keep: float | None = None,
     ) -> Claim:
         """A statement tested on our curve: ``holds=None`` means the experiment cannot decide
         (``uninformative``; the note must give estimate, null and half-width, and ``to_decide``
         what would decide it when the row comes from data); ``to_decide`` is dropped on a
-        decided row."""
+        decided row. ``keep``: the verdict's keep-probability (stored on a row from data)."""
         if holds is None:
             if not note:
                 raise ValueError(
@@ -217,6 +280,7 @@ class Ledger:
             data or self.data,
             note,
             to_decide,
+            _keep_cell(keep, data or self.data),
         )
 
     def judged(
@@ -232,7 +296,7 @@ class Ledger:
     ) -> Claim:
         """A statement decided by a rule of :mod:`privrisk.contract.verdicts`: the verdict's numbers go to
         the note (with ``note`` after them), its ``holds`` to the status, its plan to
-        ``to_decide``."""
+        ``to_decide``, its keep-probability to ``keep``."""
         return self.qualitative(
             figure=figure,
             claim_id=claim_id,
@@ -242,6 +306,7 @@ class Ledger:
             note=_join(verdict.note, note),
             data=data,
             to_decide=verdict.to_decide,
+            keep=getattr(verdict, "keep", None),
         )
 
 
@@ -266,6 +331,8 @@ def write_claims(claims: Sequence[Claim], path: str | Path) -> None:
 
 def read(path: str | Path) -> pd.DataFrame:
     df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if list(df.columns) == COLUMNS[:-1]:  # written before keep-probabilities: none known
+        df["keep"] = ""
     if list(df.columns) != COLUMNS:
         raise ValueError(f"{path}: claims columns {list(df.columns)} != {COLUMNS}")
     return df
@@ -286,7 +353,8 @@ def check(df: pd.DataFrame) -> list[str]:
     |ours − paper_value| <= tolerance, ``differs`` exactly when not; statuses other than
     ``reproduced`` and ``qualitative-ok`` carry a note; nothing from stand-in data is
     ``reproduced``; claim ids are unique per paper; every uninformative row from data has a
-    ``to_decide`` and no decided row has one.
+    ``to_decide`` and no decided row has one; ``keep`` is empty or a probability, and empty on
+    an analytic row.
     """
     problems = []
     for _, r in df.iterrows():
@@ -300,7 +368,9 @@ def check(df: pd.DataFrame) -> list[str]:
             problems.append(f"{where}: status {r.status} without a note")
         if r.status == "reproduced" and r.data == "standin":
             problems.append(f"{where}: reproduced from stand-in data")
-        problem = _to_decide_problem(r.status, r.data, r.to_decide)
+        problem = _to_decide_problem(r.status, r.data, r.to_decide) or _keep_problem(
+            r.data, getattr(r, "keep", "")
+        )
         if problem:
             problems.append(f"{where}: {problem}")
         if r.status in ("reproduced", "differs"):
@@ -333,6 +403,7 @@ def to_markdown(df: pd.DataFrame) -> str:
         "data",
         "note",
         "to_decide",
+        "keep",
     ]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for _, row in df.iterrows():

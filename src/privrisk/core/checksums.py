@@ -16,6 +16,8 @@ import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from . import safe_io
+
 #: the provenance record's key holding its figure's digests
 PROVENANCE_KEY = "outputs_sha256"
 #: the provenance record's key holding the digests of the step artifacts the figure was made from
@@ -70,9 +72,8 @@ def write_sidecars(paths: Iterable[str | Path]) -> None:
     """A ``<file>.sha256`` beside each file (``sha256sum -c`` reads it)."""
     for p in map(Path, paths):
         digest = sha256(p).removeprefix("sha256:")
-        tmp = Path(f"{sidecar(p)}.part")
-        tmp.write_text(f"{digest}  {p.name}\n")
-        tmp.replace(sidecar(p))
+        # atomic, and no temporary file left when the disk is full (privrisk.core.safe_io)
+        safe_io.write_output(sidecar(p), f"{digest}  {p.name}\n", what="digest sidecar")
 
 
 def read_sidecar(path: str | Path) -> dict[str, str]:

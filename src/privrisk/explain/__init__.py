@@ -19,17 +19,18 @@ from __future__ import annotations
 import sys
 import types
 
+from . import accounted, headline, reading, reverse, rows
 from . import attacker as attacker_mod
-from . import guarantee as guarantee_mod
-from . import headline, reading, reverse, rows
 from .card import Headline, RiskCard, Row, Section, Setting
-from .guarantee import ADD_REMOVE, REPLACE_ONE
+from .guarantee import ADD_REMOVE, GUARANTEE_ARGS, REPLACE_ONE, Guarantee
 from .inputs import BadInput
 from .rows import num
 
 __all__ = [
     "explain",
     "html",
+    "Guarantee",
+    "GUARANTEE_ARGS",
     "RiskCard",
     "Row",
     "Setting",
@@ -40,22 +41,6 @@ __all__ = [
     "REPLACE_ONE",
 ]
 
-#: the keyword arguments that state a guarantee, in every form (also the audit's claim)
-GUARANTEE_ARGS = (
-    "epsilon",
-    "delta",
-    "mu",
-    "sigma",
-    "sensitivity",
-    "noise_multiplier",
-    "sample_rate",
-    "steps",
-    "adjacency",
-    "rho",
-    "rdp",
-    "profile",
-    "accountant",
-)
 _ATTACKER_ARGS = (
     "base_rate",
     "prior",
@@ -72,17 +57,32 @@ _ADJ_MEANING = {
 }
 
 
-def _build(**kw) -> tuple[RiskCard, object, object]:
-    """The card and the parsed guarantee and attacker (for the HTML page's curves)."""
-    given = dict(kw)
-    g_args = {k: kw.pop(k, None) for k in GUARANTEE_ARGS}
+#: the order in which a saved card records its inputs (that of explain's keywords before the
+#: guarantee became one value: saved cards stay byte-identical)
+_INPUT_ORDER = (
+    *GUARANTEE_ARGS[:9],
+    *_ATTACKER_ARGS,
+    "max_risk",
+    "pld_discretisation",
+    "rho",
+    "rdp",
+    "profile",
+    "accountant",
+)
+
+
+def _build(guarantee: Guarantee | None = None, **kw) -> tuple[RiskCard, object, object]:
+    """The card and the accounted guarantee and the attacker (for the HTML page's curves)."""
+    g_args = {k: kw.pop(k) for k in GUARANTEE_ARGS if k in kw}
     max_risk = kw.pop("max_risk", None)
-    pld_discretisation = kw.pop("pld_discretisation", None)
     a_args = {k: kw.pop(k, None) for k in _ATTACKER_ARGS}
     if kw:
         raise TypeError(f"explain() got unexpected keyword arguments {sorted(kw)}")
+    value = Guarantee.of(guarantee, **g_args)
+    given = (value.to_args() if guarantee is not None else g_args) | a_args
+    given["max_risk"] = max_risk
     target = reverse.parse_max_risk(max_risk) if max_risk is not None else None
-    g = guarantee_mod.parse(**g_args, pld_discretisation=pld_discretisation)
+    g = accounted.account(value)
     a = attacker_mod.parse(**a_args)
     card_rows, notes = rows.build(g, a)
     if target is not None:
@@ -94,7 +94,7 @@ def _build(**kw) -> tuple[RiskCard, object, object]:
         rows=card_rows,
         notes=notes,
         headline=headline.choose(g, by_key),
-        inputs=_inputs(given, g, a),
+        inputs=_inputs({k: given[k] for k in _INPUT_ORDER if k in given}, g, a),
         reading=reading.sentence(g, a, by_key),
     )
     return card, g, a
@@ -129,16 +129,8 @@ def _jsonable(v):
 
 
 def explain(
+    guarantee: Guarantee | None = None,
     *,
-    epsilon=None,
-    delta=None,
-    mu=None,
-    sigma=None,
-    sensitivity=None,
-    noise_multiplier=None,
-    sample_rate=None,
-    steps=None,
-    adjacency=None,
     base_rate=None,
     prior=None,
     values=None,
@@ -147,15 +139,15 @@ def explain(
     targets=None,
     attribute_range=None,
     max_risk=None,
-    pld_discretisation=None,
-    rho=None,
-    rdp=None,
-    profile=None,
-    accountant=None,
+    **guarantee_args,
 ) -> RiskCard:
     """The risk card of a DP guarantee against the papers' attackers.
 
+    The guarantee is a :class:`Guarantee`, or its fields as keyword arguments
+    (:data:`GUARANTEE_ARGS`, e.g. ``explain(epsilon=3, prior=0.1)``).
+
     Args:
+        guarantee: the guarantee as one value (then none of its fields as keywords).
         epsilon, delta: pure ε, or (ε, δ) (δ in [0, 1)).
         mu: μ-GDP (δ, default 10⁻⁵, only sets where the (ε, δ) rows read it).
         sigma, sensitivity: a Gaussian mechanism N(0, σ²) on a query of sensitivity Δ (default 1).
@@ -189,16 +181,20 @@ def explain(
     Raises:
         BadInput: one clear message naming the argument (``.argument``).
     """
-    return _build(**locals())[0]
+    attacker = dict(base_rate=base_rate, prior=prior, values=values, priors=priors,
+                    prior_file=prior_file, targets=targets, attribute_range=attribute_range)  # fmt: skip
+    return _build(guarantee, max_risk=max_risk, **attacker, **guarantee_args)[0]
 
 
-def html(sections: tuple[Section, ...] = (), **kwargs) -> tuple[RiskCard, str]:
+def html(
+    sections: tuple[Section, ...] = (), guarantee: Guarantee | None = None, **kwargs
+) -> tuple[RiskCard, str]:
     """The card and its self-contained HTML page: the plain reading, the headline, the risk
     explorer (one slider per knob, over grids computed here) and the table; ``sections`` (e.g. an
     audit's, :mod:`.audit_section`) are added to the card before it is drawn."""
     from . import explorer, render
 
-    card, g, a = _build(**kwargs)
+    card, g, a = _build(guarantee, **kwargs)
     for s in sections:
         card = card.with_section(s)
     data = explorer.data(card, g, a)
@@ -305,8 +301,8 @@ class _CallableModule(types.ModuleType):
     """Lets ``privrisk.explain(...)`` call :func:`explain`: the package and the function share the
     name, and once the package is imported the attribute ``privrisk.explain`` is the module."""
 
-    def __call__(self, **kwargs) -> RiskCard:
-        return explain(**kwargs)
+    def __call__(self, guarantee: Guarantee | None = None, **kwargs) -> RiskCard:
+        return explain(guarantee, **kwargs)
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -32,8 +32,10 @@ def add_guarantee_arguments(
     title: str = "the guarantee (give it one way)",
     delta_help: str = "δ in [0, 1)",
 ) -> None:
-    """The options that state a guarantee (one per key of ``GUARANTEE_ARGS``), shared by
-    ``privrisk explain`` and ``privrisk audit`` so that both take every form."""
+    """The options that state a guarantee, one per field of
+    :class:`~privrisk.explain.guarantee.Guarantee` (``--`` + the field with ``-`` for ``_``;
+    tests/explain/test_guarantee.py checks the two match), shared by ``privrisk explain`` and
+    ``privrisk audit`` so that both take every form."""
     g = ap.add_argument_group(title)
     g.add_argument("--epsilon", help="ε of a pure ε-DP or (with --delta) an (ε, δ)-DP guarantee")
     g.add_argument("--delta", help=delta_help)
@@ -54,6 +56,9 @@ def add_guarantee_arguments(
     g.add_argument(
         "--accountant",
         help="DP-SGD: pld (default: tight, with a stated error) or rdp (fast at any steps, looser)",
+    )
+    g.add_argument(
+        "--pld-discretisation", help="DP-SGD: PLD discretisation interval (ε_RDP / 3000)"
     )
 
 
@@ -87,9 +92,6 @@ def parser() -> argparse.ArgumentParser:
     )
     o.add_argument("--json", action="store_true", help="print the card as JSON")
     o.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page")
-    o.add_argument(
-        "--pld-discretisation", help="DP-SGD: PLD discretisation interval (ε_RDP / 3000)"
-    )
     audit_section.add_arguments(ap)  # --audit FILE and its options (the audit path handles them)
     return ap
 

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .accounted import Accounted
+from .accounted import parse as parse_guarantee
 from .attacker import MAX_TARGETS
 from .attacker import parse as parse_attacker
-from .guarantee import Guarantee
-from .guarantee import parse as parse_guarantee
 from .inputs import BadInput
 from .reading import sentence
 from .rows import ROWS
@@ -147,7 +147,7 @@ class _Base:
     command: dict  # the same as the command line spells it
 
 
-def _base(card, g: Guarantee, a) -> _Base:
+def _base(card, g: Accounted, a) -> _Base:
     from .reverse import base_arguments
 
     if g.kind in ("rdp", "profile"):
@@ -197,7 +197,7 @@ def command_line(args: dict) -> str:
     return " ".join(parts)
 
 
-def _point(knob: Knob, x: float, base: _Base, g: Guarantee, a, keys) -> dict | None:
+def _point(knob: Knob, x: float, base: _Base, g: Accounted, a, keys) -> dict | None:
     """The followed rows, the reading and the command at one grid point; None if the point is
     outside what the card takes (e.g. a noise multiplier too small to account)."""
     value = int(x) if knob.scale == "integer" else float(x)
@@ -265,7 +265,7 @@ def _baseline(row, a) -> float | None:
     return float(b)
 
 
-def _user_value(knob: Knob, g: Guarantee, a) -> float:
+def _user_value(knob: Knob, g: Accounted, a) -> float:
     if knob.part == "guarantee":
         if knob.name == "delta" and "delta" not in g.stated:
             return {"epsilon": 0.0}.get(g.kind, g.as_stated.delta)
@@ -276,7 +276,7 @@ def _user_value(knob: Knob, g: Guarantee, a) -> float:
                   "attribute_range": a.attribute_range}[knob.name])  # fmt: skip
 
 
-def panel(card, knob: Knob, g: Guarantee, a, base: _Base) -> dict | None:
+def panel(card, knob: Knob, g: Accounted, a, base: _Base) -> dict | None:
     """One slider's data; None when every row it moves is n/a for this guarantee."""
     keys = GUARANTEE_SERIES if knob.part == "guarantee" else ATTACKER_SERIES[knob.name]
     keys = tuple(k for k in keys if card.row(k).value is not None) or ()
@@ -327,7 +327,7 @@ def panel(card, knob: Knob, g: Guarantee, a, base: _Base) -> dict | None:
     }
 
 
-def _note(knob: Knob, g: Guarantee, a) -> str:
+def _note(knob: Knob, g: Accounted, a) -> str:
     if g.kind == "dpsgd" and knob.part == "guarantee":
         return (
             "This slider recomputes DP-SGD with the RDP accountant (--accountant rdp: milliseconds "
@@ -345,7 +345,7 @@ def _note(knob: Knob, g: Guarantee, a) -> str:
     return ""
 
 
-def data(card, g: Guarantee, a) -> dict:
+def data(card, g: Accounted, a) -> dict:
     """The page's data: one panel per knob (see :func:`panel`), the user's reading, the labels."""
     base = _base(card, g, a)
     panels = []

@@ -12,12 +12,12 @@
 
 from __future__ import annotations
 
+from .accounted import Accounted
 from .card import Headline, Row
-from .guarantee import Guarantee
 from .rows import prob
 
 
-def choose(g: Guarantee, rows: dict[str, Row]) -> tuple[Headline, ...]:
+def choose(g: Accounted, rows: dict[str, Row]) -> tuple[Headline, ...]:
     out = []
     pa = rows["membership.positive_accuracy"]
     if g.as_stated.pure and pa.value is not None:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import math
 
+from .accounted import Accounted
 from .card import Row
-from .guarantee import ADD_REMOVE, Guarantee
+from .guarantee import ADD_REMOVE
 
 #: (largest advantage, words): the level of protection the sentence opens with
 LEVELS = (
@@ -55,7 +56,7 @@ def points(x: float) -> str:
     return pct(x).replace(" %", " points")
 
 
-def sentence(g: Guarantee, a, rows: dict[str, Row]) -> str:
+def sentence(g: Accounted, a, rows: dict[str, Row]) -> str:
     adv = rows["membership.advantage_fdp"].value
     one = min(
         (rows[k] for k in ("reconstruction.beta", "reconstruction.baseline_fdp")),

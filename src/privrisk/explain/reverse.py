@@ -15,9 +15,10 @@ import math
 
 from privrisk import accounting
 
+from .accounted import Accounted, parse, privacy_of_account
 from .attacker import Attacker
 from .card import Row
-from .guarantee import REPLACE_ONE, Adjacency, Guarantee, parse, privacy_of_account
+from .guarantee import REPLACE_ONE, Adjacency
 from .inputs import BadInput
 from .rows import ROWS, VIEW, num, prob
 
@@ -79,8 +80,8 @@ def parse_max_risk(value) -> tuple[str, float]:
     return key, t
 
 
-def base_arguments(g: Guarantee) -> dict:
-    """The parsed guarantee as arguments of :func:`.guarantee.parse` (numbers, not the text the
+def base_arguments(g: Accounted) -> dict:
+    """The parsed guarantee as arguments of :func:`.accounted.parse` (numbers, not the text the
     user typed: ``--steps 6e3`` is 6000 here), with its adjacency made explicit."""
     args = {k: v for k, v in g.stated.items() if k in _PARSE_ARGS}
     args["adjacency"] = str(g.adjacency)
@@ -126,7 +127,7 @@ def _risk(base: dict, kind: str, a: Attacker, key: str, x: float, grid: dict) ->
             return math.inf
         grid.setdefault("interval", acct.interval or None)
         privacy = privacy_of_account(acct)
-        g = Guarantee(kind, {}, adjacency, False, privacy, privacy)
+        g = Accounted(kind, {}, adjacency, False, privacy, privacy)
     else:
         if kind == "dpsgd" and math.isinf(args[name]):
             return _extreme(key, a, 0.0)
@@ -143,7 +144,7 @@ def _extreme(key: str, a: Attacker, epsilon: float) -> float:
     return float(ROWS[key](parse(epsilon=epsilon), a).value)
 
 
-def answer(g: Guarantee, a: Attacker, key: str, target: float) -> Row:
+def answer(g: Accounted, a: Attacker, key: str, target: float) -> Row:
     if g.kind not in PARAMETER:
         raise BadInput(
             "max_risk",

@@ -1,6 +1,6 @@
 """One row per threat model, each computed by the library function the paper figures use.
 
-A row function takes the :class:`~.guarantee.Guarantee` and the :class:`~.attacker.Attacker`
+A row function takes the :class:`~.accounted.Accounted` guarantee and the :class:`~.attacker.Attacker`
 and returns a :class:`~.card.Row`. Where a bound does not apply to the guarantee (a pure-ε bound
 for an (ε, δ) or DP-SGD guarantee), the row says so and why instead of giving a number.
 
@@ -20,9 +20,10 @@ import numpy as np
 from privrisk.bounds import attribute, membership, reconstruction
 from privrisk.estimators import mace
 
+from .accounted import Accounted, Privacy
 from .attacker import Attacker
 from .card import Row
-from .guarantee import ADD_REMOVE, Guarantee, Privacy
+from .guarantee import ADD_REMOVE
 
 #: the Theorem 3.5 confidence levels shown on the card
 LEVELS = (0.05, 0.5, 0.95)
@@ -125,7 +126,7 @@ def _profile_note(priv: Privacy, eps: float, dl: float, own_text: str, which: st
 # --- membership (stated adjacency) -----------------------------------------------------------
 
 
-def positive_accuracy(g: Guarantee, a: Attacker) -> Row:
+def positive_accuracy(g: Accounted, a: Attacker) -> Row:
     s = g.as_stated
     common = dict(
         key="membership.positive_accuracy",
@@ -155,7 +156,7 @@ def positive_accuracy(g: Guarantee, a: Attacker) -> Row:
     return Row(value=v, text=f"{prob(v)} (base rate {a.base_rate:g})", **common)
 
 
-def advantage_eps_delta(g: Guarantee, a: Attacker) -> Row:
+def advantage_eps_delta(g: Accounted, a: Attacker) -> Row:
     s = g.as_stated
     v = 2 * float(membership.erlingsson_accuracy(epsilon=s.epsilon, delta=s.delta)) - 1
     return Row(
@@ -193,7 +194,7 @@ def _join(*notes: str) -> str:
     return "; ".join(n for n in notes if n)
 
 
-def advantage_fdp(g: Guarantee, a: Attacker) -> Row:
+def advantage_fdp(g: Accounted, a: Attacker) -> Row:
     s = g.as_stated
     if s.mu is not None:
         source, fn = "μ-GDP: 2Φ(μ/2) − 1 (Dong, Roth & Su 2019)", "advantage_gdp"
@@ -249,8 +250,8 @@ def tpr_key(fpr: float) -> str:
     return f"membership.tpr_at_fpr_{fpr:g}"
 
 
-def tpr_at_fpr(fpr: float) -> Callable[[Guarantee, Attacker], Row]:
-    def row(g: Guarantee, a: Attacker) -> Row:
+def tpr_at_fpr(fpr: float) -> Callable[[Accounted, Attacker], Row]:
+    def row(g: Accounted, a: Attacker) -> Row:
         s = g.as_stated
         v = s.success_from_baseline(fpr)  # TPR <= 1 − f(FPR)
         return Row(
@@ -295,7 +296,7 @@ def _baseline_fn(s: Privacy) -> str:
     return "success_from_baseline_approx"
 
 
-def mace_advantage(g: Guarantee, a: Attacker) -> Row:
+def mace_advantage(g: Accounted, a: Attacker) -> Row:
     s = g.as_stated
     b = a.base_rate
     base = abs(2 * b - 1)
@@ -344,7 +345,7 @@ def mace_advantage(g: Guarantee, a: Attacker) -> Row:
 # --- attribute inference (replace-one) --------------------------------------------------------
 
 
-def attribute_simplified(g: Guarantee, a: Attacker) -> Row:
+def attribute_simplified(g: Accounted, a: Attacker) -> Row:
     r = g.replace_one
     p = a.prior
     common = dict(
@@ -404,7 +405,7 @@ def precise_centres(M: float) -> np.ndarray:
     return np.unique(np.r_[np.linspace(0.0, M / 2, 21), 1.0])
 
 
-def attribute_precise(g: Guarantee, a: Attacker) -> Row:
+def attribute_precise(g: Accounted, a: Attacker) -> Row:
     r = g.replace_one
     M = a.attribute_range
     common = dict(
@@ -449,7 +450,7 @@ def _reco_attacker(a: Attacker) -> str:
     )
 
 
-def beta(g: Guarantee, a: Attacker) -> Row:
+def beta(g: Accounted, a: Attacker) -> Row:
     r = g.replace_one
     vals, e, d, own = over_profile(
         r, lambda e, d: reconstruction.beta_one_run(epsilon=e, delta=d, p=a.prior)
@@ -471,7 +472,7 @@ def beta(g: Guarantee, a: Attacker) -> Row:
     )
 
 
-def advantage(g: Guarantee, a: Attacker) -> Row:
+def advantage(g: Accounted, a: Attacker) -> Row:
     r = g.replace_one
     vals, e, d, own = over_profile(
         r, lambda e, d: reconstruction.advantage_one_run(epsilon=e, p=a.prior, delta=d)
@@ -493,7 +494,7 @@ def advantage(g: Guarantee, a: Attacker) -> Row:
     )
 
 
-def epsilon_protect(g: Guarantee, a: Attacker) -> Row:
+def epsilon_protect(g: Accounted, a: Attacker) -> Row:
     r = g.replace_one
     common = dict(
         key="reconstruction.epsilon_protect",
@@ -520,7 +521,7 @@ def epsilon_protect(g: Guarantee, a: Attacker) -> Row:
     )
 
 
-def quantiles(g: Guarantee, a: Attacker) -> Row:
+def quantiles(g: Accounted, a: Attacker) -> Row:
     r = g.replace_one
     priors = np.asarray(a.priors, dtype=float)
     n = priors.size
@@ -566,7 +567,7 @@ def equally_likely_values(a: Attacker) -> int | None:
     return k if abs(k * a.prior - 1) < 1e-9 else None
 
 
-def mmc(g: Guarantee, a: Attacker) -> Row:
+def mmc(g: Accounted, a: Attacker) -> Row:
     r = g.replace_one
     K = equally_likely_values(a)
     common = dict(
@@ -613,7 +614,7 @@ def mmc(g: Guarantee, a: Attacker) -> Row:
     )
 
 
-def rero(g: Guarantee, a: Attacker) -> Row:
+def rero(g: Accounted, a: Attacker) -> Row:
     r = g.replace_one
     common = dict(
         key="reconstruction.rero",
@@ -632,7 +633,7 @@ def rero(g: Guarantee, a: Attacker) -> Row:
     return Row(value=v, text=prob(v), **common)
 
 
-def baseline_fdp(g: Guarantee, a: Attacker) -> Row:
+def baseline_fdp(g: Accounted, a: Attacker) -> Row:
     s = g.as_stated
     kappa = a.prior
     v = s.success_from_baseline(kappa)
@@ -657,7 +658,7 @@ def baseline_fdp(g: Guarantee, a: Attacker) -> Row:
 
 
 #: every row of the card, in order; the reverse question is added by :mod:`.reverse`
-ROWS: dict[str, Callable[[Guarantee, Attacker], Row]] = {
+ROWS: dict[str, Callable[[Accounted, Attacker], Row]] = {
     "membership.positive_accuracy": positive_accuracy,
     "membership.advantage_eps_delta": advantage_eps_delta,
     "membership.advantage_fdp": advantage_fdp,
@@ -679,7 +680,7 @@ VIEW = {k: ("stated" if k.startswith("membership.") else "replace-one") for k in
 VIEW["reconstruction.baseline_fdp"] = "stated"
 
 
-def difference_note(g: Guarantee, a: Attacker, rows: dict[str, Row]) -> str | None:
+def difference_note(g: Accounted, a: Attacker, rows: dict[str, Row]) -> str | None:
     """Why Swanberg et al.'s β and Kulynych et al.'s 1 − f(κ) differ, with this card's numbers."""
     b, k = rows["reconstruction.beta"], rows["reconstruction.baseline_fdp"]
     if b.value is None or k.value is None:
@@ -710,7 +711,7 @@ def difference_note(g: Guarantee, a: Attacker, rows: dict[str, Row]) -> str | No
     )
 
 
-def build(g: Guarantee, a: Attacker) -> tuple[tuple[Row, ...], tuple[str, ...]]:
+def build(g: Accounted, a: Attacker) -> tuple[tuple[Row, ...], tuple[str, ...]]:
     rows = {key: fn(g, a) for key, fn in ROWS.items()}
     notes = [n for n in (difference_note(g, a, rows),) if n]
     return tuple(rows.values()), tuple(notes)

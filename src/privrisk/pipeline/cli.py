@@ -45,6 +45,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "an audit's lower bounds under it",
         "privrisk.pipeline.cli:explain_main",
     ),
+    "atlas": (
+        "every published DP deployment (unit, period, adjacency, source) with its risk card's "
+        "numbers, the conversion each publisher used, and a lint list",
+        "privrisk.explain.atlas.command:main",
+    ),
     "audit": (
         "lower bounds on epsilon from attack results (scores, hits), and a verdict on a claim",
         "privrisk.audit.command:main",

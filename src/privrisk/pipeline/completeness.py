@@ -14,7 +14,8 @@ only when all of these hold, and otherwise names each thing that does not:
   SHA-256 its provenance record holds (``outputs_sha256``), the record matches the digest it holds
   of itself (``record_sha256``), and every gathered ledger the ``.sha256`` sidecar written with it
   (:mod:`privrisk.core.checksums`). An output with no recorded digest cannot be vouched for and
-  is reported too;
+  is reported ``unverified`` (a sidecar deleted after an edit included): its fix makes it again
+  from its sources (``--forcerun`` of its rule), never a gather that would copy it onward;
 * **made from what is there**: every step artifact a figure was made from is present with the
   bytes the figure's record holds (``inputs_sha256``). A figure whose input is missing or was
   replaced since is *stale* even where Snakemake plans nothing (it does not remake a missing
@@ -142,10 +143,59 @@ def _records(workdir: Path, outputs: Sequence[str]) -> list[tuple[str, Path]]:
     ]
 
 
+#: where every generated file lives; each one there that no provenance record covers carries a
+#: ``.sha256`` sidecar written with it (a step's artifact, a ledger, the claims page). Data markers
+#: (``data/prepared/``) are not results: they record the checksums of the data they stand for.
+RESULTS = "results/"
+
+
+def _covered(workdir: Path, outputs: Sequence[str]) -> set[str]:
+    """The outputs a provenance record vouches for: each record and the files it lists."""
+    out = set()
+    for rel, path in _records(workdir, outputs):
+        out.add(rel)
+        record = _record(path)
+        recorded = record.get(checksums.PROVENANCE_KEY) if isinstance(record, dict) else None
+        if isinstance(recorded, dict):
+            out |= {os.path.relpath(path.parent / name, workdir) for name in recorded}
+    return out
+
+
+def _sidecar_problems(workdir: Path, rel: str) -> list[Problem]:
+    """An output that must carry a sidecar: ``unverified`` when it has none (or one that does not
+    name it), ``edited`` when its bytes differ from the digest there. A missing sidecar is never
+    read as "nothing to check": deleting it after editing the file would launder the edit (the
+    gather downstream would copy it into the global ledger with fresh digests)."""
+    path = workdir / rel
+    side = checksums.sidecar(path)
+    if not side.is_file():
+        return [
+            Problem(
+                "unverified",
+                rel,
+                f"no {side.name} beside it: its bytes cannot be vouched for (edited, or written "
+                "by an older run); it is made again from its sources",
+            )
+        ]
+    try:
+        recorded = checksums.read_sidecar(side)
+    except (OSError, UnicodeDecodeError) as err:
+        recorded = {}
+        why = f"{side.name} unreadable ({type(err).__name__})"
+    else:
+        why = f"{side.name} records no digest of it"
+    if path.name not in recorded:
+        return [Problem("unverified", rel, f"{why}: it is made again from its sources")]
+    return [
+        Problem("edited", str(p.relative_to(workdir)), why)
+        for p, why in checksums.changed({path.name: recorded[path.name]}, path.parent)
+    ]
+
+
 def edited(workdir: Path, outputs: Sequence[str]) -> list[Problem]:
     """Outputs whose bytes differ from the digests recorded when they were written (a figure's
-    files, its claims rows, its provenance record itself, a ledger), and outputs a record should
-    cover but does not."""
+    files, its claims rows, its provenance record itself, a ledger, a step's artifact), and
+    outputs whose digest is not there to check (``unverified``)."""
     problems = []
     for rel, path in _records(workdir, outputs):
         record = _record(path)
@@ -175,13 +225,19 @@ def edited(workdir: Path, outputs: Sequence[str]) -> list[Problem]:
             for p, why in checksums.changed(recorded, path.parent)
             if why != "missing"  # a missing file is Snakemake's "missing" already
         ]
+    covered = _covered(workdir, outputs)
     for rel in outputs:
         path = workdir / rel
-        side = checksums.sidecar(path)
-        if side.is_file() and path.is_file():
+        if rel in covered or not path.is_file():  # a record's, or a folder (a step may write one)
+            continue
+        if rel.startswith(RESULTS):
+            problems += _sidecar_problems(workdir, rel)
+        elif checksums.sidecar(path).is_file():
             problems += [
                 Problem("edited", str(p.relative_to(workdir)), why)
-                for p, why in checksums.changed(checksums.read_sidecar(side), path.parent)
+                for p, why in checksums.changed(
+                    checksums.read_sidecar(checksums.sidecar(path)), path.parent
+                )
             ]
     return problems
 
@@ -297,15 +353,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("-d", "--directory", default=".", help="the run's working directory")
     ap.add_argument("-s", "--snakefile", help="as snakemake's (default: its own search)")
     args = ap.parse_args(argv)
-    if not Path(args.directory).is_dir():
-        print(f"privrisk complete: -d {args.directory}: no such directory", file=sys.stderr)
+    from ..core import safe_io
+
+    try:
+        safe_io.check_folder(args.directory, what="-d")
+    except safe_io.FileRefused as err:
+        print(f"privrisk complete: {err}", file=sys.stderr)
         return 2
     from .config import ConfigError, read_file
 
     try:  # before Snakemake: its own message for a missing or damaged file is a traceback
         for f in args.configfile:
             read_file(f)
-    except ConfigError as err:
+        if args.snakefile:  # a pipe would hang Snakemake's read of it
+            safe_io.check_input(args.snakefile, what="-s")
+    except (ConfigError, safe_io.FileRefused) as err:
         print(f"privrisk complete: {err}", file=sys.stderr)
         return 2
     smk = [*args.targets]
@@ -330,7 +392,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if forced:
         print(
             "Snakemake would not redo all of these by itself (an edited output is newer than its "
-            "inputs; a missing input of an output it deems current is not remade); this does, "
+            "inputs; a missing input of an output it deems current is not remade; an unverified "
+            "one must be made again from its sources, not copied onward); this does, "
             f"with everything else listed:\n  {command(args, forced)}"
         )
     elif planned:

@@ -21,7 +21,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from ..core import discovery
+from ..core import discovery, safe_io
 from ..core.grids import ConfigError, deep_update, grid  # noqa: F401  (ConfigError, grid: re-exported)
 from . import config_checks
 
@@ -55,6 +55,9 @@ MAX_VALUES = 100_000
 #: most levels of nested lists and mappings in a config file (a shipped config has 5); deeper
 #: nesting would exhaust the recursion of every reader after this one
 MAX_DEPTH = 50
+#: the largest config file read (the paper-scale overlay is a few KiB): a device or a runaway
+#: file is refused before it fills memory
+MAX_BYTES = 4 << 20
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -275,14 +278,27 @@ _Validator = jsonschema.validators.extend(
 
 
 def _grid_errors(node: Any, path: str = "") -> list[str]:
-    """Dense grids whose min exceeds max (a reversed grid would be drawn silently)."""
+    """What a job would fail on or draw silently wrong, which the schema lets through: a dense
+    grid whose min exceeds max (drawn reversed), whose min or max is infinite (np.linspace gives
+    NaN, and 0·∞ fails the job), log-spaced from a value <= 0 (np.geomspace refuses it). (NaN is
+    refused by the schema's type check: _Validator.)"""
     out = []
     if isinstance(node, Mapping):
         if {"min", "max", "n_points"} <= set(node) and all(
-            isinstance(node[k], int | float) for k in ("min", "max")
+            isinstance(node[k], int | float) and not isinstance(node[k], bool)
+            for k in ("min", "max")
         ):
-            if node["min"] > node["max"]:
-                out.append(f"config key {path}: min {node['min']} > max {node['max']}")
+            lo, hi = node["min"], node["max"]
+            if not (math.isfinite(lo) and math.isfinite(hi)):
+                if not (math.isnan(lo) or math.isnan(hi)):  # NaN: the schema names it
+                    out.append(
+                        f"config key {path}: a dense grid's min and max must be finite (min "
+                        f"{lo}, max {hi}); a list may hold .inf"
+                    )
+            elif lo > hi:
+                out.append(f"config key {path}: min {lo} > max {hi}")
+            elif node.get("spacing") == "log" and lo <= 0:
+                out.append(f"config key {path}: a log-spaced grid starts above 0 (min {lo})")
         for k, v in node.items():
             out += _grid_errors(v, f"{path}.{k}" if path else str(k))
     return out
@@ -317,13 +333,11 @@ def validate(config: Mapping[str, Any], schema: dict[str, Any] | None = None) ->
 def read_file(path: str | Path) -> dict[str, Any]:
     """One config file as a mapping; a missing, unreadable or malformed file is a ConfigError
     naming it (and the line of a YAML syntax error), never a traceback."""
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise ConfigError(f"config file {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"config file {path}: cannot be read ({err})") from None
+    try:  # a regular file only: a pipe would hang, /dev/zero fill memory (privrisk.core.safe_io)
+        text = safe_io.read_user_file(path, max_bytes=MAX_BYTES, what="config file")
+    except safe_io.FileRefused as err:
+        raise ConfigError(str(err)) from None
+    path = safe_io.shown(path)  # as the messages below name it
     try:
         _check_depth(text)
         data = yaml.load(text, Loader=_ConfigLoader)

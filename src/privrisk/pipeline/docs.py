@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core import discovery, records
+from ..core import discovery, records, safe_io
 from . import config, workflow
 
 BEGIN = "<!-- papers:begin -->"
@@ -40,6 +40,8 @@ README = "README.md"
 INDEX = "index.md"
 #: the nav section the paper pages go to (before the entries it already lists)
 NAV_SECTION = "Papers"
+#: the largest generated doc read back (the biggest, docs/config.md, is under 100 KiB)
+MAX_BYTES = 8 << 20
 
 
 def paper_table(link: str) -> str:
@@ -203,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         return 0
     if want != text:
-        path.write_text(want)
+        _write_atomic(path, want)
         print(f"wrote {path}")
     return 0
 
@@ -235,6 +237,15 @@ def _explain_examples(text: str) -> str:
     return explain_docs.regenerate(text)
 
 
+def _atlas(which: str) -> Callable[[str], str]:
+    def make(text: str) -> str:
+        from ..explain.atlas import page
+
+        return getattr(page, which)(text)
+
+    return make
+
+
 GENERATED = (
     Generated(
         "docs/config.md",
@@ -254,6 +265,18 @@ GENERATED = (
         _explain_examples,
         "python -m privrisk.explain.docs docs/explain.md --write",
     ),
+    Generated(
+        "docs/atlas.md",
+        "the risk atlas, from privrisk atlas",
+        _atlas("regenerate_page"),
+        "privrisk docs --write",
+    ),  # fmt: skip
+    Generated(
+        "docs/atlas.svg",
+        "the risk atlas figure",
+        _atlas("regenerate_figure"),
+        "privrisk docs --write",
+    ),  # fmt: skip
 )
 
 
@@ -276,8 +299,8 @@ def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
             f"{'--write' if write else '--check'}`; after `snakemake --cores 2 KEY`: "
             f"`privrisk status --write --paper KEY`{'' if write else ', then this'})"
         ], False
-    _, body, _ = status._split(page)
-    block, unchecked = status.expected(body, results)
+    old = status.page_data(page)
+    data, unchecked = status.expected(old, results)
     if write and unchecked:
         return [
             f"{page}: not written: {results}/ holds only some papers' results "
@@ -285,7 +308,7 @@ def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
             f"--paper KEY (the whole page: {status.COMMAND} after a clean run)"
         ], False
     if write:
-        changed = status.write(page, block)
+        changed = status.write(page, data, "privrisk docs --write")
         return [f"{page}: {'updated' if changed else 'current'} from {results}/"], False
     lines = []
     if unchecked:
@@ -293,7 +316,8 @@ def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
             f"{page}: not checked for the papers without results in {results}/: "
             f"{', '.join(unchecked)} (a clean run, `snakemake --cores 2`, covers them)"
         )
-    problems = status.check(page, block)
+    problems, moves, _ = status.check_results(page, results)
+    lines += [f"{page}: {m}" for m in moves]
     lines += [f"{page}: {p}" for p in problems]
     if not problems:
         lines.append(f"{page}: agrees with {results}/" + (" (its papers)" if unchecked else ""))
@@ -325,8 +349,20 @@ def docs_main(argv: Sequence[str] | None = None) -> int:
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="regenerate every generated doc")
     mode.add_argument("--check", action="store_true", help="exit 1 if any is stale")
-    ap.add_argument("--results", default="results", help="the run's results (%(default)s)")
+    ap.add_argument(
+        "--results",
+        help="the run's results (default: results; a folder named here must exist)",
+    )
     args = ap.parse_args(argv)
+    # a folder named on purpose that is not there is a mistake, not "nothing to check": exit 2.
+    # The default's absence (a fresh clone) is said in one line and the other docs are checked.
+    if args.results is not None:
+        try:
+            safe_io.check_folder(args.results, what="--results")
+        except safe_io.FileRefused as err:
+            print(f"privrisk docs: {err}", file=sys.stderr)
+            return 2
+    args.results = args.results or "results"
     for path in [*(g.path for g in GENERATED), status.STATUS_FILE]:
         if not Path(path).is_file():
             print(f"privrisk docs: no {path} here; run it in the checkout's root", file=sys.stderr)
@@ -334,7 +370,7 @@ def docs_main(argv: Sequence[str] | None = None) -> int:
     stale = []
     try:
         for g in GENERATED:
-            text = Path(g.path).read_text(encoding="utf-8")
+            text = safe_io.read_user_file(g.path, max_bytes=MAX_BYTES, what="generated doc")
             want = g.make(text)
             if want == text:
                 continue
@@ -351,6 +387,9 @@ def docs_main(argv: Sequence[str] | None = None) -> int:
         for s in records.stale():
             lines.append(s.line())
             status_stale |= s.kind == "verify"
+    except safe_io.FileRefused as err:  # a doc that is not a regular file: the check cannot run
+        print(f"privrisk docs: {err}", file=sys.stderr)
+        return 2
     except (ValueError, OSError) as err:  # StatusError, a page without its markers, a bad results/
         print(f"privrisk docs: {err}", file=sys.stderr)
         return 1
@@ -364,9 +403,8 @@ def docs_main(argv: Sequence[str] | None = None) -> int:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    """Atomic, refused over anything but a regular file, no temporary file left on a failure."""
+    safe_io.write_output(path, text, what="generated doc")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,375 @@
+"""The status page as data (docs/status.json): what each measured run gave for every claim.
+
+``privrisk status --write`` makes this structure from a run's results (and, with
+``--replicates``, from results folders of the same config at other seeds or on other CPUs), writes
+it as JSON beside the page, and renders the page (:mod:`privrisk.contract.status_page`) from it;
+``--check`` compares a run's data with it (:mod:`privrisk.contract.status`). The structure::
+
+    {"format": 1,
+     "measured": {"command": ..., "when": ..., "runs": [{"folder", "scales", "threads",
+                  "commits", "made"}, ...], "earlier": "..."},
+     "records": [],
+     "papers": [{"paper": KEY,
+                 "outputs": [{"figure", "data"}],
+                 "models": [{"name", "data", "runs", "auc"}],
+                 "claims": [{"figure", "claim_id", "paper", "data",
+                             "runs": [{"status", "ours", "pm", "keep"} or null, ...],
+                             "earlier": [status, ...]}]}]}
+
+``runs`` of a claim line up with ``measured.runs`` (null where that run lacks the claim); the
+first is the run whose numbers the page shows (its ``status`` null where it was not recorded:
+a claim migrated from the Markdown page whose runs disagreed). ``earlier``: the statuses of measurements that
+recorded only which statuses their runs gave, not each run's (the Markdown page's marks before
+the page was data); absent when there are none. ``records``: the runs of record of the evidence
+(``records/``, issue 46) to be shown as a column of the page; empty until they exist, and not
+compared by the check.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core.discovery import paper_keys
+from . import claims
+
+FORMAT = 1
+
+
+class StatusError(ValueError):
+    """Results or a page that the status data cannot be made from (names the file)."""
+
+
+# --- numbers -------------------------------------------------------------------------------------
+
+
+def fmt(value: Any) -> str:
+    """One rounding for every number of the table: integers as they are, |x| >= 100 to the unit,
+    anything else to 3 significant digits (0.73105858 -> 0.731, 17.78 -> 17.8, 1e-05 -> 1e-05);
+    text (a qualitative claim's evidence) unchanged, empty for a missing value."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = float(text)
+        except ValueError:
+            return text
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    x = float(value)
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    if x == int(x) and abs(x) < 1e15:
+        return str(int(x))
+    if abs(x) >= 100:
+        return str(round(x))
+    return f"{x:.3g}"
+
+
+def natural(name: str) -> list:
+    """fig2 before fig10, fig4a before fig4b."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
+
+
+# --- reading the results -------------------------------------------------------------------------
+
+
+def _json(path: Path) -> dict[str, Any]:
+    try:
+        out = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as err:
+        raise StatusError(f"{path}: not a readable JSON record ({err})") from err
+    if not isinstance(out, dict):
+        raise StatusError(f"{path}: not a JSON object")
+    return out
+
+
+def outputs(results: Path, paper: str) -> list[dict[str, Any]]:
+    """The paper's figure provenance records (``results/<paper>/<fig>.json``), in natural order."""
+    records = []
+    for path in (results / paper).glob("*.json"):
+        rec = _json(path)
+        if rec.get("paper") == paper and "figure" in rec:
+            records.append(rec)
+    return sorted(records, key=lambda r: natural(r["figure"]))
+
+
+def run_aucs(rec: dict[str, Any]) -> dict[str, list[float]]:
+    """Each query column's member-vs-hold-out AUC in every training run of a record: the runs'
+    ``auc`` (``runs[k].auc``, a model trained several times) or the record's own (one run)."""
+    runs = [r["auc"] for r in rec.get("runs") or [] if isinstance(r, dict) and "auc" in r]
+    if not runs and "auc" in rec:
+        runs = [rec["auc"]]
+    out: dict[str, list[float]] = {}
+    for auc in runs:
+        for k, v in (auc if isinstance(auc, dict) else {"auc": auc}).items():
+            out.setdefault(str(k), []).append(float(v))
+    return out
+
+
+def models(results: Path, paper: str) -> list[tuple[str, dict[str, Any]]]:
+    """Training records with an AUC (``results/<paper>/intermediate/<model>_record.json``: the
+    record's ``auc`` or its runs')."""
+    found = []
+    for path in sorted((results / paper / "intermediate").glob("*_record.json"), key=str):
+        rec = _json(path)
+        if run_aucs(rec):
+            found.append((path.name.removesuffix("_record.json"), rec))
+    return sorted(found, key=lambda m: natural(m[0]))
+
+
+def _data(sources: dict[str, str] | None) -> str:
+    values = sorted(set((sources or {}).values()))
+    return ", ".join(values) if values else "analytic"
+
+
+def _aucs(rec: dict[str, Any]) -> str:
+    """'d 0.871 (0.652–0.951)': each query column's mean AUC over the runs and its range."""
+    parts = []
+    for k, vals in sorted(run_aucs(rec).items()):
+        mean = fmt(sum(vals) / len(vals))
+        parts.append(
+            f"{k} {mean}" + (f" ({fmt(min(vals))}–{fmt(max(vals))})" if len(vals) > 1 else "")
+        )
+    return ", ".join(parts)
+
+
+_SE = re.compile(r"2 × s\.e\. ([-+0-9.eE]+|inf)")
+
+
+def uncertainty(row: Any) -> str:
+    """The ± a claim row states: 2 × the s.e. of a numeric experimental value (the ledger's note
+    ``tolerance t + 2 × s.e. s``), '' for an analytic or qualitative row."""
+    if row.data == "analytic":
+        return ""
+    m = _SE.search(str(row.note))
+    return fmt(2.0 * float(m.group(1))) if m else ""
+
+
+def _keep(row: Any) -> float | None:
+    text = str(getattr(row, "keep", "") or "").strip()
+    if row.data == "analytic" or text in ("", "nan"):
+        return None
+    return float(text)
+
+
+def paper_rows(results: Path, paper: str) -> Any:
+    """A paper's claim rows: ``results/<paper>/claims.csv`` (what ``snakemake <paper>`` makes),
+    else its rows of ``results/claims.csv``."""
+    own = results / paper / "claims.csv"
+    if own.is_file():
+        return claims.read(own)
+    ledger_path = results / "claims.csv"
+    if ledger_path.is_file():
+        ledger = claims.read(ledger_path)
+        return ledger[ledger.paper == paper]
+    raise StatusError(f"{own} does not exist; run `snakemake --cores 2 {paper}` first")
+
+
+def key(claim: dict[str, Any]) -> str:
+    """A claim's name on the page and in a set of reruns: ``figure/claim_id``."""
+    return f"{claim['figure']}/{claim['claim_id']}"
+
+
+def run_info(results: Path, records: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """How one run was made: its folder, scales, thread counts, commits, and when its newest
+    output was made."""
+    records = list(records)
+    made = [str(r["created_utc"]) for r in records if r.get("created_utc")]
+    return {
+        "folder": str(results),
+        "scales": sorted({str(r.get("scale")) for r in records}),
+        "threads": sorted({str(r["torch_threads"]) for r in records if r.get("torch_threads")}),
+        "commits": sorted({str(r["git_commit"]) for r in records if r.get("git_commit")}),
+        "made": max(made) if made else "",
+    }
+
+
+def paper_part(results: Path, paper: str) -> dict[str, Any]:
+    """One paper's data from one run: its outputs, trained models and claims (each claim with
+    this run as its only run)."""
+    results = Path(results)
+    recs = outputs(results, paper)
+    rows = paper_rows(results, paper)
+    claim_list = []
+    for r in rows.itertuples(index=False):
+        claim_list.append(
+            {
+                "figure": r.figure,
+                "claim_id": r.claim_id,
+                "paper": fmt(r.paper_value),
+                "data": r.data,
+                "runs": [
+                    {
+                        "status": r.status,
+                        "ours": fmt(r.ours),
+                        "pm": uncertainty(r),
+                        "keep": _keep(r),
+                    }
+                ],
+            }
+        )
+    return {
+        "paper": paper,
+        "outputs": [
+            {"figure": rec["figure"], "data": _data(rec.get("data_sources"))} for rec in recs
+        ],
+        "models": [
+            {
+                "name": name,
+                "data": rec.get("data_source", ""),
+                "runs": max((len(v) for v in run_aucs(rec).values()), default=0),
+                "auc": _aucs(rec),
+            }
+            for name, rec in models(results, paper)
+        ],
+        "claims": claim_list,
+        "_run": run_info(results, recs),
+    }
+
+
+def present(results: Path) -> list[str]:
+    """The papers with results in ``results`` (in the papers' order)."""
+    return [p for p in paper_keys() if (Path(results) / p).is_dir()]
+
+
+def from_run(results: str | Path, papers: Sequence[str] | None = None) -> dict[str, Any]:
+    """The data of one run: every paper with results (or ``papers``), measured once."""
+    results = Path(results)
+    keys = list(papers) if papers is not None else present(results)
+    if not keys:
+        raise StatusError(f"{results} holds no paper's results; run `snakemake --cores 2` first")
+    parts = [paper_part(results, p) for p in keys]
+    run = _merge_info([p.pop("_run") for p in parts], results)
+    return {"format": FORMAT, "measured": {"runs": [run]}, "records": [], "papers": parts}
+
+
+def _merge_info(infos: list[dict[str, Any]], results: Path) -> dict[str, Any]:
+    out = {"folder": str(results), "scales": [], "threads": [], "commits": [], "made": ""}
+    for info in infos:
+        for k in ("scales", "threads", "commits"):
+            out[k] = sorted(set(out[k]) | set(info[k]))
+        out["made"] = max(out["made"], info["made"])
+    return out
+
+
+def with_replicates(data: dict[str, Any], replicates: Sequence[str | Path]) -> dict[str, Any]:
+    """``data`` (one run) with each replicate's statuses and numbers added as further runs of its
+    claims (null where a replicate lacks the paper or the claim)."""
+    for folder in replicates:
+        folder = Path(folder)
+        infos = []
+        for part in data["papers"]:
+            paper = part["paper"]
+            if not (folder / paper).is_dir():
+                for c in part["claims"]:
+                    c["runs"].append(None)
+                continue
+            other = paper_part(folder, paper)
+            infos.append(other["_run"])
+            theirs = {key(c): c["runs"][0] for c in other["claims"]}
+            for c in part["claims"]:
+                c["runs"].append(theirs.get(key(c)))
+        data["measured"]["runs"].append(_merge_info(infos, folder))
+    return data
+
+
+def carry(
+    new: dict[str, Any], old: dict[str, Any] | None, papers: Sequence[str], *, others: bool = True
+) -> dict[str, Any]:
+    """``new`` (measured on one run, for ``papers``) with what the page ``old`` recorded of its
+    other runs, for each claim whose new status is among the statuses its runs gave there (then
+    the measurement still covers it); a claim whose new status is not among them is measured
+    once, and a ``--check`` of the old page would have named it. The papers not in ``papers``
+    are taken from ``old`` as they are (``others``), or dropped (a whole page's write)."""
+    if not old:
+        return new
+    old_runs = old.get("measured", {}).get("runs", [])
+    extra = len(old_runs) - 1
+    mine = {p["paper"]: p for p in new["papers"]}
+    theirs = {p["paper"]: p for p in old.get("papers", [])}
+    for paper in papers:
+        was = {key(c): c for c in theirs.get(paper, {}).get("claims", [])}
+        for c in mine[paper]["claims"]:
+            prev = was.get(key(c))
+            if prev is None:
+                c["runs"] += [None] * max(extra, 0)
+                continue
+            seen = statuses(prev)
+            if c["runs"][0]["status"] in seen:
+                c["runs"] += list(prev["runs"][1:]) + [None] * (extra - len(prev["runs"]) + 1)
+                if prev.get("earlier"):
+                    c["earlier"] = list(prev["earlier"])
+            else:
+                c["runs"] += [None] * max(extra, 0)
+    measured = dict(old.get("measured", {}))
+    runs = list(old_runs) or [{}]
+    runs[0] = _merge_info(
+        [new["measured"]["runs"][0]] + ([runs[0]] if others and runs[0] else []),
+        Path(new["measured"]["runs"][0]["folder"]),
+    )
+    measured["runs"] = runs
+    order = {k: i for i, k in enumerate(paper_keys())}
+    merged = {**(theirs if others else {}), **mine}
+    return {
+        "format": FORMAT,
+        "measured": measured,
+        "records": list(old.get("records", [])),
+        "papers": [merged[k] for k in sorted(merged, key=lambda k: order.get(k, len(order)))],
+    }
+
+
+# --- what the runs say ---------------------------------------------------------------------------
+
+
+def statuses(claim: dict[str, Any]) -> set[str]:
+    """Every status the claim's measured runs gave (its ``earlier`` marks included)."""
+    got = {r["status"] for r in claim["runs"] if r and r.get("status")}
+    return got | set(claim.get("earlier", []))
+
+
+def tally(claim: dict[str, Any]) -> dict[str, int]:
+    """How many of the measured runs gave each status (the runs with a record of their own)."""
+    out: dict[str, int] = {}
+    for r in claim["runs"]:
+        if r and r.get("status"):
+            out[r["status"]] = out.get(r["status"], 0) + 1
+    return out
+
+
+def page_status(claim: dict[str, Any]) -> str:
+    """The status the page counts: the runs' status where every run agrees, else uninformative
+    (a decided status counts only if every measured run gives it)."""
+    seen = statuses(claim)
+    return next(iter(seen)) if len(seen) == 1 else "uninformative"
+
+
+def shown(claim: dict[str, Any]) -> dict[str, Any]:
+    """The run whose numbers the page shows (the first with a record)."""
+    return next(r for r in claim["runs"] if r)
+
+
+# --- the file ------------------------------------------------------------------------------------
+
+
+def load(path: str | Path) -> dict[str, Any] | None:
+    """The data of ``path`` (None when it does not exist)."""
+    path = Path(path)
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        raise StatusError(f"{path}: not readable status data ({err})") from err
+    if not isinstance(data, dict) or data.get("format") != FORMAT or "papers" not in data:
+        raise StatusError(
+            f"{path}: not status data of format {FORMAT}; regenerate it: privrisk status --write"
+        )
+    return data
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False) + "\n"

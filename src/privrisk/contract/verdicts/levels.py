@@ -1,0 +1,35 @@
+"""The levels every rule decides at: the reported ±z, the robust factor, the planner's power, and
+the conversions between a z and its two-sided level (the package docstring says why each)."""
+
+from __future__ import annotations
+
+import math
+
+from scipy import stats
+
+#: default half-width of an interval in standard errors (the reported level)
+Z = 2.0
+#: an experimental estimate decides at ROBUST · z (module docstring, "Robust decisions")
+ROBUST = 1.5
+#: the probability of deciding that the runs-to-decide planner aims for
+POWER = 0.8
+#: the planner reports "more than" this many units rather than searching further
+PLAN_MAX = 10**9
+
+
+def alpha_of(z: float) -> float:
+    """Two-sided level of a ±z interval: 2(1 − Φ(z))."""
+    return float(2.0 * stats.norm.sf(z))
+
+
+def bonferroni_z(z: float, k: int) -> float:
+    """The z of each of k tests whose union keeps the level of one ±z test."""
+    if k <= 1:
+        return z
+    return float(stats.norm.isf(alpha_of(z) / (2.0 * k)))
+
+
+def _fmt(x: float) -> str:
+    if not math.isfinite(x):
+        return "∞" if x > 0 else ("−∞" if x < 0 else "nan")
+    return f"{x:.4g}"
