@@ -15,8 +15,9 @@ from pathlib import Path
 #: sub-command -> (one-line description, "module:function" taking the remaining arguments)
 COMMANDS: dict[str, tuple[str, str]] = {
     "claims": (
-        "list, filter and check the claims ledger (results/claims.csv)",
-        "privrisk.contract.claims:main",
+        "list, filter and check the claims ledger (results/claims.csv); --record NAME: a "
+        "record's statuses beside it",
+        "privrisk.pipeline.records:claims_main",
     ),
     "complete": (
         "exit 0 only if every output is present, current and unedited and no lock is held",
@@ -55,8 +56,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "plan": (
         "what more runs, draws or models would decide the uninformative claims: their cost and "
-        "a config overlay (--write FILE) with the commands to run it",
-        "privrisk.pipeline.plan:main",
+        "a config overlay (--write FILE) with the commands to run it; claims a record decided "
+        "are left out",
+        "privrisk.pipeline.records:plan_main",
+    ),
+    "records": (
+        "runs of record (records/NAME/): make one from results folders, --check verifies the "
+        "hashes, recomputes every decision and reruns one job",
+        "privrisk.pipeline.records:main",
     ),
 }
 

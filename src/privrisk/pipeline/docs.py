@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core import discovery, safe_io
+from ..core import discovery, records, safe_io
 from . import config, workflow
 
 BEGIN = "<!-- papers:begin -->"
@@ -380,6 +380,13 @@ def docs_main(argv: Sequence[str] | None = None) -> int:
             else:
                 stale.append(f"{g.path}: stale ({g.what}); fix: {WRITE} (alone: {g.alone})")
         lines, status_stale = _status(Path(args.results), write=args.write)
+        # the runs of record (docs/records.md): statuses derived by code changed since are stale
+        # (a re-verification fixes them); per-run values made by step code changed since are
+        # named, not failed (the values stand for the commit the manifest names; remaking them
+        # is the run again)
+        for s in records.stale():
+            lines.append(s.line())
+            status_stale |= s.kind == "verify"
     except safe_io.FileRefused as err:  # a doc that is not a regular file: the check cannot run
         print(f"privrisk docs: {err}", file=sys.stderr)
         return 2
