@@ -45,10 +45,11 @@ import yaml
 SEEDS = (20221, 1, 2)
 
 
-#: a plan is a promise about the page's rule, which counts a status as decided only if every seed
-#: of SEEDS decides it: each seed's run is priced at this power, so that the joint chance (the
-#: seeds' runs are independent) is the ledger's POWER (80 %): 0.8^(1/3) ≈ 92.8 % per seed
 def per_seed_power() -> float:
+    """The power each seed's run is priced at. A plan is a promise about the page's rule, which
+    counts a status as decided only if every seed of SEEDS decides it: at this power the joint
+    chance (the seeds' runs are independent) is the ledger's POWER, 0.8^(1/3) ≈ 92.8 % per seed
+    for 80 %."""
     from ..contract.verdicts import POWER
 
     return POWER ** (1.0 / len(SEEDS))
