@@ -489,3 +489,15 @@ def test_fig5_trend_takes_the_world_as_a_random_effect():
     gaps = (step["attack_l0"] - step["prior"]).to_numpy(float)
     independent = V.monotone(gaps, [1.0, 5.0], margin=2, bounds=(-50, 50))
     assert independent.holds is True
+    # the falsification control: the gain shrinks with ε in every world (by 7 to 9 records), and
+    # the row fails
+    world_step.update({0: 0.0, 1: 1.0, 2: -1.0, 3: 1.0, 4: -1.0})
+    falling = pd.concat([frame(1.0, 1.0, 0), frame(5.0, 5.0, -8)], ignore_index=True)
+    (row,) = [
+        c
+        for c in cm.eps_claims("fig5a", cm.summarise(falling, 1e-5, [0.0]),
+                               cm.per_draw(falling, 1e-5, [0.0]), [0.0], data="standin",
+                               params={"margin": 2, "n_records": 50})
+        if c.claim_id == "fig5a_gap_grows_with_eps"
+    ]  # fmt: skip
+    assert row.status == "qualitative-fails", row.note
