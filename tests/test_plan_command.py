@@ -114,7 +114,7 @@ def _random_ledger(rng, declared) -> pd.DataFrame:
             rows.append(_row(paper, figure, cid if cid != name else f"{name}_{i}", status, ""))
             continue
         unit = decl["unit"] if rng.random() < 0.85 else "widgets"
-        why = str(rng.choice(["", "and the gate must pass"]))
+        why = str(rng.choice(["", "and the gate must pass", "in clusters of 3"]))
         kind = rng.choice(["abs", "abs", "rel", "never", "beyond"])
         if kind == "abs":
             p = verdicts.Plan(float(rng.integers(2, 20_000)), unit, why=why)
@@ -145,6 +145,8 @@ def test_report_and_overlay_agree_with_the_plans_over_random_ledgers(cfg, declar
                 n = need.n * r.current if need.relative else need.n
                 assert r.value >= n - 1e-6 and p.overlay[r.key] >= r.value
                 assert r.key.startswith(f"{r.paper}.") and need.unit == r.unit
+                # draws in clusters raise the clusters' key with them (swanberg2025's worlds)
+                assert bool(r.extra) == ("in clusters of" in r.plan_text)
             elif r.kind == "never":
                 assert need.kind == "never" and r.why
             else:
