@@ -10,6 +10,7 @@ config/config.yaml passes the project's config validation. The plan texts are th
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -113,7 +114,7 @@ def _random_ledger(rng, declared) -> pd.DataFrame:
             rows.append(_row(paper, figure, cid if cid != name else f"{name}_{i}", status, ""))
             continue
         unit = decl["unit"] if rng.random() < 0.85 else "widgets"
-        why = str(rng.choice(["", "and the gate must pass"]))
+        why = str(rng.choice(["", "and the gate must pass", "in clusters of 3"]))
         kind = rng.choice(["abs", "abs", "rel", "never", "beyond"])
         if kind == "abs":
             p = verdicts.Plan(float(rng.integers(2, 20_000)), unit, why=why)
@@ -144,12 +145,20 @@ def test_report_and_overlay_agree_with_the_plans_over_random_ledgers(cfg, declar
                 n = need.n * r.current if need.relative else need.n
                 assert r.value >= n - 1e-6 and p.overlay[r.key] >= r.value
                 assert r.key.startswith(f"{r.paper}.") and need.unit == r.unit
+                # draws in clusters raise the clusters' key with them (swanberg2025's worlds)
+                assert bool(r.extra) == ("in clusters of" in r.plan_text)
             elif r.kind == "never":
                 assert need.kind == "never" and r.why
             else:
                 assert r.kind == "unplanned" and r.why
-        # the overlay holds exactly the planned rows' keys: nothing from a never or unplanned row
-        assert set(p.overlay) == {r.key for r in p.rows if r.kind == "planned"}
+        # the overlay holds exactly the planned rows' keys (and the keys their model assumes: the
+        # worlds of draws in clusters): nothing from a never or unplanned row
+        assert set(p.overlay) == {
+            k for r in p.rows if r.kind == "planned" for k in (r.key, *r.extra)
+        }
+        for r in p.rows:
+            if r.kind == "planned":
+                assert all(p.overlay[k] >= v for k, v in r.extra.items())
         text = plan.report(p, bench, [CONFIG], None)
         for r in p.rows:
             assert f"{r.paper}/{r.claim_id}:" in text
@@ -185,12 +194,15 @@ def test_shared_keys_take_the_largest_count_and_never_lower_the_config(cfg):
         columns=claims.COLUMNS,
     )
     p = plan.make(df, cfg)
-    assert p.overlay["xu2022.models.cifar10_wgangp.runs"] == 67
-    assert p.overlay["xu2022.models.mnist_wgangp.runs"] == 41
+    # each seed's count: one run's 67 (41) at 80 % is 89 (54) at the per-seed 92.8 %
+    assert p.overlay["xu2022.models.cifar10_wgangp.runs"] == 89
+    assert p.overlay["xu2022.models.mnist_wgangp.runs"] == 54
+    assert {r.claim_id: r.single for r in p.rows}["fig3_mnist_am_comparable"] == 41
     # 4 runs would decide Fig 8, but the config already trains 10: the overlay keeps 10
     assert p.overlay["xu2022.models.skin_classifier.runs"] == 10
     assert cfg["lowy2024"]["fig2"]["trials"] == 1000
-    assert p.overlay["lowy2024.fig2.trials"] == 4030
+    # 4.03× at one run is 4.03 · 1.3499× per seed (a normal's ((3 + 1.4634) / (3 + 0.8416))²)
+    assert p.overlay["lowy2024.fig2.trials"] == 5441
     (fig6,) = [r for r in p.rows if r.claim_id == "fig6_max"]
     assert fig6.kind == "unplanned" and "no config key declared for its samples" in fig6.why
 
@@ -210,7 +222,9 @@ def test_cost_is_scaled_from_the_jobs_benchmarks_or_says_no_measurement(cfg, tmp
     c = plan.cost(tmp_path, "xu2022", ("train_mnist_wgangp",), 10, 40)
     assert c.per_seed == pytest.approx(1000.0) and c.measured == 250.0
     text = plan.report(p, tmp_path, [CONFIG], None)
-    assert "≈ 17 min CPU per seed, 50 min in all (scaled from 4 min measured at 10 runs)" in text
+    # one run's 40 runs at 80 % are 53 per seed at 92.8 %: 250 s × 53 / 10 per seed
+    assert "53 runs (one run: 40)" in text
+    assert "≈ 22 min CPU per seed, 66 min in all (scaled from 4 min measured at 10 runs)" in text
     assert "× 3 seeds (20221, 1, 2)" in text
 
 
@@ -268,7 +282,8 @@ def test_paper_filter_and_a_bad_key(ledger, monkeypatch, capsys):
     monkeypatch.chdir(REPO)
     assert plan.main([str(ledger), "--paper", "swanberg2025"]) == 0
     out = capsys.readouterr().out
-    assert "swanberg2025/fig4b_attack_ge_prior: 67 draws" in out and "xu2022" not in out
+    assert "swanberg2025/fig4b_attack_ge_prior: 89 draws (one run: 67)" in out
+    assert "xu2022" not in out
     assert "swanberg2025/fig4a_attack_ge_prior: never by more draws (zero variance)" in out
     assert "fig5a_ok" not in out
     assert plan.main([str(ledger), "--paper", "nopaper"]) == 2
@@ -291,8 +306,8 @@ def test_write_is_atomic_and_an_unwritable_path_exits_2(ledger, tmp_path, monkey
     assert "--runs-per-job 0" in capsys.readouterr().err
     overlay = yaml.safe_load(out.read_text())
     assert overlay == {
-        "swanberg2025": {"fig4b": {"draws": 67}},
-        "xu2022": {"models": {"mnist_wgangp": {"runs": 41}}},
+        "swanberg2025": {"fig4b": {"draws": 89}},
+        "xu2022": {"models": {"mnist_wgangp": {"runs": 54}}},
     }
     config.load(CONFIG, out)
     for bad in (tmp_path / "no/such/folder/plan.yaml", tmp_path):
@@ -337,3 +352,54 @@ def test_piped_into_head_ends_quietly(tmp_path):
     res = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, cwd=REPO, check=False)
     assert res.returncode == 0 and res.stderr == "", res.stderr
     assert res.stdout.startswith("3000 uninformative claims")
+
+
+def test_draws_in_clusters_raise_the_clusters_key_and_price_its_reruns(cfg, tmp_path):
+    """swanberg2025's draws come 3 to a stand-in world: the overlay raises marginals.worlds with
+    the draws (each world one more BayNet fit per dataset), and the report prices the fits and
+    the marginals figures that rerun; a unit in clusters with no clusters key is not planned."""
+    df = pd.DataFrame(
+        [
+            _row(
+                "swanberg2025", "fig6b", "fig6b_x", "uninformative", "3205 draws (in clusters of 3)"
+            ),
+            _row(
+                "swanberg2025", "fig7b", "fig7b_x", "uninformative", "1607 draws (in clusters of 3)"
+            ),
+            _row(
+                "xu2022",
+                "fig3",
+                "fig3_mnist_am_comparable",
+                "uninformative",
+                "41 runs (in clusters of 3)",
+            ),
+        ],
+        columns=claims.COLUMNS,
+    )
+    p = plan.make(df, cfg)
+    rows = {r.claim_id: r for r in p.rows}
+    assert rows["fig3_mnist_am_comparable"].kind == "unplanned"
+    assert "clusters of 3" in rows["fig3_mnist_am_comparable"].why
+    draws = p.overlay["swanberg2025.fig6b.draws"]
+    assert draws == plan.for_every_seed(3205, cluster=3)
+    assert p.overlay["swanberg2025.marginals.worlds"] == math.ceil(draws / 3)
+    assert rows["fig7b_x"].extra == {
+        "swanberg2025.marginals.worlds": math.ceil(p.overlay["swanberg2025.fig7b.draws"] / 3)
+    }
+    d = tmp_path / "swanberg2025"
+    d.mkdir()
+    head = "s\th:m:s\tcpu_time\n"
+    for job, cpu in [("marginals_dataset_acs", 10.0), ("marginals_dataset_fire", 20.0)]:
+        (d / f"{job}.tsv").write_text(head + f"1\t0:00:01\t{cpu}\n")
+    for fig in ("fig4a", "fig4b", "fig5a", "fig5b", "fig6a", "fig6b", "fig7a", "fig7b"):
+        (d / f"{fig}_attack.tsv").write_text(head + "1\t0:00:01\t60.0\n")
+    text = plan.report(p, tmp_path, [CONFIG], None)
+    worlds = p.overlay["swanberg2025.marginals.worlds"]
+    fits = 30.0 * worlds / 10
+    assert f"swanberg2025.marginals.worlds: 10 -> {worlds}" in text
+    assert f"≈ {plan._duration(fits)} CPU per seed" in text
+    # the six figures not planned rerun at their measured size (6 × 60 s); the two planned ones
+    # are priced at their planned draws already
+    assert "reruns at their current size: fig4a_attack, fig4b_attack, fig5a_attack, " in text
+    assert "fig6b_attack" not in text.split("reruns at their current size:")[1].split("\n")[0]
+    assert "(≈ 6 min CPU per seed)" in text

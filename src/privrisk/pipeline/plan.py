@@ -3,8 +3,11 @@
 Every uninformative row of the claims ledger carries a plan (``to_decide``, written by
 :meth:`privrisk.contract.verdicts.Plan.text`): the runs, draws, models or samples at which the same rule
 decides at the observed effect with 80 % power, or "never by more … (why)". This command reads
-those plans and prints, per claim that more evidence can decide, the count it needs, the config
-key that holds that count, the CPU time scaled from the job's measured cost, and the commands that
+those plans and prints, per claim that more evidence can decide, the count it needs (priced for
+the page's rule: a status is decided only if every seed of :data:`SEEDS` decides it, so each seed's
+run gets :func:`per_seed_power`, 0.8^(1/3), and the three together 80 %; :func:`for_every_seed`),
+the config key that holds that count (and every other key the plan's model assumes: the worlds
+that hold draws made in clusters), the CPU time scaled from the job's measured cost, and the commands that
 run the overlay (``--write FILE``) on local cores, on Slurm and on a GPU. "Never" plans are listed
 with their reason and not priced; decided rows do not appear.
 
@@ -40,6 +43,18 @@ import yaml
 #: the seeds a decided status must survive: the default seed and the two more seeds whose
 #: statuses docs/verdicts.md measured ("How robust the statuses are at quick scale")
 SEEDS = (20221, 1, 2)
+
+
+def per_seed_power() -> float:
+    """The power each seed's run is priced at. A plan is a promise about the page's rule, which
+    counts a status as decided only if every seed of SEEDS decides it: at this power the joint
+    chance (the seeds' runs are independent) is the ledger's POWER, 0.8^(1/3) ≈ 92.8 % per seed
+    for 80 %."""
+    from ..contract.verdicts import POWER
+
+    return POWER ** (1.0 / len(SEEDS))
+
+
 #: the Snakefile's defaults (its ``configfile:``), which every overlay is merged over
 DEFAULT_CONFIG = Path("config/config.yaml")
 SLURM_PROFILE = "workflow/profiles/slurm"
@@ -103,8 +118,13 @@ class Row:
     key: str = ""  # the full dotted key (paper.section...)
     unit: str = ""
     current: int | None = None
-    value: int | None = None  # the count this claim needs
+    value: int | None = None  # the count this claim needs: each seed's run at per_seed_power()
     jobs: tuple[str, ...] = ()
+    #: the ledger's count: one run at POWER (what the row's to_decide says)
+    single: int | None = None
+    #: the other keys the plan's model assumes, with the value it needs (the worlds that hold
+    #: draws made in clusters: ``swanberg2025.marginals.worlds``)
+    extra: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -114,6 +134,9 @@ class Plan:
     current: dict[str, int] = field(default_factory=dict)
     jobs: dict[str, tuple[str, ...]] = field(default_factory=dict)
     allow_large: bool = False
+    #: per key, the jobs that rerun at their current size when it changes (every figure that
+    #: reads the worlds), priced at their measured cost
+    reruns: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: the config's ``runs_per_job`` (how the measured jobs were sharded)
     runs_per_job: int | None = None
 
@@ -157,6 +180,56 @@ def plan_keys(paper: str, section: Mapping[str, Any]) -> dict[str, dict[str, Any
 
 def _declaration(row: Mapping[str, str], keys: Mapping[str, Any]):
     return keys.get(row["claim_id"]) or keys.get(row["figure"])
+
+
+_CLUSTERS = re.compile(r"in clusters of (?P<c>[0-9.]+(?:, [0-9.]+)*)")
+
+
+def clusters_of(why: str) -> float:
+    """The units per cluster a plan's words name ("in clusters of 3"; the smallest where points
+    differ: the clusters' key is then raised for it, which only shrinks the others'), 1 when
+    none."""
+    m = _CLUSTERS.search(why or "")
+    return min(float(c) for c in m["c"].split(", ")) if m else 1.0
+
+
+def for_every_seed(n: float, *, relative: bool = False, cluster: float = 1.0) -> float:
+    """The count at which one run decides with :func:`per_seed_power`, from the ledger's count
+    ``n`` at which it decides with POWER (a multiple of the current sample when ``relative``).
+
+    The model is the planner's own for one point leaning one way: a one-sided interval at the
+    robust level (±ROBUST·Z s.e., Student's t with n / cluster − 1 df, a normal without df) whose
+    noncentrality grows as √n; the effect is solved from "POWER at ``n``" and the count found at
+    which the same effect gives the per-seed power. It is exact for a plan of one point; for a
+    joint plan over several points, a plan leaning to fail at the Bonferroni level, or a tie
+    (certain at its n), it errs upwards (more units than needed: tests/test_plan_seeds.py)."""
+    from scipy import optimize, stats
+
+    from ..contract.verdicts import POWER, ROBUST, Z, alpha_of
+
+    zr = ROBUST * Z
+    target = per_seed_power()
+    if not math.isfinite(n) or n <= 0:
+        return n
+    grow = ((zr + stats.norm.ppf(target)) / (zr + stats.norm.ppf(POWER))) ** 2
+    if relative or n / cluster - 1 < 1:
+        return n * grow if relative else math.ceil(n * grow)
+
+    def power(m: float, d: float) -> float:
+        df = m / cluster - 1
+        if df > 1e4:  # t and normal agree; scipy's noncentral t is slow and unstable there
+            return float(stats.norm.sf(zr - d * math.sqrt(m)))
+        q = stats.t.isf(alpha_of(zr) / 2, df)
+        return float(stats.nct.sf(q, df, d * math.sqrt(m)))
+
+    d = optimize.brentq(lambda d: power(n, d) - POWER, 1e-12, 1e4 / math.sqrt(n))
+    lo, hi = int(n), max(int(n), 2)
+    while power(hi, d) < target:
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if power(mid, d) < target else (lo, mid)
+    return float(max(hi, math.ceil(n)))
 
 
 def _current(section: Mapping[str, Any], decl: Mapping[str, Any]) -> int | None:
@@ -245,9 +318,37 @@ def make(ledger, config: Mapping[str, Any], papers: Sequence[str] | None = None)
                 )
             )
             continue
+        cluster = clusters_of(need.why)
+        groups = decl.get("clusters")
+        if cluster > 1 and not groups:
+            rows.append(
+                Row(
+                    **base,
+                    kind="unplanned",
+                    unit=need.unit,
+                    key=key,
+                    why=f"its {need.unit} come in clusters of {cluster:g} but no key for the "
+                    f"clusters is declared (PLAN_KEYS of privrisk.papers.{paper}.registry): "
+                    f"raising {key} alone would not give the planned degrees of freedom",
+                )
+            )
+            continue
         # a multiple of the current count, rounded up (after rounding away the float product's
         # last bits: 3.89 × 1000 is 3890, not 3891)
-        value = math.ceil(round(need.n * current, 6)) if need.relative else int(need.n)
+        single = math.ceil(round(need.n * current, 6)) if need.relative else int(need.n)
+        seeds = for_every_seed(need.n, relative=need.relative, cluster=cluster)
+        value = math.ceil(round(seeds * current, 6)) if need.relative else int(seeds)
+        extra: dict[str, int] = {}
+        if cluster > 1 and groups:
+            # the planned df are those of value / cluster clusters: raise the clusters' key too
+            gkey = f"{paper}.{groups['key']}"
+            gcur = _get(section, groups["key"])
+            gcur = gcur if isinstance(gcur, int) and not isinstance(gcur, bool) else None
+            extra[gkey] = math.ceil(value / cluster)
+            plan.overlay[gkey] = max(plan.overlay.get(gkey, 0), extra[gkey], gcur or 0)
+            plan.current[gkey] = gcur
+            plan.jobs[gkey] = tuple(groups["jobs"])
+            plan.reruns[gkey] = tuple(groups.get("reruns", ()))
         rows.append(
             Row(
                 **base,
@@ -258,6 +359,8 @@ def make(ledger, config: Mapping[str, Any], papers: Sequence[str] | None = None)
                 current=current,
                 value=value,
                 jobs=tuple(decl["jobs"]),
+                single=single,
+                extra=extra,
             )
         )
         # the largest count any claim needs, and never below what the config already runs
@@ -380,6 +483,8 @@ def report(
     write: str | None,
     runs_per_job: int | None = None,
 ) -> str:
+    from ..contract.verdicts import POWER
+
     seeds = f"× {len(SEEDS)} seeds ({', '.join(map(str, SEEDS))})"
     planned = [r for r in plan.rows if r.kind == "planned"]
     nevers = [r for r in plan.rows if r.kind == "never"]
@@ -391,7 +496,9 @@ def report(
     if planned:
         out += [
             "",
-            f"Decidable by more evidence (each count {seeds}: a decided status must hold at each):",
+            f"Decidable by more evidence (each count {seeds}: a decided status must hold at each,"
+            f" so each seed's run is priced at {per_seed_power():.1%} power and all "
+            f"{len(SEEDS)} decide with {POWER:.0%}; the ledger's count is one run's at {POWER:.0%}):",
         ]
     for r in planned:
         c = cost(benchmarks, r.paper, r.jobs, r.current, r.value, plan.runs_per_job)
@@ -404,9 +511,11 @@ def report(
             + ")"
         )
         why = f" ({r.why})" if r.why else ""
+        single = f" (one run: {r.single})" if r.single is not None and r.single != r.value else ""
+        also = "".join(f"; with {k} >= {v}" for k, v in r.extra.items())
         out.append(
-            f"  {r.paper}/{r.claim_id}: {r.value} {r.unit}{why} {seeds}; {r.key} "
-            f"(now {r.current if r.current is not None else 'unset'}); {price}"
+            f"  {r.paper}/{r.claim_id}: {r.value} {r.unit}{why}{single} {seeds}; {r.key} "
+            f"(now {r.current if r.current is not None else 'unset'}){also}; {price}"
         )
     if nevers:
         out += ["", "Never by more of the same (not priced):"]
@@ -432,6 +541,16 @@ def report(
             total += c.per_seed
             price = f"≈ {_duration(c.per_seed)} CPU per seed"
         out.append(f"  {key}: {plan.current[key]} -> {v} ({', '.join(plan.jobs[key])}: {price})")
+        rerun = _reruns(plan, key)
+        if rerun:
+            r = cost(benchmarks, paper, rerun, 1, 1, plan.runs_per_job)
+            if r.per_seed is None:
+                unmeasured.append(f"{key}'s reruns")
+                price = "no measurement"
+            else:
+                total += r.per_seed
+                price = f"≈ {_duration(r.per_seed)} CPU per seed"
+            out.append(f"    and reruns at their current size: {', '.join(rerun)} ({price})")
     if plan.allow_large:
         out.append("  allow_large: true (a value is above privrisk.pipeline.config_checks.LIMITS)")
     what = (
@@ -455,15 +574,26 @@ def report(
     return "\n".join(out)
 
 
+def _reruns(plan: Plan, key: str) -> tuple[str, ...]:
+    """The jobs a change of ``key`` reruns at their current size: its declared reruns less the
+    jobs another overlay key already prices at its planned size."""
+    priced = {j for k, jobs in plan.jobs.items() if k != key for j in jobs}
+    return tuple(j for j in plan.reruns.get(key, ()) if j not in priced)
+
+
 def overlay_text(plan: Plan, configfiles: Sequence[Path]) -> str:
     claims: dict[str, list[str]] = {}
     for r in plan.rows:
         if r.kind == "planned":
             claims.setdefault(r.key, []).append(f"{r.paper}/{r.claim_id} ({r.value})")
+            for k, v in r.extra.items():
+                claims.setdefault(k, []).append(f"{r.paper}/{r.claim_id} ({v})")
     head = [
         "# privrisk plan: the counts the ledger's plans need, merged over "
         + " + ".join(map(str, configfiles)),
-        f"# run it at each seed of {', '.join(map(str, SEEDS))} (docs/plan.md)",
+        f"# run it at each seed of {', '.join(map(str, SEEDS))} (docs/plan.md): each count is "
+        f"one seed's at {per_seed_power():.1%} power, so that all decide with "
+        f"{per_seed_power() ** len(SEEDS):.0%}",
         *(f"# {key}: {', '.join(c)}" for key, c in sorted(claims.items())),
     ]
     return "\n".join(head) + "\n" + yaml.safe_dump(plan.nested(), sort_keys=False)

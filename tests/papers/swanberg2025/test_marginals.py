@@ -448,3 +448,56 @@ def test_vacuous_and_saturated_points_are_left_out():
     pts = _summary([(0, 3.0, 0.3), (1, 0.0, 0.0)]).assign(saturated=[False, True], records=100)
     better = cm.gt_prior("fig7a", pts, [0.0], "E", "standin")
     assert better.status == "qualitative-ok" and "left out (every method at the top" in better.note
+
+
+def test_fig5_trend_takes_the_world_as_a_random_effect():
+    """Fig 5's "the gain grows with ε" pairs the same draws across ε; the draws come from worlds
+    (draw r in world r mod W), so each step is judged on the world means: its df are the worlds'
+    (W − 1), not the draws' (issue 45). A world effect shared by a world's draws at every ε cancels
+    in a step, one that differs between ε does not, and only the world means see it."""
+    worlds, draws = 5, 30
+    world_step = {0: 0.0, 1: 6.0, 2: -4.0, 3: 5.0, 4: -5.0}  # each world's own ε-step
+
+    def frame(eps, x, boost):
+        rows = _rows(lambda prior, rng: prior, draws=draws, x=x, seed=1)
+        rows["epsilon"] = eps
+        rows["world"] = rows["draw"] % worlds
+        for draw in range(draws):
+            extra = boost + world_step[draw % worlds] if eps > 1 else 0.0
+            if extra > 0:  # the attack adds hits on records the prior missed
+                misses = rows.index[(rows.draw == draw) & ~rows.prior_ok][: int(extra)]
+                rows.loc[misses, "attack_l0_ok"] = True
+            elif extra < 0:
+                hits = rows.index[(rows.draw == draw) & rows.prior_ok][: int(-extra)]
+                rows.loc[hits, "attack_l0_ok"] = False
+        return rows
+
+    rows = pd.concat([frame(1.0, 1.0, 0), frame(5.0, 5.0, 3)], ignore_index=True)
+    summ = cm.summarise(rows, 1e-5, [0.0])
+    per = cm.per_draw(rows, 1e-5, [0.0])
+    (row,) = [
+        c
+        for c in cm.eps_claims("fig5a", summ, per, [0.0], data="standin",
+                               params={"margin": 2, "n_records": 50})
+        if c.claim_id == "fig5a_gap_grows_with_eps"
+    ]  # fmt: skip
+    assert f"(t, {worlds - 1} df)" in row.note and f"(t, {draws - 1} df)" not in row.note
+    # the world means' spread (steps 3, 9, −1, 8, −2 records) leaves the trend undecided; the
+    # draws as independent (29 df, the old rule) would have called it
+    assert row.status == "uninformative"
+    step = per.pivot(index="draw", columns="x")
+    gaps = (step["attack_l0"] - step["prior"]).to_numpy(float)
+    independent = V.monotone(gaps, [1.0, 5.0], margin=2, bounds=(-50, 50))
+    assert independent.holds is True
+    # the falsification control: the gain shrinks with ε in every world (by 7 to 9 records), and
+    # the row fails
+    world_step.update({0: 0.0, 1: 1.0, 2: -1.0, 3: 1.0, 4: -1.0})
+    falling = pd.concat([frame(1.0, 1.0, 0), frame(5.0, 5.0, -8)], ignore_index=True)
+    (row,) = [
+        c
+        for c in cm.eps_claims("fig5a", cm.summarise(falling, 1e-5, [0.0]),
+                               cm.per_draw(falling, 1e-5, [0.0]), [0.0], data="standin",
+                               params={"margin": 2, "n_records": 50})
+        if c.claim_id == "fig5a_gap_grows_with_eps"
+    ]  # fmt: skip
+    assert row.status == "qualitative-fails", row.note

@@ -598,14 +598,28 @@ def eps_claims(fig, summ, per, lambdas, *, data, params) -> list[Claim]:
         xs = list(finite["x"])
         wide = per[per["x"].isin(xs)].pivot(index="draw", columns="x")
         gaps = (wide[f"attack_l{lam0:g}"] - wide["prior"])[xs].dropna()
+        # the same draws at every ε, each made in one stand-in world (draw r in world r mod W): a
+        # step is the paired difference with the world as a random effect, its df and its tie
+        # bound those of the worlds, not of draws taken as independent
+        world = (
+            per.groupby("draw")["world"].first().reindex(gaps.index).to_numpy()
+            if "world" in per
+            else np.zeros(len(gaps))
+        )
+        arr = gaps.to_numpy(float)
+
+        def step(j: int, i: int) -> Estimate:
+            # a difference of two paired gaps: each a count difference of −n…n records
+            return Estimate.clustered(arr[:, j] - arr[:, i], world, bounds=(-2 * n, 2 * n))
+
         verdict = V.monotone(
-            gaps.to_numpy(float),
+            None,
             [float(x) for x in xs],
             direction=+1,
             strict=True,
             margin=margin,
             what=f"attack (λ = {lam0:g}) − prior",
-            bounds=(-n, n),
+            pair=step,
         )
         claims.append(
             LEDGER.judged(

@@ -87,10 +87,67 @@ def mostly_not_below(df: pd.DataFrame, *, margin: float, share: float = 0.1) -> 
         f"{len(fails)} clearly below (Bonferroni ±{zk:.3g} s.e.){': ' + ', '.join(fails) if fails else ''}; "
         f"'mostly' read as all but {allowed} point(s)"
     )
-    plan = V.combine([v.plan for v in at_base if v.holds is None]) if holds is None else None
+    plan = None
+    if holds is None:
+        gains = [gain(r) for _, r in df.iterrows()]
+        plan = k_of_m_plan(gains, margin=margin, need=k - allowed)
+        if plan is None:  # more points lean below than "mostly" allows: plan towards the failure
+            plan = V.combine([v.plan for v in at_base if v.holds is None])
     if plan is not None:
         note += f"; to decide: {plan.text()} per point at the observed effects"
     return Verdict(holds, note, plan)
+
+
+def _pass_power(e: Estimate, margin: float):
+    """P(one point passes non-inferiority within ``margin`` at the robust level) per planned
+    models, at its observed effect and spread (0 where it leans below the margin or its spread is
+    unknown)."""
+    if not e.decidable or e.value + margin <= 0:
+        return lambda amount: np.zeros_like(np.asarray(amount, float))
+    p = V.runs_to_decide(e, e.value + margin, z=V.ROBUST * V.Z)
+    return p.power if p.power is not None else (lambda a: np.zeros_like(np.asarray(a, float)))
+
+
+def at_least_k(powers: list, need: int):
+    """P(at least ``need`` of the independent points pass), per planned amount: the tail of the
+    Poisson-binomial of the points' pass chances."""
+
+    def power(amount: np.ndarray) -> np.ndarray:
+        amount = np.asarray(amount, float)
+        dist = np.zeros((len(powers) + 1, *amount.shape))
+        dist[0] = 1.0  # dist[j]: P(j points pass so far)
+        for f in powers:
+            p = f(amount)
+            dist[1:] = dist[1:] * (1 - p) + dist[:-1] * p
+            dist[0] = dist[0] * (1 - p)
+        return dist[need:].sum(axis=0)
+
+    return power
+
+
+def k_of_m_plan(gains: list[Estimate], *, margin: float, need: int) -> V.Plan | None:
+    """The models per point at which at least ``need`` of the points pass non-inferiority (the
+    rule "mostly": all but ``len(gains) − need``) with the planner's POWER: priced for the k the
+    rule asks, not for every point. None when more points lean below the margin than the rule
+    allows (the statement then leans to fail, planned by the points' own plans)."""
+    if sum(1 for e in gains if e.value + margin <= 0) > len(gains) - need:
+        return None
+    if any(e.n is None for e in gains):
+        return None
+    base = int(min(e.n for e in gains))
+    power = at_least_k([_pass_power(e, margin) for e in gains], need)
+    grid = np.unique(np.round(np.geomspace(base, V.PLAN_MAX, 400)))
+    p = power(grid)
+    reach = np.flatnonzero(p >= V.POWER)
+    why = f"{need} of {len(gains)} points non-inferior"
+    if reach.size == 0:
+        return V.never("models", f"the chance that {why} peaks at {p.max():.0%}")
+    hi = int(grid[reach[0]])
+    lo = int(grid[reach[0] - 1]) if reach[0] > 0 else base - 1
+    while hi - lo > 1:  # the first count that reaches POWER (the chance rises with the models)
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if power(np.array([float(mid)]))[0] < V.POWER else (lo, mid)
+    return V.Plan(float(max(hi, base)), "models", True, why, False, power, float(base))
 
 
 def fig3_claims(df: pd.DataFrame, params, pii_src: str) -> list[Claim]:

@@ -235,7 +235,15 @@ PLAN_KEYS = {
             "key": f"{fig}.draws",
             "fallback": "marginals_attack.draws",
             "jobs": (f"{fig}_attack",),
+            # the plans count draws in clusters of draws per stand-in world: the planned degrees
+            # of freedom are those of draws / cluster worlds, so the worlds rise with the draws;
+            # each world is one more BayNet fit per dataset, and every marginals figure reruns
+            "clusters": {
+                "key": "marginals.worlds",
+                "jobs": tuple(sorted({f"marginals_dataset_{ds}" for ds, _ in MARGINALS.values()})),
+                "reruns": tuple(f"{f}_attack" for f in MARGINALS),
+            },
         }
-        for fig in ("fig4a", "fig4b", "fig5a", "fig5b", "fig6a", "fig6b", "fig7a", "fig7b")
+        for fig in MARGINALS
     },
 }

@@ -37,7 +37,7 @@ Two statements have rules of their own:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.stats import rankdata
@@ -283,13 +283,17 @@ def claim(
     decided_by: str,
     sources: Mapping[str, str],
     ours: str,
+    implied_by: V.Floor | None = None,
 ):
-    """A ledger row: the verdict's numbers, which estimate decided it, where the data came from."""
+    """A ledger row: the verdict's numbers, which estimate decided it, where the data came from.
+    ``implied_by``: the theorem that makes the statement true whatever the data (its floor at 0
+    turns every failure of a margin-free rule into the estimator's shortfall), so the row cannot
+    fail and is shown as ``derived`` (:func:`cannot_fail`)."""
     values = set(sources.values())
     if values == {"real", "real-unverified"}:  # all real data, some of it unverified
         values = {"real-unverified"}
     (data,) = values if len(values) == 1 else ("standin",)
-    return LEDGER.judged(
+    row = LEDGER.judged(
         figure=figure,
         claim_id=claim_id,
         claim=text,
@@ -298,6 +302,26 @@ def claim(
         note="; ".join(x for x in (f"decided by {decided_by}", source_note(sources)) if x),
         data=data,
     )
+    if implied_by is not None:
+        return cannot_fail(
+            row,
+            f"a theorem implies it: {implied_by.why}; the rule's floor at "
+            f"{implied_by.value:g} turns every failure into the estimator's shortfall, so an ok "
+            "measures the estimator's power, not the paper",
+        )
+    return row
+
+
+#: the words a row that cannot fail carries before its rule's status (tests read it back)
+RULE_SAYS = "its rule says"
+
+
+def cannot_fail(row: Claim, why: str) -> Claim:
+    """``row`` shown as ``derived``, not counted among the reproductions: its check cannot fail
+    (``why``: a theorem implies the statement, or a non-private control passes the same rule).
+    The rule's own status and numbers stay in the note; no plan (nothing to decide)."""
+    note = f"derived, not a reproduction: the check cannot fail ({why}); {RULE_SAYS} {row.status}"
+    return replace(row, status="derived", to_decide="", note=f"{note}: {row.note}")
 
 
 def bound_eps1_p05(bound: float) -> Claim:

@@ -143,6 +143,7 @@ def fig1a(params, inputs) -> FigureResult:
             ours=f"held-out advantage: discrete {H['disc'].mean:.3f} (heuristic on the binned score "
             f"{H['heur_bin'].mean:.3f}), continuous {H['cont'].mean:.3f} (heuristic "
             f"{H['heur'].mean:.3f})",
+            implied_by=C.OPTIMUM,
         ),
         C.claim(
             "fig1a",

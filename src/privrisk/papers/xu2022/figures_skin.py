@@ -211,6 +211,7 @@ def fig1c(params, inputs) -> FigureResult:
                 "(direction and threshold fitted on the training folds), scored on the same left-out points",
                 sources=_sources(qs),
                 ours=f"held-out optimal {H[lab].mean:.3f}, heuristic {H[f'heur_{lab}'].mean:.3f}",
+                implied_by=C.OPTIMUM,
             )
         )
     df = pd.DataFrame(rows + crow)
@@ -284,12 +285,13 @@ def fig2b(params, inputs) -> FigureResult:
     legend_below(fig, ax)
     claim_panel(axc, crow)
     axc.set_xlabel("advantage difference")
+    nested = C.nested("each 1-d query (D, NN)", "the hybrid (D, NN)")
     verdict = C.decide(
         V.greater,
         diffs,
         gates=[_gate(H, groups, params)],
         what="held-out hybrid − 1-d advantage",
-        floor=C.nested("each 1-d query (D, NN)", "the hybrid (D, NN)"),
+        floor=nested,
     )
     claim = C.claim(
         "fig2b",
@@ -301,6 +303,7 @@ def fig2b(params, inputs) -> FigureResult:
         ours=f"held-out advantage hybrid {H['hybrid'].mean:.3f}, D {H['D'].mean:.3f}, NN {H['NN'].mean:.3f}; "
         f"paper's {params['bins']}²-bin W_N of the hybrid {P['hybrid_paper'].mean:.3f} vs its null "
         f"{P['hybrid_paper_null'].mean:.3f}",
+        implied_by=nested,
     )
     return FigureResult(
         data=df,
@@ -637,12 +640,13 @@ def fig8(params, inputs) -> FigureResult:
     legend_below(fig, ax)
     claim_panel(axc, crow)
     axc.set_xlabel("advantage difference")
+    nested = C.nested("the black-box output logit", "the white-box layer it is computed from")
     verdict = C.decide(
         V.greater,
         d,
         gates=[_gate(H, groups, params)],
         what="held-out white − black advantage",
-        floor=C.nested("the black-box output logit", "the white-box layer it is computed from"),
+        floor=nested,
     )
     acc = [r.get("accuracy", {}) for r in qs.record.get("runs", [])]
     claim = C.claim(
@@ -654,6 +658,7 @@ def fig8(params, inputs) -> FigureResult:
         sources=_sources(qs),
         ours=f"held-out advantage white {H['white'].mean:.3f}, black {H['black'].mean:.3f}; AUC "
         f"{H['auc_white'].mean:.3f} vs {H['auc_black'].mean:.3f}",
+        implied_by=nested,
     )
     tr = np.mean([a.get("train", np.nan) for a in acc]) if acc else np.nan
     ho = np.mean([a.get("holdout", np.nan) for a in acc]) if acc else np.nan
