@@ -1,7 +1,8 @@
 """benchmarks/gpu_paper_scale.sh: xu2022's models on one device within a budget. The planning
-arithmetic (shards sized to the device's memory, predicted times, what fits), and the whole script
-on the CPU at tiny size: probe, plan, the pipeline's own shards and pooling, the report, and files
-the pipeline then finds up to date."""
+arithmetic (shards sized to the device's memory, predicted times, what fits), the budget that
+stops running jobs (benchmarks/within_budget.sh), the install line, and the whole script on the
+CPU at tiny size: probe, plan, the pipeline's own shards and pooling, the report, and files the
+pipeline then finds up to date."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
 from tests.conftest import REPO, snakemake_exe
 
 SCRIPT = REPO / "benchmarks" / "gpu_paper_scale.sh"
+WITHIN = REPO / "benchmarks" / "within_budget.sh"
 
 
 def _module():
@@ -45,6 +48,52 @@ def test_shards_are_sized_to_the_devices_memory_and_the_budget_takes_the_cheapes
     chosen, left = g.choose({"x": 100.0, "y": 10.0, "z": 400.0}, budget_s=12 * 60)
     # y: 1.5·10 + 60 = 75; x: 210 (285); z: 660 would pass 720
     assert chosen == ["y", "x"] and left == ["z"]
+
+
+def _alive(pid: int) -> bool:
+    """A process that exists and is no zombie."""
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_the_budget_stops_running_jobs_not_only_new_ones(tmp_path):
+    """Snakemake's spawned jobs sit in a process group of their own, so a signal to Snakemake
+    alone leaves them running (plain `timeout` did): here a command whose child does the same is
+    stopped at the budget, child and all."""
+    child = tmp_path / "child.pid"
+    code = (
+        "import subprocess, sys, time\n"
+        "p = subprocess.Popen(['sleep', '300'], process_group=0)\n"
+        f"open({str(child)!r}, 'w').write(str(p.pid))\n"
+        "time.sleep(300)\n"
+    )
+    t0 = time.monotonic()
+    proc = subprocess.run(
+        ["bash", str(WITHIN), "3", "2", "--", sys.executable, "-c", code],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 124, proc.stdout + proc.stderr
+    assert time.monotonic() - t0 < 30  # not the 300 s the command would run
+    pid = int(child.read_text())
+    assert not _alive(pid), f"the job {pid} outlived the budget"
+    assert f"killing what the command left running: {pid}" in proc.stderr
+    # a command that finishes within the budget keeps its own status
+    ok = subprocess.run(["bash", str(WITHIN), "30", "--", "bash", "-c", "exit 3"], timeout=60)
+    assert ok.returncode == 3
+
+
+def test_the_install_line_brings_the_pipeline_at_the_tested_versions():
+    text = SCRIPT.read_text()
+    assert 'python -m pip install -e ".[pipeline]" -c constraints.txt' in text
+    assert 'bash benchmarks/within_budget.sh "$left"' in text and 'timeout "$left"' not in text
+    pins = (REPO / "constraints.txt").read_text().splitlines()
+    assert any(p.startswith("torch==") for p in pins)
+    assert any(p.startswith("snakemake==") for p in pins)
+    extras = (REPO / "pyproject.toml").read_text().split("pipeline = [", 1)[1].split("]", 1)[0]
+    assert '"snakemake' in extras and '"torch' in extras
 
 
 @pytest.mark.slow

@@ -28,6 +28,11 @@ is among those they gave.
 * an experimental row that moves between a decided status and ``uninformative`` where the
   page's keep-probability gives that move a chance below 1 %.
 
+The record columns (one per ``records/<name>/``, docs/records.md) are data that
+``privrisk records --check`` recomputes from the record's per-run values; the status check does
+not compare them with a run, only asks that the page shows what ``records/`` holds (else one line:
+``privrisk status --write --records`` rewrites them, needing no results).
+
 A move its keep-probability allows is printed, ``boundary row moved: p = 0.23 (…)``, and the check
 passes; a status one of the page's runs already gave passes silently. Experimental numbers and
 evidence texts are shown, not compared: the status carries the decision.
@@ -83,6 +88,10 @@ def data_path(page: str | Path) -> Path:
     return Path(page).with_suffix(".json")
 
 
+#: rewrites only the record columns, from ``records/`` as it is (no results needed)
+RECORDS_COMMAND = "privrisk status --write --records"
+
+
 def paper_command(paper: str) -> str:
     """The command that puts one paper's part on the page."""
     return f"privrisk status --write --paper {paper} after snakemake --cores 2 {paper}"
@@ -117,14 +126,22 @@ def _comparable(data: dict[str, Any] | None) -> Any:
     return out
 
 
-def write(page: str | Path, data: dict[str, Any], command: str = COMMAND) -> bool:
+def write(
+    page: str | Path,
+    data: dict[str, Any],
+    command: str = COMMAND,
+    records_root: str | Path | None = None,
+) -> bool:
     """Write ``data`` beside the page and its rendering between the page's markers; True when
-    either changed. ``measured.when`` (the date) and ``measured.command`` change only with the
-    data: rewriting the same data leaves both files as they are."""
+    either changed. The record columns are taken from ``records_root`` (``records/``) as it is
+    now (:func:`~privrisk.contract.status_data.record_columns`). ``measured.when`` (the date) and
+    ``measured.command`` change only with the data: rewriting the same data leaves both files as
+    they are."""
     page = Path(page)
     head, _, tail = _split(page)
     old = D.load(data_path(page))
     data = copy.deepcopy(data)
+    data["records"] = D.record_columns(records_root)
     if old is not None and _comparable(old) == _comparable(data):
         data["measured"]["when"] = old["measured"].get("when", "")
         data["measured"]["command"] = old["measured"].get("command", command)
@@ -314,9 +331,14 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[str], list[s
     return problems, moves
 
 
-def check(page: str | Path, new: dict[str, Any]) -> tuple[list[str], list[str]]:
+def check(
+    page: str | Path, new: dict[str, Any], records_root: str | Path | None = None
+) -> tuple[list[str], list[str]]:
     """The problems and the allowed boundary moves of a run's data ``new`` against the page's
-    (:func:`compare`); a run with only some papers' results is checked on those papers."""
+    (:func:`compare`); a run with only some papers' results is checked on those papers. The
+    record columns are not compared with the run (another run made them, and ``privrisk records
+    --check`` recomputes and verifies them); only whether the page shows what ``records/`` holds
+    (one line per record, fixed by :data:`RECORDS_COMMAND`)."""
     old = page_data(page)
     if old is None:
         raise StatusError(
@@ -324,9 +346,15 @@ def check(page: str | Path, new: dict[str, Any]) -> tuple[list[str], list[str]]:
             f"from a clean run: {COMMAND}"
         )
     mine = {p["paper"] for p in new["papers"]}
+    problems = [
+        f"records/{name}: its column on the page is not what records/ holds (made, remade or "
+        f"refreshed since); fix: {RECORDS_COMMAND}"
+        for name in D.records_differ(old.get("records", []), D.record_columns(records_root))
+    ]
     if mine != set(paper_keys()):
         old = {**old, "papers": [p for p in old["papers"] if p["paper"] in mine]}
-    return compare(old, new)
+    more, moves = compare(old, new)
+    return problems + more, moves
 
 
 def check_results(page: str | Path, results: str | Path) -> tuple[list[str], list[str], list[str]]:
@@ -370,6 +398,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "lean. Without it, --write keeps what the page recorded of its other runs where this "
         "run's status is among theirs",
     )
+    ap.add_argument(
+        "--records",
+        action="store_true",
+        help="with --write: rewrite only the record columns (one per records/NAME/) from "
+        "records/ as it is, after `privrisk records make` or `privrisk records --check NAME "
+        "--refresh`; needs no results",
+    )
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument(
         "--write", action="store_true", help="write the page's data and render the page from it"
@@ -390,6 +425,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("--replicates goes with --write (--check reads the runs from the page's data)")
     if args.replicates and args.paper:
         ap.error("--replicates goes with a whole page's --write, not --paper")
+    if args.records and (not args.write or args.paper or args.replicates):
+        ap.error("--records goes with --write alone (it rewrites only the record columns)")
     for folder in args.replicates:
         if not Path(folder).is_dir():
             ap.error(f"--replicates {folder!r}: no such results folder")
@@ -402,7 +439,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         results = Path(args.results)
-        if args.write and args.paper:
+        if args.write and args.records:
+            old = page_data(args.readme)
+            if old is None:
+                raise StatusError(
+                    f"{data_path(args.readme)} does not exist: write the page from a clean run "
+                    f"first ({COMMAND})"
+                )
+            changed = write(args.readme, old, command)
+            print(
+                f"{args.readme}: record columns "
+                f"{'updated' if changed else 'already current'} from records/"
+            )
+        elif args.write and args.paper:
             old = page_data(args.readme)
             changed = write(args.readme, update(old, results, args.paper), command)
             print(

@@ -20,9 +20,18 @@ it as JSON beside the page, and renders the page (:mod:`privrisk.contract.status
 first is the run whose numbers the page shows (its ``status`` null where it was not recorded:
 a claim migrated from the Markdown page whose runs disagreed). ``earlier``: the statuses of measurements that
 recorded only which statuses their runs gave, not each run's (the Markdown page's marks before
-the page was data); absent when there are none. ``records``: the runs of record of the evidence
-(``records/``, issue 46) to be shown as a column of the page; empty until they exist, and not
-compared by the check.
+the page was data); absent when there are none. ``records``: the runs of record (``records/``,
+docs/records.md), one column of the page each, read from their derived ``statuses.json`` by
+:func:`record_columns`::
+
+     "records": [{"name": "decide-1", "seeds": [20221, 1, 2], "complete": true,
+                  "stale": [{"kind": "verify", "files": [...], "command": "privrisk records ..."}],
+                  "claims": {"PAPER/CLAIM_ID": {"status", "statuses": {seed: status},
+                                                "runs": "3 seeds, 3890 samples",
+                                                "every_seed": true}}}]
+
+A record's statuses are recomputed and verified by ``privrisk records --check``, not by the status
+check: that only asks that the page shows what ``records/`` holds (:func:`records_differ`).
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core import records as rec
 from ..core.discovery import paper_keys
 from . import claims
 
@@ -350,6 +360,62 @@ def page_status(claim: dict[str, Any]) -> str:
 def shown(claim: dict[str, Any]) -> dict[str, Any]:
     """The run whose numbers the page shows (the first with a record)."""
     return next(r for r in claim["runs"] if r)
+
+
+# --- the runs of record ---------------------------------------------------------------------------
+
+
+def record_columns(root: str | Path | None = None) -> list[dict[str, Any]]:
+    """The page's ``records``: every record under ``root`` (``records/``, or ``PRIVRISK_RECORDS``)
+    with the statuses it derived per claim (:func:`privrisk.core.records.statuses`) and, when the
+    code changed since, what is stale and the command that refreshes it
+    (:func:`privrisk.core.records.stale`)."""
+    out: dict[str, dict[str, Any]] = {}
+    for claim, entries in rec.statuses(root).items():
+        for e in entries:
+            col = out.setdefault(
+                e["record"],
+                {
+                    "name": e["record"],
+                    "seeds": list(e["seeds"]),
+                    "complete": e["complete"],
+                    "stale": [],
+                    "claims": {},
+                },
+            )
+            col["claims"][claim] = {
+                "status": e["status"],
+                "statuses": dict(e["statuses"]),
+                "runs": e["runs"],
+                "every_seed": e["every_seed"],
+            }
+    for s in rec.stale(root):
+        if s.record in out:
+            out[s.record]["stale"].append(
+                {"kind": s.kind, "files": list(s.files), "command": s.command}
+            )
+    return [out[name] for name in sorted(out)]
+
+
+def records_differ(page: list[dict[str, Any]], now: list[dict[str, Any]]) -> list[str]:
+    """The records whose columns on the page are not what ``records/`` holds now (statuses, seeds,
+    runs; whether the code is stale is left to ``privrisk docs --check``), one name each."""
+
+    def plain(cols: list[dict[str, Any]]) -> dict[str, Any]:
+        return {c["name"]: {k: v for k, v in c.items() if k != "stale"} for c in cols}
+
+    a, b = plain(page), plain(now)
+    return sorted(n for n in set(a) | set(b) if a.get(n) != b.get(n))
+
+
+def record_status(entry: dict[str, Any] | None) -> str | None:
+    """The status a record's entry counts for on the page: its status when measured at every seed
+    it ran (one that disagrees across seeds counts as uninformative); None when it counts for
+    nothing (a seed missing from a partial record, or no status)."""
+    if not entry or not entry.get("every_seed") or entry.get("status") in (None, "missing"):
+        return None
+    s = str(entry["status"])
+    return "uninformative" if s.startswith("uninformative") else s
 
 
 # --- the file ------------------------------------------------------------------------------------

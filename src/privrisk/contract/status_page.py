@@ -1,7 +1,11 @@
 """The status page's Markdown block, rendered from its data (:mod:`privrisk.contract.status_data`).
 
 A count of claims by status per paper, then per paper its outputs, its trained models and every
-claim row (claim id, paper value, ours, ±, status, keep-probability, data). Numbers are rounded
+claim row (claim id, paper value, ours, ±, status, keep-probability, data, and a column per run of
+record that covers the paper: ``at decide-1``, its status over its seeds and how many runs it
+took). Each record also gets a line saying what it is (seeds, complete or partial, stale with the
+command that refreshes it) and a count of the page's statuses with the rows it covers at every
+seed counted at its status. Numbers are rounded
 one fixed way (:func:`~privrisk.contract.status_data.fmt`); nothing that changes from run to run
 of the same config (wall times, paths, dates, commits, the CPU) is shown. Nothing is read back
 from the Markdown: the data is the page.
@@ -13,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import claims
-from .status_data import page_status, shown, statuses, tally
+from .status_data import page_status, record_status, shown, statuses, tally
 from .verdicts.keep import BOUNDARY
 
 COMMAND = "privrisk status --write"
@@ -74,8 +78,13 @@ def keep_cell(claim: dict[str, Any]) -> str:
     return text
 
 
-def _summary_counts(part: dict[str, Any]) -> list[int]:
-    s = [page_status(c) for c in part["claims"]]
+def _summary_counts(part: dict[str, Any], col: dict[str, Any] | None = None) -> list[int]:
+    """Outputs, claims and the claims per status; with a record ``col``, each row it covers at
+    every seed counted at the record's status instead of the quick run's."""
+    s = []
+    for c in part["claims"]:
+        mine = record_status(col["claims"].get(_claim_key(part, c))) if col else None
+        s.append(mine or page_status(c))
     return [len(part["outputs"]), len(s)] + [s.count(k) for k in claims.STATUSES]
 
 
@@ -127,8 +136,57 @@ def _boundary_line(data: dict[str, Any]) -> str:
     return out
 
 
-def paper_block(part: dict[str, Any]) -> list[str]:
-    """One paper's ``<details>`` block."""
+def _claim_key(part: dict[str, Any], claim: dict[str, Any]) -> str:
+    """A claim's name in a record: ``paper/claim_id``."""
+    return f"{part['paper']}/{claim['claim_id']}"
+
+
+def record_cell(col: dict[str, Any], entry: dict[str, Any] | None) -> str:
+    """A record's cell of one claim row: its status over its seeds and its runs (``qualitative-ok;
+    3 seeds, 3890 samples``), marked ``stale`` when the code changed since it was derived and
+    ``partial`` when a seed it ran lacks the row; empty where the record does not cover it."""
+    if entry is None:
+        return ""
+    text = f"{entry['status']}; {entry['runs']}"
+    if not entry.get("every_seed"):
+        text += " (partial)"
+    if col.get("stale"):
+        text += " (stale)"
+    return text
+
+
+def record_line(col: dict[str, Any]) -> str:
+    """What a record is, in one paragraph: its seeds, whether complete, what it decides, and when
+    stale, what changed and the command that refreshes it."""
+    decided = sum(record_status(e) in DECIDED for e in col["claims"].values())
+    seeds = col.get("seeds", [])
+    out = (
+        f"Run of record `records/{col['name']}` (column *at {col['name']}*; docs/records.md): "
+        f"{len(seeds)} seed{'s' * (len(seeds) != 1)} ({', '.join(map(str, seeds))}), "
+        f"{'complete' if col.get('complete') else 'partial'}; covers {len(col['claims'])} rows, "
+        f"decides {decided} at every seed; below, the summary counted again with it (a row it "
+        "covers at every seed at its status; quick → with the record where that changes a count)."
+    )
+    for s in col.get("stale", []):
+        what = (
+            "its statuses were derived by code changed since"
+            if s["kind"] == "verify"
+            else "its per-run values were made by step code changed since"
+        )
+        files = ", ".join(s["files"][:3]) + (
+            f" (+{len(s['files']) - 3})" if len(s["files"]) > 3 else ""
+        )
+        out += f" **Stale**: {what} ({files}); refresh: `{s['command']}`."
+    return out
+
+
+def paper_block(part: dict[str, Any], cols: list[dict[str, Any]] | None = None) -> list[str]:
+    """One paper's ``<details>`` block (with a column per record in ``cols`` covering a row)."""
+    cols = [
+        col
+        for col in cols or []
+        if any(_claim_key(part, c) in col["claims"] for c in part["claims"])
+    ]
     page = [page_status(c) for c in part["claims"]]
     out = [
         f"<details><summary><b>{part['paper']}</b>: {len(part['outputs'])} outputs, "
@@ -144,7 +202,8 @@ def paper_block(part: dict[str, Any]) -> list[str]:
         out += ["", _row(MODEL_HEADER), "|---|---|---:|---|"]
         for m in part["models"]:
             out.append(_row([m["name"], m["data"], m["runs"], m["auc"]]))
-    out += ["", _row(CLAIM_HEADER), "|---|---|---|---|---|---|---:|---|"]
+    header = CLAIM_HEADER + [f"at {col['name']}" for col in cols]
+    out += ["", _row(header), "|---|---|---|---|---|---|---:|---|" + "---|" * len(cols)]
     for c in part["claims"]:
         run = shown(c)
         cell = status_cell(c)
@@ -160,10 +219,35 @@ def paper_block(part: dict[str, Any]) -> list[str]:
                     status,
                     keep_cell(c),
                     c["data"],
+                    *[record_cell(col, col["claims"].get(_claim_key(part, c))) for col in cols],
                 ]
             )
         )
     return out + ["", "</details>"]
+
+
+def record_summary(data: dict[str, Any], col: dict[str, Any]) -> list[str]:
+    """The summary table counted again with a record: per paper the quick run's count of each
+    status and, where the record changes it, ``quick → with the record``."""
+    out = [
+        _row(["paper", "outputs", "claims", *claims.STATUSES]),
+        "|---|" + "---:|" * (2 + len(claims.STATUSES)),
+    ]
+    width = 2 + len(claims.STATUSES)
+    quick_all, with_all = [0] * width, [0] * width
+    for part in data["papers"]:
+        quick, mine = _summary_counts(part), _summary_counts(part, col)
+        quick_all = [a + b for a, b in zip(quick_all, quick, strict=True)]
+        with_all = [a + b for a, b in zip(with_all, mine, strict=True)]
+        out.append(_row([part["paper"], *_moved(quick, mine)]))
+    out.append(
+        _row([f"**all, with {col['name']}**", *[f"**{t}**" for t in _moved(quick_all, with_all)]])
+    )
+    return out
+
+
+def _moved(quick: list[int], mine: list[int]) -> list[str]:
+    return [str(a) if a == b else f"{a} → {b}" for a, b in zip(quick, mine, strict=True)]
 
 
 def render(data: dict[str, Any]) -> str:
@@ -196,6 +280,9 @@ def render(data: dict[str, Any]) -> str:
         totals = [a + b for a, b in zip(totals, row, strict=True)]
         out.append(_row([part["paper"], *row]))
     out.append(_row(["**all**", *[f"**{t}**" for t in totals]]))
+    cols = data.get("records") or []
+    for col in cols:
+        out += ["", record_line(col), "", *record_summary(data, col)]
     for part in data["papers"]:
-        out += ["", *paper_block(part)]
+        out += ["", *paper_block(part, cols)]
     return "\n".join(out) + "\n"

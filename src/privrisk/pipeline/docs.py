@@ -280,6 +280,26 @@ GENERATED = (
 )
 
 
+def _record_columns(page: Path, *, write: bool) -> tuple[list[str], bool]:
+    """The status page's record columns against ``records/`` (docs/records.md): rewritten with
+    ``write``, else one line per record the page does not show as it is; and whether stale."""
+    from ..contract import status
+    from ..contract import status_data as D
+
+    old = status.page_data(page)
+    if old is None:
+        return [], False
+    if write:
+        changed = status.write(page, old, status.RECORDS_COMMAND)
+        return ([f"{page}: record columns updated from records/"] if changed else []), False
+    differ = D.records_differ(old.get("records", []), D.record_columns())
+    return [
+        f"{page}: records/{name}: its column on the page is not what records/ holds; fix: "
+        f"{status.RECORDS_COMMAND}"
+        for name in differ
+    ], bool(differ)
+
+
 def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
     """The status page, made from a run, not from the code. ``--check`` checks it against
     ``results`` when that holds any paper's results (those papers, saying which it did not);
@@ -293,12 +313,14 @@ def _status(results: Path, *, write: bool) -> tuple[list[str], bool]:
     page = Path(status.STATUS_FILE)
     present = [key for key in paper_keys() if (results / key).is_dir()]
     if not present:
+        # the record columns come from records/, not from a run: written or checked all the same
+        cols, cols_stale = _record_columns(page, write=write)
         return [
             f"{page}: not {'written' if write else 'checked'}: it is made from a run's results and "
             f"{results}/ holds none (after `snakemake --cores 2`: `privrisk docs "
             f"{'--write' if write else '--check'}`; after `snakemake --cores 2 KEY`: "
             f"`privrisk status --write --paper KEY`{'' if write else ', then this'})"
-        ], False
+        ] + cols, cols_stale
     old = status.page_data(page)
     data, unchecked = status.expected(old, results)
     if write and unchecked:
