@@ -300,3 +300,57 @@ def test_lira_keep_shorter_than_the_scores_is_one_line(capsys, tmp_path):
         np.save(e / "keep.npy", np.arange(20 if i else 19) % 2 == 0)
     line = _run(capsys, tmp_path, [tmp_path / "lira"])
     assert "experiment-0: keep.npy has 19 entries but 0001.npy scores 20 examples" in line
+
+
+# --- issue 50, item 5: ambiguity is an error, not a guess ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "row", "needle"),
+    [
+        ("score,member,score", "{s},{m},{neg}", "column 'score' appears 2 times: ambiguous"),
+        ("score,member, member", "{s},{m},{flip}", "column 'member' appears 2 times: ambiguous"),
+        ("score,member,hit,prior", "{s},{m},{m},0.3", "both membership columns"),
+    ],
+    ids=["duplicate-score", "duplicate-member", "two-layouts"],
+)
+def test_an_ambiguous_table_is_refused(capsys, tmp_path, header, row, needle):
+    rows = [header] + [
+        row.format(s=i * 0.1, m=i % 2, neg=-i * 0.1, flip=1 - i % 2) for i in range(40)
+    ]
+    p = _csv(tmp_path, "\n".join(rows) + "\n")
+    line = _run(capsys, tmp_path, [p])
+    assert line.startswith(f"privrisk audit: error: {p}: ") and needle in line
+
+
+def test_complex_scores_are_refused(capsys, tmp_path):
+    p = tmp_path / "s.npz"
+    np.savez(p, score=np.arange(40) * 0.1 + 1j, member=np.arange(40) % 2)
+    line = _run(capsys, tmp_path, [p])
+    assert line == (
+        f"privrisk audit: error: {p}: column 'score': must be real numbers, got the complex 1j"
+    )
+
+
+def test_blank_group_cells_are_refused(capsys, tmp_path):
+    rows = ["score,member,group"] + [f"{i * 0.1},{i % 2},{'a' if i % 3 else ''}" for i in range(60)]
+    p = _csv(tmp_path, "\n".join(rows) + "\n")
+    line = _run(capsys, tmp_path, [p])
+    assert line.endswith(
+        "column 'group': row 1 is blank (20 blank cell(s)): every canary needs its group"
+    )
+
+
+@pytest.mark.parametrize("confidence", ["1e-300", "0.4", "0.9999999", "1"])
+def test_a_confidence_outside_half_to_1_minus_1e6_is_refused(capsys, tmp_path, confidence):
+    p = _csv(tmp_path, _scores())
+    line = _run(capsys, tmp_path, [p, "--confidence", confidence])
+    assert line == (
+        f"privrisk audit: error: --confidence: must be in [0.5, 0.999999], got {confidence!r}"
+    )
+
+
+def test_a_scores_file_given_as_rdp_is_refused(capsys, tmp_path):
+    p = _csv(tmp_path, _scores())
+    line = _run(capsys, tmp_path, [p, "--rdp", p])
+    assert line.startswith("privrisk audit: error: --rdp")

@@ -80,13 +80,31 @@ def _csv(data: bytes, where: str) -> dict:
         import pyarrow.csv as pa_csv
 
         table = pa_csv.read_csv(io.BytesIO(data))
-        return {str(c).strip(): table.column(c).to_numpy() for c in table.column_names}
+        names = [str(c).strip() for c in table.column_names]
+        _unique(names, where)
+        return {n: table.column(i).to_numpy() for i, n in enumerate(names)}
+    except AuditInputError:
+        raise
     except Exception:  # no pyarrow, or a file it refuses (spaces, mixed types): pandas says why
         pass
+    import csv
+
     import pandas as pd
 
+    head = data.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0].decode("utf-8", "replace")
+    _unique([c.strip() for c in next(csv.reader([head]), [])], where)  # pandas renames a twin
     frame = pd.read_csv(io.BytesIO(data), skipinitialspace=True)
     return {str(c).strip(): frame[c].to_numpy() for c in frame.columns}
+
+
+def _unique(names: list[str], where: str) -> None:
+    """A column named twice: which one is meant would be a guess (the first was used)."""
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise AuditInputError(
+            where,
+            f"column {twice[0]!r} appears {names.count(twice[0])} times: ambiguous; keep one",
+        )
 
 
 def _parquet(data: bytes, where: str) -> dict:
