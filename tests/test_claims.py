@@ -1,6 +1,7 @@
 """The claims ledger: statuses decided on the stored numbers, the consistency check, the CLI."""
 
 import math
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -242,7 +243,7 @@ def _refused(capsys, argv, needle):
 def test_a_binary_file_or_a_directory_is_no_ledger(tmp_path, capsys):
     binary = tmp_path / "claims.csv"
     binary.write_bytes(bytes(range(256)) * 8)
-    _refused(capsys, [str(binary)], "is not text")
+    _refused(capsys, [str(binary)], "not UTF-8 text")
     _refused(capsys, [str(tmp_path)], "is a directory")
     other = tmp_path / "other.csv"
     other.write_text("a,b\n1,2\n")
@@ -261,8 +262,9 @@ def test_an_unwritable_markdown_target_is_refused_and_nothing_is_left(
     def denied(self, *args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "write_text", denied)  # a folder we may not write in (not root)
-    _refused(capsys, [str(ledger), "--markdown", str(tmp_path / "x.md")], "Permission denied")
+    # a folder we may not write in (we run as root): the rename is refused, the .part removed
+    monkeypatch.setattr(os, "replace", denied)
+    _refused(capsys, [str(ledger), "--markdown", str(tmp_path / "x.md")], "permission denied")
     monkeypatch.undo()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["claims.csv"]
     assert claims.main([str(ledger), "--markdown", str(tmp_path / "x.md")]) == 0
@@ -286,3 +288,14 @@ def test_a_reader_that_stops_early_ends_the_listing_quietly(tmp_path):
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(60) == 0 and err == "", err
+
+
+def test_a_fifo_or_dev_zero_is_no_ledger_and_markdown_onto_a_device_is_refused(tmp_path, capsys):
+    """Issue 50: a pipe hung the reader, /dev/zero filled memory; a device was renamed over."""
+    os.mkfifo(fifo := tmp_path / "claims.csv")
+    _refused(capsys, [str(fifo)], "is a named pipe (FIFO), not a regular file")
+    _refused(capsys, ["/dev/zero"], "is a character device, not a regular file")
+    ledger = _ledger(tmp_path / "ledger.csv")
+    _refused(capsys, [str(ledger), "--markdown", "/dev/full"], "is a character device")
+    _refused(capsys, [str(ledger), "--markdown", str(ledger)], "is an input of this command")
+    assert claims.read(ledger).shape[0] > 0  # unchanged: still a ledger

@@ -4,10 +4,16 @@ written (``--out`` is not created); no traceback."""
 from __future__ import annotations
 
 import json
+import os
+import stat
+import subprocess
+import sys
 
+import numpy as np
 import pytest
 
 from privrisk.audit import command
+from tests.conftest import REPO
 
 N = 30
 
@@ -236,3 +242,115 @@ def test_messages_print_plain_numbers(capsys, tmp_path):
     np.savez(p, score=s, member=np.arange(60) % 2)
     line = _run(capsys, tmp_path, [p])
     assert "np.float64" not in line and "row 1: nan" in line
+
+
+def test_out_onto_the_scores_file_is_refused_and_the_file_unchanged(capsys, tmp_path):
+    """Issue 50: `privrisk audit scores.csv --out scores.csv` overwrote the scores."""
+    p = _csv(tmp_path, _scores())
+    before = p.read_bytes()
+    assert command.main([str(p), "--out", str(p)]) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and cap.err == (
+        f"privrisk audit: error: --out {p}: is an input of this command ({p}); writing it would "
+        "destroy it: name another file\n"
+    )
+    assert p.read_bytes() == before
+
+
+def test_out_onto_a_device_is_refused_and_the_device_untouched(capsys, tmp_path):
+    """As root, `--out /dev/full` replaced the device node with a regular file."""
+    p = _csv(tmp_path, _scores())
+    assert command.main([str(p), "--out", "/dev/full"]) == 2
+    assert capsys.readouterr().err == (
+        "privrisk audit: error: --out /dev/full: is a character device, not a regular file; "
+        "nothing was written\n"
+    )
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev_zero"])
+def test_a_pipe_or_dev_zero_as_the_scores_file_is_one_line_at_once(tmp_path, kind):
+    """In a process of its own, with a timeout: a FIFO hung the audit, /dev/zero grew memory."""
+    if kind == "fifo":
+        os.mkfifo(path := tmp_path / "scores.csv")
+        why = "is a named pipe (FIFO), not a regular file"
+    else:
+        path, why = "/dev/zero", "is a character device, not a regular file"
+    proc = subprocess.run(
+        [sys.executable, "-m", "privrisk", "audit", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONPATH=str(REPO / "src")),
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == f"privrisk audit: error: {path}: {why}\n"
+
+
+def test_a_name_too_long_is_one_line(capsys, tmp_path):
+    line = _run(capsys, tmp_path, [tmp_path / ("n" * 300 + ".csv")])
+    assert "304 characters long (at most 255)" in line  # the name with its .csv
+
+
+def test_lira_keep_shorter_than_the_scores_is_one_line(capsys, tmp_path):
+    for i in range(3):
+        e = tmp_path / "lira" / f"experiment-{i}"
+        (e / "scores").mkdir(parents=True)
+        np.save(e / "scores" / "0001.npy", np.zeros((20, 1)))
+        np.save(e / "keep.npy", np.arange(20 if i else 19) % 2 == 0)
+    line = _run(capsys, tmp_path, [tmp_path / "lira"])
+    assert "experiment-0: keep.npy has 19 entries but 0001.npy scores 20 examples" in line
+
+
+# --- issue 50, item 5: ambiguity is an error, not a guess ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "row", "needle"),
+    [
+        ("score,member,score", "{s},{m},{neg}", "column 'score' appears 2 times: ambiguous"),
+        ("score,member, member", "{s},{m},{flip}", "column 'member' appears 2 times: ambiguous"),
+        ("score,member,hit,prior", "{s},{m},{m},0.3", "both membership columns"),
+    ],
+    ids=["duplicate-score", "duplicate-member", "two-layouts"],
+)
+def test_an_ambiguous_table_is_refused(capsys, tmp_path, header, row, needle):
+    rows = [header] + [
+        row.format(s=i * 0.1, m=i % 2, neg=-i * 0.1, flip=1 - i % 2) for i in range(40)
+    ]
+    p = _csv(tmp_path, "\n".join(rows) + "\n")
+    line = _run(capsys, tmp_path, [p])
+    assert line.startswith(f"privrisk audit: error: {p}: ") and needle in line
+
+
+def test_complex_scores_are_refused(capsys, tmp_path):
+    p = tmp_path / "s.npz"
+    np.savez(p, score=np.arange(40) * 0.1 + 1j, member=np.arange(40) % 2)
+    line = _run(capsys, tmp_path, [p])
+    assert line == (
+        f"privrisk audit: error: {p}: column 'score': must be real numbers, got the complex 1j"
+    )
+
+
+def test_blank_group_cells_are_refused(capsys, tmp_path):
+    rows = ["score,member,group"] + [f"{i * 0.1},{i % 2},{'a' if i % 3 else ''}" for i in range(60)]
+    p = _csv(tmp_path, "\n".join(rows) + "\n")
+    line = _run(capsys, tmp_path, [p])
+    assert line.endswith(
+        "column 'group': row 1 is blank (20 blank cell(s)): every canary needs its group"
+    )
+
+
+@pytest.mark.parametrize("confidence", ["1e-300", "0.4", "0.9999999", "1"])
+def test_a_confidence_outside_half_to_1_minus_1e6_is_refused(capsys, tmp_path, confidence):
+    p = _csv(tmp_path, _scores())
+    line = _run(capsys, tmp_path, [p, "--confidence", confidence])
+    assert line == (
+        f"privrisk audit: error: --confidence: must be in [0.5, 0.999999], got {confidence!r}"
+    )
+
+
+def test_a_scores_file_given_as_rdp_is_refused(capsys, tmp_path):
+    p = _csv(tmp_path, _scores())
+    line = _run(capsys, tmp_path, [p, "--rdp", p])
+    assert line.startswith("privrisk audit: error: --rdp")

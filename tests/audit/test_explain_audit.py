@@ -122,3 +122,58 @@ def test_explain_without_audit_is_unchanged(capsys):
     assert cli.main(["explain", "--mu", "1"]) == 0
     out = capsys.readouterr().out
     assert "μ = 1" in out and "against the audit's lower bounds" not in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--mu", "1", "--audit", SCORES],
+        ["--epsilon", "1", "--prior", "0.25", f"--audit={RECON}"],
+        ["--epsilon", "1", "--delta", "1e-5", "--audit", SCORES],
+    ],
+    ids=["mu-membership", "epsilon-reconstruction", "epsilon-delta"],
+)
+def test_what_explain_audit_json_writes_loads_back_with_its_section(argv, tmp_path, capsys):
+    """Issue 50, item 6: the JSON `explain --audit FILE --json` prints is taken by `--load`; the
+    audit's section is rebuilt from the saved report and equals the saved one; the card then
+    printed as JSON (card and audit) loads back again."""
+    assert cli.main(["explain", *argv, "--json"]) == 0
+    written = json.loads(capsys.readouterr().out)
+    (f := tmp_path / "card.json").write_text(json.dumps(written))
+    assert cli.main(["explain", "--load", str(f), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    again = json.loads(out)
+    assert again["card"]["sections"] == written["card"]["sections"]
+    assert again["audit"] == written["audit"]
+    (g := tmp_path / "again.json").write_text(out)
+    assert cli.main(["explain", "--load", str(g)]) == 0
+    assert "YOUR ATTACK, MEASURED" in capsys.readouterr().out
+
+
+def test_a_saved_audit_section_edited_is_refused(tmp_path, capsys):
+    assert cli.main(["explain", "--mu", "1", "--audit", SCORES, "--json"]) == 0
+    written = json.loads(capsys.readouterr().out)
+    audit_rows = next(s for s in written["card"]["sections"] if s["key"] == "audit")["rows"]
+    audit_rows[0]["text"] = "SAFE"
+    (f := tmp_path / "card.json").write_text(json.dumps(written))
+    assert cli.main(["explain", "--load", str(f)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1
+    assert err.startswith(f"privrisk explain: error: --load: {f}: sections[") and "SAFE" in err
+
+
+def test_html_onto_the_audited_file_or_a_device_is_refused(tmp_path, capsys):
+    scores = tmp_path / "scores.csv"
+    scores.write_bytes(before := (REPO / "docs" / "examples" / "audit" / "scores.csv").read_bytes())
+    argv = ["explain", "--mu", "1", "--audit", str(scores), "--html"]
+    assert cli.main([*argv, str(scores)]) == 2
+    assert scores.read_bytes() == before
+    err = capsys.readouterr().err
+    assert err.startswith(f"privrisk explain: error: --html: {scores}: is an input of this command")
+    assert cli.main([*argv, "/dev/full"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        "privrisk explain: error: --html: /dev/full: is a character device, not a regular file; "
+        "nothing was written\n"
+    )

@@ -3,6 +3,7 @@ recomputation from its inputs) and shown; every tampered card is refused naming 
 
 import copy
 import json
+import os
 
 import pytest
 
@@ -106,4 +107,55 @@ def test_not_json_is_refused(tmp_path, capsys):
     f = tmp_path / "card.json"
     f.write_text("{not json")
     assert cli.main(["explain", "--load", str(f)]) == 2
-    assert "not JSON" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert (
+        err == f"privrisk explain: error: --load: {f}: not valid JSON (line 1, column 2: "
+        "Expecting property name enclosed in double quotes)\n"
+    )
+
+
+def test_a_card_saved_with_a_byte_order_mark_loads(saved, tmp_path, capsys):
+    """Windows editors save UTF-8 with a BOM; the card is the same card."""
+    f = tmp_path / "card.json"
+    f.write_bytes(b"\xef\xbb\xbf" + json.dumps(saved).encode())
+    assert cli.main(["explain", "--load", str(f), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == saved["rows"]
+
+
+def test_a_json_nested_100000_deep_is_one_line(tmp_path, capsys):
+    f = tmp_path / "deep.json"
+    f.write_text("[" * 100_000 + "]" * 100_000)
+    assert cli.main(["explain", "--load", str(f)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"privrisk explain: error: --load: {f}: nested more than 64 levels deep\n"
+
+
+def test_a_fifo_given_to_load_is_refused_not_waited_on(tmp_path, capsys):
+    os.mkfifo(f := tmp_path / "card.json")
+    assert cli.main(["explain", "--load", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == f"privrisk explain: error: --load: {f}: is a named pipe (FIFO), not a regular file\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--epsilon", "1", "--delta", "1e-5"],
+        ["--mu", "1", "--values", "8", "--targets", "100"],
+        ["--noise-multiplier", "1", "--sample-rate", "0.01", "--steps", "100", "--delta", "1e-5"],
+    ],
+    ids=["epsilon-delta", "mu-attacker", "dpsgd"],
+)
+def test_every_card_explain_json_writes_loads_back(argv, tmp_path, capsys):
+    """Item 6 of issue 50: what `privrisk explain --json` prints, `--load` takes, and shows the
+    same card (the same rows)."""
+    assert cli.main(["explain", *argv, "--json"]) == 0
+    written = capsys.readouterr().out
+    (f := tmp_path / "card.json").write_text(written)
+    assert cli.main(["explain", "--load", str(f), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert json.loads(out)["rows"] == json.loads(written)["rows"]

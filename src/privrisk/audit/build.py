@@ -74,13 +74,20 @@ METHOD_ONE_RUN = (
 )
 
 
+#: the confidences a bound is stated at: below ½ a "lower bound" is likelier wrong than right;
+#: above 1 − 10⁻⁶ the tails are below what the bounds' arithmetic resolves
+CONFIDENCE = (0.5, 0.999999)
+
+
 def _confidence(value) -> float:
     try:
         c = float(value)
     except (TypeError, ValueError):
         raise AuditInputError("--confidence", f"must be a number, got {value!r}") from None
-    if not 0 < c < 1:
-        raise AuditInputError("--confidence", f"must be in (0, 1), got {value!r}")
+    if not CONFIDENCE[0] <= c <= CONFIDENCE[1]:  # 1e-300 printed a "bound" that bounds nothing
+        raise AuditInputError(
+            "--confidence", f"must be in [{CONFIDENCE[0]:g}, {CONFIDENCE[1]:g}], got {value!r}"
+        )
     return c
 
 

@@ -38,6 +38,12 @@ class Targets:
 
 def kind_of(columns: dict, where: str) -> str:
     names = set(columns)
+    if set(RECONSTRUCTION) <= names and set(MEMBERSHIP) <= names:  # which one is meant: a guess
+        raise AuditInputError(
+            where,
+            "has both membership columns ('score', 'member') and reconstruction columns ('hit', "
+            "'prior'): ambiguous; keep the columns of one audit",
+        )
     if set(RECONSTRUCTION) <= names:
         return "reconstruction"
     if set(MEMBERSHIP) <= names:
@@ -70,6 +76,11 @@ def _numbers(columns: dict, name: str, where: str) -> np.ndarray:
     raw = np.asarray(columns[name]).reshape(-1)
     if raw.dtype == bool:
         return raw.astype(float)
+    if np.iscomplexobj(raw):  # dropping the imaginary part would be a guess at what was meant
+        bad = next((v for v in raw if np.imag(v) != 0), raw[0] if raw.size else None)
+        raise AuditInputError(
+            f"{where}: column {name!r}", f"must be real numbers, got the complex {plain(bad)}"
+        )
     try:
         x = np.asarray(raw, dtype=float)  # no copy when the column is already float64
     except (TypeError, ValueError):
@@ -141,7 +152,15 @@ def membership(columns: dict, where: str) -> dict[str, Canaries]:
     scores = _numbers(columns, "score", where)
     member = _binary(columns, "member", where)
     if "group" in columns:
-        groups = np.asarray(columns["group"]).reshape(-1).astype(str)
+        raw = np.asarray(columns["group"], dtype=object).reshape(-1)
+        blank = [i for i, v in enumerate(raw) if v is None or str(v).strip() in ("", "nan")]
+        if blank:  # an extra group of the blanks, or the blanks in no group: either a guess
+            raise AuditInputError(
+                f"{where}: column 'group'",
+                f"row {blank[0] + 1} is blank ({len(blank)} blank cell(s)): every canary needs "
+                "its group",
+            )
+        groups = raw.astype(str)
         uniq, first = np.unique(groups, return_index=True)
         names = uniq[np.argsort(first)].tolist()  # first-seen order
         selections = [(g, groups == g) for g in names]

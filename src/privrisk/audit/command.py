@@ -10,12 +10,10 @@ nothing is written: the report is made in full before anything is printed or sav
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
-from pathlib import Path
 
+from privrisk.core.safe_io import FileRefused, check_output, write_output
 from privrisk.explain import GUARANTEE_ARGS
 from privrisk.explain.command import add_guarantee_arguments
 
@@ -84,18 +82,6 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _write_atomic(path: str, content: str) -> None:
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(content)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 #: ``privrisk audit fixtures …`` runs the bug fixtures (:mod:`privrisk.audit.fixtures`), not an
 #: audit of a file named "fixtures" (a file needs a suffix the readers know: .csv, .npz, …)
 FIXTURES = "fixtures"
@@ -117,6 +103,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         for k, v in vars(args).items()
         if k not in ("file", "json", "out") and v is not None and v is not False
     }
+    # the files this command reads: --out may be none of them (it would destroy it)
+    inputs = [args.file, *(f for f in (args.rdp, args.profile) if f)]
+    if args.out is not None:
+        try:  # before the work: nothing is computed for an output that would be refused
+            check_output(args.out, inputs=inputs, what="--out")
+        except FileRefused as err:
+            print(f"privrisk audit: error: {err}", file=sys.stderr)
+            return 2
     try:
         if args.methods is not None:
             from . import panel as panel_mod
@@ -130,10 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     as_json = report.to_json()
     if args.out is not None:
-        try:
-            _write_atomic(args.out, as_json + "\n")
-        except OSError as err:
-            print(f"privrisk audit: error: --out: cannot write {args.out}: {err}", file=sys.stderr)
+        try:  # atomic; never over an input, a folder or a device (privrisk.core.safe_io)
+            write_output(args.out, as_json + "\n", inputs=inputs, what="--out")
+        except FileRefused as err:
+            print(f"privrisk audit: error: {err}", file=sys.stderr)
             return 2
     sys.stdout.write(as_json + "\n" if args.json else text(report))
     return 0
@@ -222,25 +216,27 @@ def _explain_main(argv: Sequence[str]) -> int:
         where = err.where if err.where.startswith("--") else f"--audit: {err.where}"
         print(f"privrisk explain: error: {where}: {err.message}", file=sys.stderr)
         return 2
-    if args.html is not None and not _writable(args.html):
-        print(f"privrisk explain: error: --html: cannot write {args.html}", file=sys.stderr)
-        return 2
+    inputs = [file, *explain_command.input_files(args)]  # --html may be none of them
+    if args.html is not None:
+        try:  # before the work: a folder, a device, a pipe, an input of the command
+            explain_command.check_output_path("html", args.html, inputs=inputs)
+        except BadInput as err:
+            print(f"privrisk explain: error: {err.flag}: {err.message}", file=sys.stderr)
+            return 2
     as_dict = report.to_dict()
-    card_eps = _card_epsilon(card, report)
+    card_eps = section_mod.card_epsilon(card, as_dict)
     sec = section_mod.section(as_dict, card_epsilon=card_eps)
     card = card.with_section(sec)
     comparison = compare(card, report)
     if args.html is not None:
         try:
             _, page = explain_html(sections=(sec,), **kwargs)
-            write_atomic(args.html, with_audit(page, report, comparison))
+            write_atomic(args.html, with_audit(page, report, comparison), inputs=inputs)
         except BadInput as err:
             print(f"privrisk explain: error: {err.flag}: {err.message}", file=sys.stderr)
             return 2
-        except OSError as err:
-            print(
-                f"privrisk explain: error: --html: cannot write {args.html}: {err}", file=sys.stderr
-            )
+        except ValueError as err:  # privrisk.core.safe_io.FileRefused: one line naming it
+            print(f"privrisk explain: error: {err}", file=sys.stderr)
             return 2
     if args.json:
         import json
@@ -256,26 +252,6 @@ def _explain_main(argv: Sequence[str]) -> int:
     if args.html is not None:
         print(f"privrisk explain: wrote {args.html}", file=sys.stderr)
     return 0
-
-
-def _writable(path: str) -> bool:
-    """Whether a file can be written at ``path`` (checked before the work, so a bad --html is an
-    input error: exit 2, nothing printed)."""
-    target = Path(path)
-    parent = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
-        return False
-    return parent.is_dir() and os.access(parent, os.W_OK)
-
-
-def _card_epsilon(card, report) -> float | None:
-    """The guarantee's ε at the audit's δ, when the card states it at that δ (for the side by
-    side); None otherwise."""
-    try:
-        s = card.setting("epsilon")
-    except KeyError:
-        return None
-    return s.value if report.delta > 0 or "δ" not in s.text else None
 
 
 def with_audit(page: str, report, comparison) -> str:

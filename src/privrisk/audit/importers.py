@@ -27,6 +27,7 @@ or ``hit``, ``prior``); ``auto`` picks by the keys present.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -45,7 +46,7 @@ def load(path, *, importer: str = "auto") -> tuple[str, dict, str]:
         raise AuditInputError(
             "--importer", f"unknown importer {importer!r}; expected one of {', '.join(IMPORTERS)}"
         )
-    if importer in ("auto", "lira") and Path(path).is_dir():
+    if importer in ("auto", "lira") and os.path.isdir(path):  # False on a name too long
         from .lira import read_lira
 
         columns, digest = read_lira(Path(path))

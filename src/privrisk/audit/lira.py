@@ -21,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from privrisk.core.safe_io import FileRefused, check_input
+
 from .errors import AuditInputError
 
 
@@ -35,17 +37,27 @@ def read_lira(root: Path) -> tuple[dict, str]:
     scores, keep, digest = [], [], hashlib.sha256()
     for e in exps:
         files = sorted((e / "scores").iterdir())
-        if not files or not (e / "keep.npy").is_file():
+        if not files or not (e / "keep.npy").exists():  # not a file: refused below
             continue
-        try:
+        try:  # regular files only: np.load on a pipe would hang, on /dev/zero never end
+            for f in (files[-1], e / "keep.npy"):
+                check_input(f, what=f"{e.name}:")
             s = np.load(files[-1], allow_pickle=False)
             k = np.load(e / "keep.npy", allow_pickle=False)
+        except FileRefused as err:
+            raise AuditInputError(where, str(err)) from None
         except (OSError, ValueError) as err:
             raise AuditInputError(f"{where}: {e.name}", f"cannot be read: {err}") from None
         for f in (files[-1], e / "keep.npy"):
             digest.update(f.read_bytes())
         scores.append(np.asarray(s, float).reshape(s.shape[0], -1))
         keep.append(np.asarray(k, bool).ravel())
+        if keep[-1].size != scores[-1].shape[0]:  # which example is which would be a guess
+            raise AuditInputError(
+                f"{where}: {e.name}",
+                f"keep.npy has {keep[-1].size} entries but {files[-1].name} scores "
+                f"{scores[-1].shape[0]} examples",
+            )
     if len(scores) < 3:
         raise AuditInputError(
             where,

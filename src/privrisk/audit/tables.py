@@ -16,8 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
+from privrisk.core.safe_io import FileRefused, check_input, read_user_file, shown
+
 from .errors import AuditInputError
 
+#: the largest file of attack results read (10⁸ rows of a score and a 0/1 column in CSV)
+MAX_BYTES = 4 << 30
 SUFFIXES = (".csv", ".parquet", ".pq", ".npz", ".json")
 #: an NPZ may declare at most this many times its own size once inflated …
 NPZ_MAX_RATIO = 20
@@ -30,21 +34,21 @@ def read(path: str | Path) -> tuple[str, dict, str]:
     CSV/Parquet/NPZ, or ``"json"`` with the parsed JSON document (LeakPro's results are JSON).
     The file is read once: the hash and the parser share the bytes."""
     p = Path(path)
-    where = str(path)
-    if not p.exists():
-        raise AuditInputError(where, "no such file")
-    if p.is_dir():
-        raise AuditInputError(where, "is a directory, not a file")
+    where = shown(path)
+    try:  # a regular file (a pipe would hang, /dev/zero never end), name not too long
+        check_input(p, what="")
+    except FileRefused as err:
+        raise AuditInputError(where, str(err).strip().removeprefix(f"{where}: ")) from None
     suffix = p.suffix.lower()
     if suffix not in SUFFIXES:
         raise AuditInputError(
             where,
             f"unknown file type {suffix or '(none)'!r}; expected one of {', '.join(SUFFIXES)}",
         )
-    try:
-        data = p.read_bytes()
-    except OSError as err:
-        raise AuditInputError(where, f"cannot be read: {err.strerror or err}") from None
+    try:  # checked again on the open file, and at most MAX_BYTES read
+        data = read_user_file(p, max_bytes=MAX_BYTES, what="", binary=True)
+    except FileRefused as err:
+        raise AuditInputError(where, str(err).strip().removeprefix(f"{where}: ")) from None
     digest = hashlib.sha256(data).hexdigest()
     try:
         if suffix == ".csv":
@@ -76,13 +80,31 @@ def _csv(data: bytes, where: str) -> dict:
         import pyarrow.csv as pa_csv
 
         table = pa_csv.read_csv(io.BytesIO(data))
-        return {str(c).strip(): table.column(c).to_numpy() for c in table.column_names}
+        names = [str(c).strip() for c in table.column_names]
+        _unique(names, where)
+        return {n: table.column(i).to_numpy() for i, n in enumerate(names)}
+    except AuditInputError:
+        raise
     except Exception:  # no pyarrow, or a file it refuses (spaces, mixed types): pandas says why
         pass
+    import csv
+
     import pandas as pd
 
+    head = data.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0].decode("utf-8", "replace")
+    _unique([c.strip() for c in next(csv.reader([head]), [])], where)  # pandas renames a twin
     frame = pd.read_csv(io.BytesIO(data), skipinitialspace=True)
     return {str(c).strip(): frame[c].to_numpy() for c in frame.columns}
+
+
+def _unique(names: list[str], where: str) -> None:
+    """A column named twice: which one is meant would be a guess (the first was used)."""
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise AuditInputError(
+            where,
+            f"column {twice[0]!r} appears {names.count(twice[0])} times: ambiguous; keep one",
+        )
 
 
 def _parquet(data: bytes, where: str) -> dict:

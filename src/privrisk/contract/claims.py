@@ -25,6 +25,7 @@ the comparison), so :func:`check` can recompute every status from the CSV alone;
 from __future__ import annotations
 
 import argparse
+import io
 import math
 import os
 import sys
@@ -33,6 +34,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pandas as pd
+
+from ..core import safe_io
 
 COLUMNS = [
     "paper",
@@ -317,12 +320,16 @@ def to_frame(claims: Iterable[Claim]) -> pd.DataFrame:
     return pd.DataFrame([asdict(c) for c in claims], columns=COLUMNS)
 
 
-def _write_atomic(df: pd.DataFrame, path: str | Path) -> None:
+#: the largest ledger read (a paper's ledger is a few thousand rows, well under a MiB)
+MAX_LEDGER_BYTES = 256 << 20
+
+
+def _write_atomic(df: pd.DataFrame, path: str | Path, *, inputs: Sequence = ()) -> None:
+    """The ledger as CSV, atomically, never over one of ``inputs``, a folder or a device, and no
+    temporary file left when the write fails (:func:`privrisk.core.safe_io.write_output`)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    df.to_csv(tmp, index=False)
-    tmp.replace(path)
+    safe_io.write_output(path, df.to_csv(index=False), inputs=inputs, what="claims ledger")
 
 
 def write_claims(claims: Sequence[Claim], path: str | Path) -> None:
@@ -330,7 +337,12 @@ def write_claims(claims: Sequence[Claim], path: str | Path) -> None:
 
 
 def read(path: str | Path) -> pd.DataFrame:
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    """A claims CSV: a regular file of at most :data:`MAX_LEDGER_BYTES` (a FileRefused, a
+    ValueError, naming it otherwise), its columns checked."""
+    text = safe_io.read_user_file(path, max_bytes=MAX_LEDGER_BYTES, what="claims ledger")
+    if "\0" in text:
+        raise UnicodeDecodeError("utf-8", b"\0", 0, 1, "a NUL byte")
+    df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     if list(df.columns) == COLUMNS[:-1]:  # written before keep-probabilities: none known
         df["keep"] = ""
     if list(df.columns) != COLUMNS:
@@ -342,7 +354,7 @@ def gather(inputs: Sequence[str | Path], output: str | Path) -> pd.DataFrame:
     """Concatenate claims files (a figure's, a paper's) into one ledger, checking the columns."""
     frames = [read(p) for p in inputs]
     out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
-    _write_atomic(out, output)
+    _write_atomic(out, output, inputs=inputs)
     return out
 
 
@@ -426,11 +438,10 @@ def _read_ledger(path: Path) -> pd.DataFrame | str:
         return f"{path} is a directory, not a claims ledger (a CSV file such as results/claims.csv)"
     if not path.exists():
         return f"{path} does not exist; run `snakemake --cores 2` first"
-    try:
-        with open(path, "rb") as f:
-            if b"\0" in f.read(4096):
-                raise UnicodeDecodeError("utf-8", b"\0", 0, 1, "a NUL byte")
+    try:  # a regular file, a size cap (a pipe would hang, /dev/zero fill memory)
         return read(path)
+    except safe_io.FileRefused as err:
+        return str(err).removeprefix("claims ledger ")
     except UnicodeDecodeError:
         return f"{path} is not text (binary data?); a claims ledger is a CSV file"
     except (OSError, ValueError) as err:  # pandas' parse errors are ValueErrors
@@ -438,20 +449,17 @@ def _read_ledger(path: Path) -> pd.DataFrame | str:
         return f"{path} is not a claims ledger ({first[:200]})"
 
 
-def _write_text(path: Path, text: str) -> str | None:
+def _write_text(path: Path, text: str, *, inputs: Sequence = ()) -> str | None:
     """Write ``text`` to ``path`` through a temporary file renamed at the end (a failure leaves
     neither a half-written file nor the temporary one); returns why it failed, or None."""
     if path.is_dir():
         return f"--markdown {path}: is a directory; give a file name"
     if not path.parent.is_dir():
         return f"--markdown {path}: no folder {path.parent} to write it in"
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_text(text)
-        tmp.replace(path)
-    except OSError as err:
-        tmp.unlink(missing_ok=True)
-        return f"--markdown {path}: cannot write it ({err.strerror or err})"
+    try:  # never over a device or a pipe; no temporary file left (privrisk.core.safe_io)
+        safe_io.write_output(path, text, inputs=inputs, what="--markdown")
+    except safe_io.FileRefused as err:
+        return str(err)
     return None
 
 
@@ -499,7 +507,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if args.status:
         df = df[df.status == args.status]
     if args.markdown:
-        problem = _write_text(Path(args.markdown), to_markdown(df))
+        problem = _write_text(Path(args.markdown), to_markdown(df), inputs=[args.ledger])
         return _fail(problem) if problem else 0
     with pd.option_context(
         "display.max_rows", None, "display.max_colwidth", 60, "display.width", 200

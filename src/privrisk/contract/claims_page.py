@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..core import safe_io
+
 #: status -> (background colour, what it means); design.md §3
 STATUSES: Mapping[str, tuple[str, str]] = {
     "reproduced": ("#c8e6c9", "the paper's number, ours within tolerance plus our sampling error"),
@@ -164,8 +166,5 @@ def render(df: pd.DataFrame, results: str | Path = "results") -> str:
 
 def write(df: pd.DataFrame, path: str | Path) -> Path:
     """Write the page for ``df`` to ``path`` (its figure links relative to ``path``'s folder)."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(render(df, path.parent))
-    tmp.replace(path)
-    return path
+    path = Path(path)  # atomic, never over a device or a pipe, no .part left on a failure
+    return safe_io.write_output(path, render(df, path.parent), what="claims page")

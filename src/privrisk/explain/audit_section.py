@@ -86,6 +86,30 @@ def action(report: dict) -> str:
     return "No claim was tested."
 
 
+def card_epsilon(card, report: dict) -> float | None:
+    """The guarantee's ε at the audit's δ, when the card states it at that δ (for the side by
+    side); None otherwise."""
+    try:
+        s = card.setting("epsilon")
+    except KeyError:
+        return None
+    return s.value if report["delta"] > 0 or "δ" not in s.text else None
+
+
+def rebuild(report: dict):
+    """A builder of the audit's section from the saved audit ``report`` (the JSON dict
+    ``privrisk explain --audit --json`` writes beside the card), for
+    :func:`privrisk.explain.validate.load`: the section is made again from the report, as the
+    command made it; the report's own numbers cannot be recomputed without the attack results."""
+    if not isinstance(report, dict):
+        raise TypeError(f"the saved audit must be a JSON object, got {type(report).__name__}")
+
+    def build(inputs: dict, saved: dict, card) -> Section:
+        return section(report, card_epsilon=card_epsilon(card, report))
+
+    return build
+
+
 def section(report: dict, *, card_epsilon: float | None = None) -> Section:
     """The audit as a section of the card: lower bounds beside the guarantee's own numbers."""
     src = (report.get("inputs") or {}).get("file") or "columns"

@@ -150,11 +150,12 @@ def _main(argv: Sequence[str] | None) -> int:
     kwargs = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     try:
         if args.html is not None:
-            check_output_path("html", args.html)
+            check_output_path("html", args.html, inputs=input_files(args))
         if args.load is not None:
-            card = _load(args.load, kwargs)
-            if args.html is not None:
-                card, page = html(**card.inputs)
+            card, saved_audit = _load(args.load, kwargs)
+            if args.html is not None:  # the saved audit's section too, as the card has it
+                kept = tuple(s for s in card.sections if s.key == audit_section.KEY)
+                card, page = html(sections=kept, **card.inputs)
         elif args.html is not None:
             card, page = html(**kwargs)
         else:
@@ -163,15 +164,19 @@ def _main(argv: Sequence[str] | None) -> int:
         print(f"privrisk explain: error: {err.flag}: {err.message}", file=sys.stderr)
         return 2
     if args.html is not None:
-        try:
-            write_atomic(args.html, page)
-        except OSError as err:
-            print(
-                f"privrisk explain: error: --html: cannot write {args.html}: {err}", file=sys.stderr
-            )
+        try:  # never over a file this command read, a folder or a device
+            write_atomic(args.html, page, inputs=input_files(args))
+        except ValueError as err:  # privrisk.core.safe_io.FileRefused: one line naming it
+            print(f"privrisk explain: error: {err}", file=sys.stderr)
             return 2
     try:
-        sys.stdout.write(to_json(card) if args.json else text(card))
+        if args.json and args.load is not None and saved_audit is not None:
+            import json  # as it was saved: the card (rebuilt) beside its audit (loads back)
+
+            both = {"card": json.loads(to_json(card)), "audit": saved_audit}
+            sys.stdout.write(json.dumps(both, indent=2, ensure_ascii=False) + "\n")
+        else:
+            sys.stdout.write(to_json(card) if args.json else text(card))
         sys.stdout.flush()
     except BrokenPipeError:  # `privrisk explain ... | head`: the reader has what it wanted
         import os
@@ -184,11 +189,20 @@ def _main(argv: Sequence[str] | None) -> int:
     return 0
 
 
-def check_output_path(argument: str, path: str) -> None:
+def input_files(args) -> list[str]:
+    """The files an ``explain`` command line reads (an output may be none of them)."""
+    names = ("load", "rdp", "profile", "prior_file")
+    return [v for v in (getattr(args, n, None) for n in names) if v]
+
+
+def check_output_path(argument: str, path: str, *, inputs=()) -> None:
     """BadInput naming ``argument`` unless ``path`` names a file that can be written: not empty,
-    not a directory, in a folder that exists. Checked before anything is computed."""
+    not a directory, a device or a pipe, none of the command's ``inputs``, in a folder that
+    exists. Checked before anything is computed."""
     import os
     from pathlib import Path
+
+    from privrisk.core.safe_io import FileRefused, check_output
 
     from . import BadInput
 
@@ -202,20 +216,39 @@ def check_output_path(argument: str, path: str) -> None:
         raise BadInput(argument, f"no such folder: {parent}")
     if not os.access(parent, os.W_OK):
         raise BadInput(argument, f"cannot write in {parent}")
+    try:  # a device, a pipe, or a file this command reads (privrisk.core.safe_io)
+        check_output(path, inputs=inputs, what=argument)
+    except FileRefused as err:
+        raise BadInput(argument, str(err).removeprefix(f"{argument} ")) from None
 
 
 def _load(path: str, kwargs: dict):
-    """The saved card at ``path``, checked in full; BadInput naming --load and the field."""
-    from . import BadInput
-    from .inputs import read_text
+    """(the saved card at ``path``, checked in full; the saved audit report beside it, or None);
+    BadInput naming --load and the field. The file is what ``privrisk explain --json`` writes (a
+    card), or what ``privrisk explain --audit FILE --json`` writes (``card``, ``audit``,
+    ``comparison``): the card's audit section is then rebuilt from the saved report."""
+    from privrisk.core.safe_io import FileRefused, read_json
+
+    from . import BadInput, audit_section
+    from .inputs import MAX_FILE_BYTES
     from .validate import CardError, load
 
     if kwargs:
         other = "--" + next(iter(kwargs)).replace("_", "-")
         raise BadInput("load", f"a saved card carries its own inputs; drop {other}")
-    _, text = read_text("load", path)
+    try:  # a regular file, a stated size cap, bounded nesting, a byte-order mark stripped
+        data = read_json(path, max_bytes=MAX_FILE_BYTES, what="--load")
+    except FileRefused as err:
+        raise BadInput("load", str(err).removeprefix("--load ")) from None
+    audit, builders = None, {}
+    if isinstance(data, dict) and "schema" not in data and {"card", "audit"} <= set(data):
+        audit, data = data["audit"], data["card"]
+        try:
+            builders = {audit_section.KEY: audit_section.rebuild(audit)}
+        except TypeError as err:
+            raise BadInput("load", f"{path}: audit: {err}") from None
     try:
-        return load(text)
+        return load(data, builders), audit
     except CardError as err:
         raise BadInput("load", f"{path}: {err.field}: {err.message}") from None
 

@@ -64,24 +64,16 @@ _DIRECTIVE = re.compile(r"^#\s*adjacency\s*[:=]\s*(?P<value>\S.*?)\s*$", re.IGNO
 def read_text(argument: str, path) -> tuple[Path, str]:
     """A small text file, or BadInput naming ``argument`` (empty name, a directory, missing,
     not a regular file, too large, not text)."""
+    from privrisk.core.safe_io import FileRefused, read_user_file
+
     if path is None or str(path).strip() == "":
         raise BadInput(argument, "needs a file name, got an empty one")
-    p = Path(str(path))
-    if p.is_dir():
-        raise BadInput(argument, f"{p} is a directory, not a file")
-    if not p.exists():
-        raise BadInput(argument, f"no such file: {p}")
-    if not p.is_file():
-        raise BadInput(argument, f"{p} is not a regular file")
-    try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise BadInput(
-                argument, f"{p} is {size / 1e6:.0f} MB; at most {MAX_FILE_BYTES / 1e6:.0f} MB"
-            )
-        return p, p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise BadInput(argument, f"cannot read {p}: {err}") from None
+    flag = "--" + argument.replace("_", "-")
+    try:  # a regular file only (a pipe would hang, /dev/zero fill memory), a stated size cap
+        text = read_user_file(path, max_bytes=MAX_FILE_BYTES, what=flag)
+    except FileRefused as err:
+        raise BadInput(argument, str(err).removeprefix(f"{flag} ")) from None
+    return Path(str(path)), text
 
 
 @dataclass(frozen=True)

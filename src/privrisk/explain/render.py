@@ -11,7 +11,6 @@ import html
 import io
 import os
 import textwrap
-from pathlib import Path
 
 from .card import RiskCard, Row
 
@@ -336,17 +335,15 @@ def png(fig) -> bytes:
     return buf.getvalue()
 
 
-def write_atomic(path: str | os.PathLike, content: str) -> None:
-    """Write the whole file or nothing (a temporary file in the same folder, then a rename).
-    A path that names no file (empty, a folder) is an OSError like any other unwritable path, so
-    every caller that reports OSError in one line reports this too."""
-    if str(path).strip() == "" or str(path).endswith(os.sep) or Path(path).is_dir():
-        raise IsADirectoryError(f"{str(path) or repr(path)} is not a file name")
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(content, encoding="utf-8")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+def write_atomic(path: str | os.PathLike, content: str, *, inputs=(), what: str = "--html") -> None:
+    """Write the whole file or nothing, never over one of the command's ``inputs``, a folder, a
+    device or a pipe (:func:`privrisk.core.safe_io.write_output`): any refusal or failure is a
+    :class:`~privrisk.core.safe_io.FileRefused` (a ``ValueError``) whose message is one line
+    naming the file as ``what``, with the target unchanged and no temporary file left."""
+    from privrisk.core.safe_io import FileRefused, write_output
+
+    if str(path).strip() == "":
+        raise FileRefused(f"{what}: needs a file name, got an empty one")
+    if str(path).endswith(os.sep):
+        raise FileRefused(f"{what} {path}: is a directory, not a regular file")
+    write_output(path, content, inputs=inputs, what=what)

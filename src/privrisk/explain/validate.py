@@ -14,8 +14,8 @@ reading and the sections. What ``--load`` then shows is the rebuilt card, never 
 
 Sections (rows attached beside the card's own, :meth:`.card.RiskCard.with_section`) cannot be
 rebuilt from a card's inputs alone; a caller that can rebuild one passes a ``sections`` mapping
-from the section's key to a function (the card's inputs, the saved section) → the rebuilt
-:class:`.card.Section`, and a saved section with no such function is refused.
+from the section's key to a function (the card's inputs, the saved section, the card rebuilt so
+far) → the rebuilt :class:`.card.Section`, and a saved section with no such function is refused.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def first_difference(path: str, saved, fresh) -> tuple[str, str] | None:
 #: the order in which a rebuilt card is compared with the saved one (the clearest first)
 _ORDER = ("guarantee", "rows", "settings", "headline", "notes", "reading", "sections", "inputs")
 
-SectionBuilder = Callable[[dict, dict], Section]
+SectionBuilder = Callable[[dict, dict, object], Section]
 
 
 def check_recomputed(card, saved: dict | None = None, sections: Mapping[str, SectionBuilder] = ()):
@@ -183,7 +183,14 @@ def check_recomputed(card, saved: dict | None = None, sections: Mapping[str, Sec
                 "a section that privrisk explain cannot rebuild from the card's inputs; a saved "
                 "card holds only what it can rebuild",
             )
-        fresh = fresh.with_section(build(dict(card.inputs), sec))
+        try:
+            fresh = fresh.with_section(build(dict(card.inputs), sec, fresh))
+        except CardError:
+            raise
+        except (TypeError, ValueError, KeyError) as err:  # what it is rebuilt from is damaged
+            raise CardError(
+                f"sections[{i}] ({sec.get('key')})", f"cannot be rebuilt: {err}"
+            ) from None
     rebuilt = fresh.to_dict()
     for name in _ORDER:
         found = first_difference(name, saved.get(name), rebuilt.get(name))
@@ -195,18 +202,22 @@ def check_recomputed(card, saved: dict | None = None, sections: Mapping[str, Sec
     return fresh
 
 
-def load(text: str, sections: Mapping[str, SectionBuilder] = ()):
-    """A card from JSON text, checked in full (schema, numbers, recomputation); returns the card
-    rebuilt from its inputs (never the file's text)."""
+def load(text, sections: Mapping[str, SectionBuilder] = ()):
+    """A card from JSON text (or its parsed dict: ``privrisk explain --load`` parses with
+    :func:`privrisk.core.safe_io.read_json`), checked in full (schema, numbers, recomputation);
+    returns the card rebuilt from its inputs (never the file's text)."""
     import json
 
     from .card import RiskCard
 
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as err:
-        msg = f"{err.msg} at line {err.lineno}" if hasattr(err, "msg") else "nested too deeply"
-        raise CardError("card", f"not JSON: {msg}") from None
+    if not isinstance(text, str):
+        data = text
+    else:
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as err:
+            msg = f"{err.msg} at line {err.lineno}" if hasattr(err, "msg") else "nested too deeply"
+            raise CardError("card", f"not JSON: {msg}") from None
     try:
         card = RiskCard.from_dict(data)
     except CardError:
