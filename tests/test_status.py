@@ -148,12 +148,65 @@ def test_table_from_results(tmp_path):
     # an experimental number states its uncertainty (2 × s.e.) and its keep-probability:
     # |0.31 − 0.3| = 0.01 against 0.2 + 0.04, a rerun's sd √2 · 0.02: certain to 3 decimals
     assert "| fig7 | `adv_mc` | 0.3 | 0.31 | 0.04 | reproduced | 1.00 | real |" in lines
-    assert "| skin_jsgan | standin | 1 | d0 0.844 |" in lines  # the training record's AUC
+    # the training record's AUC; no figure records a held-out one for it
+    assert "| skin_jsgan | standin | 1 | d0 0.844 | — |" in lines
     # every run's AUCs: their mean and range over the runs, per query
-    assert "| cifar10_wgangp | standin | 3 | d 0.8 (0.7–0.9), nn[0] 0.51 (0.5–0.52) |" in lines
+    assert "| cifar10_wgangp | standin | 3 | d 0.8 (0.7–0.9), nn[0] 0.51 (0.5–0.52) | — |" in lines
     assert "other" not in block  # a record without an AUC
     for unstable in ("1.234", "9.1", "abc", str(tmp_path)):  # wall times, commits, paths
         assert unstable not in block
+
+
+def _figure(res: Path, fig: str, inputs: list[str], heldout: dict | None) -> None:
+    record = {"paper": "xu2022", "figure": fig, "scale": "quick", "data_sources": {}}
+    record["inputs_sha256"] = {f"intermediate/{name}": "0" * 64 for name in inputs}
+    if heldout is not None:
+        record["heldout_estimates"] = heldout
+    (res / "xu2022" / f"{fig}.json").write_text(json.dumps(record))
+
+
+def test_models_show_the_heldout_auc_of_the_figures_that_read_them(tmp_path):
+    res = _results(tmp_path)
+    inter = res / "xu2022" / "intermediate"
+    (inter / "skin_jsgan_corrupted_record.json").write_text(
+        json.dumps({"data_source": "standin", "auc": {"d": 0.5}})
+    )
+    # fig1b reads skin_jsgan: its gate AUCs per query (the advantage "D" is not an AUC)
+    _figure(
+        res,
+        "fig1b",
+        ["skin_jsgan_queries.npz"],
+        {"D": [0.1, 0.2], "auc_D": [0.7, 0.9], "auc_NN": [0.5, 0.52]},
+    )
+    # fig2b reads it too: both figures are shown, in natural order
+    _figure(res, "fig2b", ["skin_jsgan_queries.npz"], {"auc_hybrid": [0.8, 0.84]})
+    # fig4b reads the corrupted model (the longest name its input starts with), a bare "auc"
+    _figure(res, "fig4b", ["skin_jsgan_corrupted_queries.npz"], {"auc": [0.75, 0.85]})
+    # fig3 reads two models: whose its AUCs are it cannot say, so neither gets them
+    _figure(
+        res,
+        "fig3",
+        ["cifar10_wgangp_queries.npz", "skin_jsgan_queries.npz"],
+        {"auc": [0.99, 0.99]},
+    )
+    # fig5 reads cifar10_wgangp but records no held-out estimates
+    _figure(res, "fig5", ["cifar10_wgangp_queries.npz"], None)
+    xu = next(p for p in D.from_run(res)["papers"] if p["paper"] == "xu2022")
+    held = {m["name"]: m["heldout"] for m in xu["models"]}
+    assert held == {
+        "cifar10_wgangp": "—",
+        "skin_jsgan": "fig1b: D 0.8 (0.7–0.9), NN 0.51 (0.5–0.52); fig2b: hybrid 0.82 (0.8–0.84)",
+        "skin_jsgan_corrupted": "fig4b: 0.8 (0.75–0.85)",
+    }
+    lines = status.render(D.from_run(res)).splitlines()
+    assert "| skin_jsgan_corrupted | standin | 1 | d 0.5 | fig4b: 0.8 (0.75–0.85) |" in lines
+    assert "| cifar10_wgangp | standin | 3 | d 0.8 (0.7–0.9), nn[0] 0.51 (0.5–0.52) | — |" in lines
+    # a page's data written before the column renders it as "—"
+    data = D.from_run(res)
+    for part in data["papers"]:
+        for m in part["models"]:
+            del m["heldout"]
+    assert "| skin_jsgan_corrupted | standin | 1 | d 0.5 | — |" in status.render(data).splitlines()
 
 
 def test_the_data_records_each_run_and_how_the_page_was_measured(tmp_path):

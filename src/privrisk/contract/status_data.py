@@ -11,7 +11,7 @@ it as JSON beside the page, and renders the page (:mod:`privrisk.contract.status
      "records": [],
      "papers": [{"paper": KEY,
                  "outputs": [{"figure", "data"}],
-                 "models": [{"name", "data", "runs", "auc"}],
+                 "models": [{"name", "data", "runs", "auc", "heldout"}],
                  "claims": [{"figure", "claim_id", "paper", "data",
                              "runs": [{"status", "ours", "pm", "keep"} or null, ...],
                              "earlier": [status, ...]}]}]}
@@ -131,6 +131,50 @@ def models(results: Path, paper: str) -> list[tuple[str, dict[str, Any]]]:
     return sorted(found, key=lambda m: natural(m[0]))
 
 
+def _reads(rec: dict[str, Any], names: Sequence[str]) -> list[str]:
+    """The trained models a figure record reads: the ``names`` whose files
+    (``intermediate/<name>_*``) are among its recorded inputs (``inputs_sha256``), the longest
+    name matching each input (``a_b_queries.npz`` is model ``a_b``, not ``a``)."""
+    found = []
+    for path in rec.get("inputs_sha256") or {}:
+        parts = str(path).split("/")
+        if len(parts) != 2 or parts[0] != "intermediate":
+            continue
+        match = [n for n in names if parts[1].startswith(f"{n}_")]
+        if match:
+            found.append(max(match, key=len))
+    return sorted(set(found), key=natural)
+
+
+def heldout_aucs(rec: dict[str, Any]) -> dict[str, list[float]]:
+    """The held-out AUCs a figure record states (``heldout_estimates``: per run, the AUC the
+    figure's leak gate reads, ``auc`` or ``auc_<query>``), by query ('' for the bare key)."""
+    est = rec.get("heldout_estimates")
+    out: dict[str, list[float]] = {}
+    for k, vals in est.items() if isinstance(est, dict) else []:
+        if k == "auc" or str(k).startswith("auc_"):
+            vs = [v for v in (vals if isinstance(vals, list) else [vals]) if _number(v)]
+            if vs:
+                out["" if k == "auc" else str(k).removeprefix("auc_")] = [float(v) for v in vs]
+    return out
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _heldout(name: str, recs: list[dict[str, Any]], names: Sequence[str]) -> str:
+    """'fig8: black 0.739 (0.699–0.766), white 0.734 (…)': the held-out AUCs of every figure that
+    reads only model ``name`` and records them (a figure reading several models cannot say whose
+    its AUCs are), '—' where none does."""
+    parts = []
+    for fig in recs:
+        aucs = heldout_aucs(fig)
+        if aucs and _reads(fig, names) == [name]:
+            parts.append(f"{fig['figure']}: {_mean_range(aucs)}")
+    return "; ".join(parts) or "—"
+
+
 def _data(sources: dict[str, str] | None) -> str:
     values = sorted(set((sources or {}).values()))
     return ", ".join(values) if values else "analytic"
@@ -138,11 +182,16 @@ def _data(sources: dict[str, str] | None) -> str:
 
 def _aucs(rec: dict[str, Any]) -> str:
     """'d 0.871 (0.652–0.951)': each query column's mean AUC over the runs and its range."""
+    return _mean_range(run_aucs(rec))
+
+
+def _mean_range(aucs: dict[str, list[float]]) -> str:
     parts = []
-    for k, vals in sorted(run_aucs(rec).items()):
+    for k, vals in sorted(aucs.items()):
         mean = fmt(sum(vals) / len(vals))
         parts.append(
-            f"{k} {mean}" + (f" ({fmt(min(vals))}–{fmt(max(vals))})" if len(vals) > 1 else "")
+            f"{k} {mean}".strip()
+            + (f" ({fmt(min(vals))}–{fmt(max(vals))})" if len(vals) > 1 else "")
         )
     return ", ".join(parts)
 
@@ -204,6 +253,8 @@ def paper_part(results: Path, paper: str) -> dict[str, Any]:
     results = Path(results)
     recs = outputs(results, paper)
     rows = paper_rows(results, paper)
+    trained = models(results, paper)
+    names = [name for name, _ in trained]
     claim_list = []
     for r in rows.itertuples(index=False):
         claim_list.append(
@@ -233,8 +284,9 @@ def paper_part(results: Path, paper: str) -> dict[str, Any]:
                 "data": rec.get("data_source", ""),
                 "runs": max((len(v) for v in run_aucs(rec).values()), default=0),
                 "auc": _aucs(rec),
+                "heldout": _heldout(name, recs, names),
             }
-            for name, rec in models(results, paper)
+            for name, rec in trained
         ],
         "claims": claim_list,
         "_run": run_info(results, recs),

@@ -28,6 +28,7 @@ MODEL_HEADER = [
     "data",
     "runs",
     "member vs hold-out AUC of each query: mean over the runs (range)",
+    "held-out AUC the figures' leak gates read: mean over the runs (range)",
 ]
 DECIDED = ("reproduced", "differs", "qualitative-ok", "qualitative-fails")
 
@@ -199,9 +200,10 @@ def paper_block(part: dict[str, Any], cols: list[dict[str, Any]] | None = None) 
         mine = [page_status(c) for c in part["claims"] if c["figure"] == o["figure"]]
         out.append(_row([o["figure"], o["data"], _counts(mine)]))
     if part["models"]:
-        out += ["", _row(MODEL_HEADER), "|---|---|---:|---|"]
+        out += ["", _row(MODEL_HEADER), "|---|---|---:|---|---|"]
         for m in part["models"]:
-            out.append(_row([m["name"], m["data"], m["runs"], m["auc"]]))
+            # a page written before the held-out column has none to show
+            out.append(_row([m["name"], m["data"], m["runs"], m["auc"], m.get("heldout", "—")]))
     header = CLAIM_HEADER + [f"at {col['name']}" for col in cols]
     out += ["", _row(header), "|---|---|---|---|---|---|---:|---|" + "---|" * len(cols)]
     for c in part["claims"]:
