@@ -11,7 +11,8 @@
 # `code` library files and the raw `data` files) and, recursively, the keys of the jobs upstream,
 # so editing the code or a parameter misses the cache. Figures are not cached: they take seconds.
 # Snakemake refuses a cached rule with a benchmark (a fetched output has no time to record), so a
-# cached run writes no benchmarks; without --cache, CI's default, nothing here changes.
+# cached run writes no benchmarks; the `.sha256` sidecars become declared outputs, so that they
+# travel with the files they vouch for. Without --cache, CI's default, nothing here changes.
 _CACHED = workflow.workflow_settings.cache is not None
 
 
@@ -42,6 +43,13 @@ for _paper in wf.paper_keys():
                     report_outputs(_paper, _job.name, _job.decl.table)
                     if _is_figure
                     else _job.outputs
+                ),
+                # cached, a step's digest sidecars (written by run.py beside each output) are
+                # outputs too: a step fetched from the cache arrives with them, not `unverified`
+                **(
+                    {f"sidecar__{k}": f"{v}.sha256" for k, v in _job.outputs.items()}
+                    if _cache
+                    else {}
                 ),
             log:
                 _job.log,
