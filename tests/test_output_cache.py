@@ -62,7 +62,11 @@ def test_a_cached_step_is_reused_only_for_the_same_code_and_params(tmp_path):
     _smk(second, cache)
     for f in (STEP, f"{STEP}.sha256"):  # it arrives vouched for, not `unverified`
         assert (second / f).read_bytes() == (first / f).read_bytes()
-    assert not (second / "results/logs/swanberg2025/marginals_dataset_acs.log").exists()
+    # the step did not run: Snakemake leaves its log empty (a run's log has the job's lines),
+    # and the outputs are links into the cache (read-only: Snakemake's local cache)
+    log = "results/logs/swanberg2025/marginals_dataset_acs.log"
+    assert (first / log).read_text() and not (second / log).read_text()
+    assert (second / STEP).is_symlink() and (second / STEP).resolve().parent == cache
     assert sorted(p.name for p in cache.iterdir()) == entries
 
     # another value of a parameter the step reads: a different key
