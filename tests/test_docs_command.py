@@ -224,6 +224,8 @@ def test_a_paper_without_results_says_what_to_run(tmp_path, capsys):
 
 
 # --- privrisk docs ----------------------------------------------------------------------------------
+# Slow tier: each `privrisk docs --check` or `--write` regenerates every generated doc (about 20 s
+# of CPU, the explain pages and the atlas figure among them); CI's lint step also runs it once.
 
 
 @pytest.fixture
@@ -239,6 +241,7 @@ def checkout(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_docs_check_passes_on_the_checkout_and_says_the_status_page_was_not_checked(
     checkout, capsys
 ):
@@ -258,7 +261,8 @@ def test_a_results_folder_named_but_not_there_is_an_error_not_nothing_to_check(
 ):
     """`privrisk docs --check --results /nonexistent` said "not checked" and exited 0: a typo in
     CI would pass for ever. A folder named on purpose must exist (exit 2, one line); an empty
-    one is a run with no results (the status page is said not checked, the other docs are)."""
+    one is a run with no results (the status page is said not checked, the other docs are: the
+    next test, slow)."""
     assert cli.main(["docs", mode, "--results", "/nonexistent"]) == 2
     out, err = capsys.readouterr()
     assert (out, err) == ("", "privrisk docs: --results /nonexistent: no such folder\n")
@@ -267,6 +271,10 @@ def test_a_results_folder_named_but_not_there_is_an_error_not_nothing_to_check(
     assert capsys.readouterr().err == (
         "privrisk docs: --results a_file: is a regular file, not a folder\n"
     )
+
+
+@pytest.mark.slow
+def test_an_empty_results_folder_is_a_run_with_no_results(checkout, capsys):
     (checkout / "empty").mkdir()
     assert cli.main(["docs", "--check", "--results", "empty"]) == 0
     assert "empty/ holds none" in capsys.readouterr().out
@@ -288,6 +296,7 @@ def test_a_generated_doc_that_is_no_regular_file_is_refused_not_replaced(checkou
     assert set(os.listdir("docs")) == docs_made | page  # no temp file
 
 
+@pytest.mark.slow
 def test_each_stale_doc_is_one_line_naming_the_command_that_fixes_it(checkout, capsys):
     for g in docs.GENERATED:  # a hand edit inside each generated part
         path = checkout / g.path
@@ -314,6 +323,7 @@ def test_each_stale_doc_is_one_line_naming_the_command_that_fixes_it(checkout, c
         assert (checkout / g.path).read_text() == (REPO / g.path).read_text()
 
 
+@pytest.mark.slow
 def test_docs_check_and_write_the_status_page_from_results(checkout, capsys):
     keys = paper_keys()
     page = checkout / status.STATUS_FILE
@@ -374,6 +384,7 @@ def test_docs_outside_a_checkout_is_one_line_and_exit_2(tmp_path, monkeypatch, c
     )
 
 
+@pytest.mark.slow
 def test_the_old_entry_points_still_work(checkout, capsys):
     assert docs.main(["--check"]) == 0
     from privrisk.explain import docs as explain_docs

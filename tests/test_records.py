@@ -276,6 +276,8 @@ def test_contradictions():
     assert not records_check._contradicts("qualitative-ok", "uninformative")
 
 
+# slow tier: three full `privrisk docs --check` runs (about 20 s of CPU each)
+@pytest.mark.slow
 def test_docs_check_names_a_stale_record_with_its_fix(record, tmp_path, capsys, monkeypatch):
     from privrisk.pipeline import docs
 

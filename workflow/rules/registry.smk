@@ -3,6 +3,17 @@
 # `runs_per_job` below its run count one rule per shard plus the pooling rule that writes the
 # step's own outputs (privrisk.pipeline.workflow.jobs). Paths, params, code and data inputs all come
 # from privrisk.pipeline.workflow, so nothing about a particular paper is written here.
+#
+# With `--cache` (and SNAKEMAKE_OUTPUT_CACHE set: docs/running.md) every step, shard and pool rule
+# is eligible for Snakemake's between-workflow output cache: a second checkout of the same commit
+# fetches the trained models and attack results instead of recomputing them. Snakemake keys an
+# entry by run.py's source, the rule's params, the checksums of the inputs no job writes (the
+# `code` library files and the raw `data` files) and, recursively, the keys of the jobs upstream,
+# so editing the code or a parameter misses the cache. Figures are not cached: they take seconds.
+# Snakemake refuses a cached rule with a benchmark (a fetched output has no time to record), so a
+# cached run writes no benchmarks; the `.sha256` sidecars become declared outputs, so that they
+# travel with the files they vouch for. Without --cache, CI's default, nothing here changes.
+_CACHED = workflow.workflow_settings.cache is not None
 
 
 for _paper in wf.paper_keys():
@@ -12,6 +23,7 @@ for _paper in wf.paper_keys():
 
     for _job in wf.jobs(_reg, config, SCALE):
         _is_figure = _job.kind == "figure"
+        _cache = _CACHED and not _is_figure
         # the steps it is made from: their code, data and params are this rule's too (an
         # interrupted rerun of one of them must leave this rule out of date: Registry.upstream)
         _up = _reg.upstream(_job.decl)
@@ -32,10 +44,18 @@ for _paper in wf.paper_keys():
                     if _is_figure
                     else _job.outputs
                 ),
+                # cached, a step's digest sidecars (written by run.py beside each output) are
+                # outputs too: a step fetched from the cache arrives with them, not `unverified`
+                **(
+                    {f"sidecar__{k}": f"{v}.sha256" for k, v in _job.outputs.items()}
+                    if _cache
+                    else {}
+                ),
             log:
                 _job.log,
             benchmark:
                 _job.benchmark
+            cache: _cache
             # steps before figures, and a step that other steps read first (workflow.Job)
             priority: _job.priority
             conda:
@@ -58,3 +78,8 @@ for _paper in wf.paper_keys():
                 caption=wf.figure_caption(_job.func) if _is_figure else "",
             script:
                 "../scripts/run.py"
+
+        if _cache:
+            # no public way to leave a directive out of one rule of a loop: drop the benchmark
+            # again before Snakemake checks the cached rules (Workflow.check, after parsing)
+            workflow.get_rule(_job.rule)._benchmark = None

@@ -46,7 +46,8 @@ inputs = {k: str(v) for k, v in sm.input.items() if k not in ("code", "data")}
 # a malformed intermediate file is named, not reported as `KeyError: 'draw'` from deep inside
 with job_log(sm.log[0]), jobs.inputs_named_when_malformed(inputs):
     kind = sm.params.kind
-    outputs = {k: str(v) for k, v in sm.output.items()}
+    # under --cache the digest sidecars are declared outputs too (registry.smk); written below
+    outputs = {k: str(v) for k, v in sm.output.items() if not k.startswith("sidecar__")}
     # applied here once for every job; a figure job does not load torch for it (it is recorded in
     # the figure's provenance)
     device.set_torch_threads(sm.config.get("torch_threads", 1), load_torch=kind != "figure")
