@@ -143,7 +143,7 @@ def test_small_noise_rdp_equals_opacus_and_dp_accounting_at_every_order(sig, q):
     from dp_accounting.rdp import rdp_privacy_accountant as dpa
     from opacus.accountants.analysis import rdp as opacus_rdp
 
-    assert acc.rdp.fractional_by_series(sig)
+    assert acc.rdp.fractional_by_series(noise_multiplier=sig)
     orders, ours = acc.dpsgd_rdp(noise_multiplier=sig, sample_rate=q, steps=1)
     by_order = dict(zip(orders, ours, strict=True))
     for a in opacus_rdp_orders():
@@ -179,9 +179,9 @@ def test_small_noise_epsilon_equals_the_libraries(sig, q):
 def test_the_series_and_the_quadrature_agree_where_they_meet():
     """Just above the switch (σ ≈ 0.045; quadrature there) the series gives the same log A_α."""
     orders = [1.1, 1.5, 2.5, 5.5, 10.9]
-    assert acc.rdp.fractional_by_series(0.04)
+    assert acc.rdp.fractional_by_series(noise_multiplier=0.04)
     for sig in (0.05, 0.07, 0.1):
-        assert not acc.rdp.fractional_by_series(sig)
+        assert not acc.rdp.fractional_by_series(noise_multiplier=sig)
         for q in (1e-4, 0.01, 0.5):
             series = acc.rdp._log_a_series(orders, sig, q)
             quad = acc.rdp._log_a_fractional(orders, sig, q)

@@ -31,8 +31,8 @@ PRIVACY_NAMES = {
 
 
 def _modules():
-    mods = [privrisk.accounting]
-    for pkg in (privrisk.bounds, privrisk.mechanisms):
+    mods = []
+    for pkg in (privrisk.accounting, privrisk.bounds, privrisk.mechanisms):
         mods.append(pkg)
         for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
             mods.append(importlib.import_module(info.name))
@@ -57,7 +57,8 @@ FUNCTIONS = _public_functions()
 def test_walks_every_area():
     # guards against the walk silently finding nothing (e.g. a renamed package)
     homes = {p.values[0].__module__ for p in FUNCTIONS}
-    assert "privrisk.accounting" in homes
+    # accounting is a package of modules since the split (one per concept)
+    assert any(h.startswith("privrisk.accounting.") for h in homes)
     assert "privrisk.bounds.membership" in homes
     assert "privrisk.bounds.reconstruction" in homes
     assert "privrisk.mechanisms.gaussian" in homes

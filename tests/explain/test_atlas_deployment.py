@@ -31,7 +31,7 @@ def test_reading_is_the_guarantee_explain_takes():
     p = e.parameters[0]
     r = adapter.guarantee(e, p)
     assert r.guarantee == Guarantee(rho=p.rho, delta=p.delta, adjacency="replace-one")
-    mine = adapter.card(r, prior=0.5)
+    mine = cards.card(r, prior=0.5)
     ref = explain(rho=p.rho, delta=p.delta, adjacency="replace-one", prior=0.5)
     assert mine.row("reconstruction.beta").value == ref.row("reconstruction.beta").value
 

@@ -89,7 +89,7 @@ def _quadrature_step(top: float, sig: float) -> float:
     return 0.05 / math.sqrt(1.0 + top / (4 * sig * sig))
 
 
-def fractional_by_series(noise_multiplier: float, orders=None) -> bool:
+def fractional_by_series(*, noise_multiplier: float, orders=None) -> bool:
     """True when :func:`dpsgd_rdp` sums the series at the fractional ``orders`` (default
     :data:`DPSGD_RDP_ORDERS`) for this noise multiplier, False when it integrates."""
     a = np.asarray(DPSGD_RDP_ORDERS if orders is None else orders, dtype=float)
@@ -182,7 +182,7 @@ def _one_step_rdp(sig: float, q: float, orders: tuple) -> np.ndarray:
     if np.any(whole):
         log_a[whole] = _log_a_integer(a[whole], sig, q)
     if np.any(~whole):
-        series = fractional_by_series(sig, a[~whole])
+        series = fractional_by_series(noise_multiplier=sig, orders=a[~whole])
         log_a[~whole] = (_log_a_series if series else _log_a_fractional)(a[~whole], sig, q)
     out = np.maximum(log_a, 0.0) / (a - 1)
     out.flags.writeable = False

@@ -534,7 +534,9 @@ def _dpsgd_rdp_guarantee(g: Guarantee, adj, source) -> Accounted:
     whose other pairs are the same conversions on a grid, so none is below it)."""
     nm, q, t = g.noise_multiplier, g.sample_rate, g.steps
     orders, values = accounting.dpsgd_rdp(noise_multiplier=nm, sample_rate=q, steps=t)
-    fractional = "series" if accounting.rdp.fractional_by_series(nm) else "quadrature"
+    fractional = (
+        "series" if accounting.rdp.fractional_by_series(noise_multiplier=nm) else "quadrature"
+    )
     how = (
         "RDP of the Poisson-subsampled Gaussian at orders 1.1–1024 (add-remove; integer orders in "
         f"closed form, fractional ones by {fractional})"

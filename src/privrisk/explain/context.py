@@ -37,7 +37,8 @@ READ_DELTA = 1e-5
 def published(exclude: str | None = None) -> list[dict]:
     """Every atlas parameter set with a number, as (ε at its δ, unit, period, ...): ε as printed
     where printed, else ρ or μ converted at the printed δ (or 10⁻⁵) by the tight conversion."""
-    from .atlas import adapter, load
+    import privrisk.explain.atlas.adapter as adapter
+    from privrisk.explain.atlas.schema import load
 
     out = []
     for e in load().entries:
@@ -115,8 +116,8 @@ def nearest(epsilon: float, unit: str | None, exclude: str | None) -> list[dict]
 
 def section(g, a, card_rows: dict, *, unit=None, records=None, exclude=None, own_unit=None):
     """The context section of a card of ``g`` (:class:`~.accounted.Accounted`) against ``a``."""
-    from . import attacker as attacker_mod
-    from . import rows as rows_mod
+    import privrisk.explain.attacker as attacker_mod  # not `from . import`: that reads as
+    import privrisk.explain.rows as rows_mod  # importing the package, which imports this module
 
     s = g.as_stated
     compare_unit = unit or own_unit

@@ -30,10 +30,11 @@ def _bad(err) -> BadInput:
 
 
 def resolve(key, periods, *, adjacency, prior_given: bool):
-    """The deployment's reading (:class:`privrisk.explain.atlas.cards.DeploymentReading`);
+    """The deployment's reading (:class:`privrisk.explain.atlas.reading.DeploymentReading`);
     BadInput naming --deployment, --periods or --adjacency if it cannot be read."""
-    from .atlas import AtlasError
-    from .atlas import cards as atlas_cards
+    # the reading only, never the atlas's cards: they call explain back (no import cycle)
+    import privrisk.explain.atlas.reading as atlas_reading
+    from privrisk.explain.atlas.schema import AtlasError
 
     if not isinstance(key, str) or not key.strip():
         raise BadInput("deployment", "needs a key (`privrisk atlas` lists them)")
@@ -43,7 +44,7 @@ def resolve(key, periods, *, adjacency, prior_given: bool):
         Guarantee(epsilon=1, adjacency=adjacency)  # BadInput naming --adjacency if unknown
         adjacency = str(Guarantee(epsilon=1, adjacency=adjacency).adjacency)
     try:
-        return atlas_cards.read(
+        return atlas_reading.read(
             key.strip(), periods=periods, adjacency=adjacency, prior_given=prior_given
         )
     except AtlasError as err:

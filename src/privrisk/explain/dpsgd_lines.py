@@ -37,7 +37,7 @@ def _eps(x: float | None) -> str:
 def section(value, g) -> Section:
     """The section of a DP-SGD guarantee ``value`` (a :class:`~.guarantee.Guarantee`) accounted
     as ``g`` (:class:`~.accounted.Accounted`): the accountant's line and the last-iterate line."""
-    from .atlas import last_iterate
+    import privrisk.explain.atlas.last_iterate as last_iterate
 
     s = g.as_stated
     delta = value.delta

@@ -49,7 +49,7 @@ def guarantee(
     """The guarantee of one parameter set (or of a composed profile, ρ or μ that :mod:`.compose`
     made from it), as a :class:`Reading`. ρ wins over μ over ε where several are printed: it is
     the object the publisher accounted with; the others are conversions the lint checks."""
-    from privrisk.explain import BadInput
+    from privrisk.explain.inputs import BadInput
 
     assumptions = []
     if adjacency is None:
@@ -90,17 +90,6 @@ def guarantee(
     except BadInput as err:  # e.g. an adjacency the guarantee does not know
         raise NoCard(f"{entry.key}: {err.flag}: {err.message}") from None
     return Reading(value, tuple(assumptions), description or params.printed)
-
-
-def card(r: Reading, *, prior: float, **attacker):
-    """The risk card of ``r``'s guarantee against an attacker with prior success ``prior`` for
-    one secret (and any other attacker argument of :func:`privrisk.explain.explain`)."""
-    from privrisk.explain import BadInput, explain
-
-    try:
-        return explain(r.guarantee, prior=prior, **attacker)
-    except BadInput as err:  # e.g. a composed profile whose δ never gets as small as asked
-        raise NoCard(f"the card refuses it: {err}") from None
 
 
 # --- conversions (the lint's and the tests') ---------------------------------------------------
