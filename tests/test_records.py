@@ -328,6 +328,27 @@ def test_decided_needs_the_same_deciding_status_at_every_seed(tmp_path):
     assert [got[f"p/{k}"][0]["every_seed"] for k in "abcd"] == [True, False, True, True]
 
 
+def test_a_record_short_of_its_planned_seeds_is_partial_and_decides_nothing(tiny_results, tmp_path):
+    """A run of record committed after its first seed (the others still running): the manifest
+    names the seeds not run yet, and no claim counts as decided until every planned seed has."""
+    root = tmp_path / "records"
+    records_make.make(
+        "part",
+        [tiny_results],
+        planned_seeds=[SEED, SEED + 1, SEED + 2],
+        configfiles=TINY,
+        figures=[f"{PAPER}/{FIG}"],
+        root=root,
+        log=lambda _: None,
+    )
+    man = rec.manifest("part", root)
+    assert not man["complete"] and man["planned_seeds"] == [SEED, SEED + 1, SEED + 2]
+    assert {f"seed {SEED + 1}: not run yet", f"seed {SEED + 2}: not run yet"} <= set(man["missing"])
+    got = rec.statuses(root)
+    assert got and all(not e["every_seed"] for entries in got.values() for e in entries)
+    assert records.decided(root) == {}
+
+
 def test_make_takes_only_what_finished_jobs_vouch_for(tiny_results, tmp_path):
     """A file still being written (its digest not the one its job recorded when it finished) is
     missing from the record, which says it is partial."""

@@ -153,8 +153,10 @@ def statuses(
                     "unit": unit,
                     "runs": runs,
                     "complete": bool(man.get("complete", False)),
-                    # measured at every seed the record ran (a partial record may lack some)
-                    "every_seed": {str(x) for x in man.get("seeds", [])} <= set(by_seed),
+                    # measured at every seed the record must cover (its planned seeds, else the
+                    # seeds it ran): a partial record decides nothing yet
+                    "every_seed": {str(x) for x in man.get("planned_seeds") or man.get("seeds", [])}
+                    <= set(by_seed),
                     "stale": stale_files,
                     "derived_by": der.get("derived_by", "recorded"),
                 }

@@ -58,6 +58,14 @@ def _make_parser() -> argparse.ArgumentParser:
         help="their seeds (default: read from provenance)",
     )
     ap.add_argument(
+        "--planned-seeds",
+        nargs="+",
+        type=int,
+        metavar="S",
+        help="every seed the run of record must cover (default: --seeds); a record lacking some "
+        "is partial, and decides a claim only once every planned seed has run",
+    )
+    ap.add_argument(
         "--overlay", metavar="FILE", help="the config overlay the runs used (privrisk plan --write)"
     )
     ap.add_argument(
@@ -223,6 +231,7 @@ def _make_main(argv: Sequence[str]) -> int:
             args.name,
             args.results,
             seeds=args.seeds,
+            planned_seeds=args.planned_seeds,
             overlay=args.overlay,
             configfiles=args.configfile,
             figures=args.figures,

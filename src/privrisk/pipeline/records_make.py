@@ -218,6 +218,7 @@ def make(
     results: Sequence[str | Path],
     *,
     seeds: Sequence[int] | None = None,
+    planned_seeds: Sequence[int] | None = None,
     overlay: str | Path | None = None,
     configfiles: Sequence[str | Path] = (),
     figures: Sequence[str] = (),
@@ -270,6 +271,13 @@ def make(
     tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=root))
     try:
         man = _fill(tmp, results, seeds, cover, files, overlay, overlay_cfg, max_file_mb, name, log)
+        # the seeds the run of record must cover and has not run yet: a partial record, not a
+        # smaller one (its claims decide nothing until every planned seed has run)
+        planned = list(planned_seeds or seeds)
+        later = [f"seed {s}: not run yet" for s in planned if s not in seeds]
+        m = man["manifest"]
+        m["planned_seeds"], m["missing"] = planned, later + m["missing"]
+        m["complete"] = not m["missing"]
         _write_json(tmp / rec.MANIFEST, man["manifest"])
         _write_json(tmp / rec.STATUSES, man["statuses"])
         if final.exists():
