@@ -21,6 +21,7 @@ import pytest
 
 from privrisk import accounting
 from privrisk.audit import audit
+from privrisk.audit.build import CONFIDENCE
 
 ALPHA = 0.05
 
@@ -93,7 +94,10 @@ def _check(cols, claim, *, check_p=True):
         assert again.verdict == "uninformative" and again.canaries_needed == r.canaries_needed
     else:
         assert r.canaries_needed is None
-    if check_p and 1e-29 < r.p_value < 0.9:
+    # the p-value's relation to the verdict, at every confidence the audit accepts (outside
+    # [0.5, 1 - 1e-6] --confidence is refused)
+    lo, hi = 1 - CONFIDENCE[1], 1 - CONFIDENCE[0]
+    if check_p and lo < r.p_value * (1 - 1e-6) and r.p_value * (1 + 1e-6) < hi:
         above = audit(cols, confidence=1 - r.p_value * (1 + 1e-6), **claim)
         below = audit(cols, confidence=1 - r.p_value * (1 - 1e-6), **claim)
         assert above.verdict == "refuted" and below.verdict != "refuted", (claim, r.p_value)
