@@ -383,7 +383,10 @@ def test_rerun_on_another_machine_compares_decisions_not_bytes(record, capsys, m
     monkeypatch.setattr(records_run, "same_machine", lambda *_: (False, "CPU 'elsewhere'"))
     assert records.main(["--check", "tiny", "--rerun-seed", "7"]) == 0
     out = capsys.readouterr().out
-    assert "rerun swanberg2025/fig3_train seed 20221: another machine (CPU 'elsewhere')" in out
+    assert (
+        "rerun swanberg2025/fig3_train seed 20221: not byte-comparable (another machine, "
+        "CPU 'elsewhere')" in out
+    )
     assert "none contradicts the record" in out
     # the record's derived statuses say the opposite of what the job's values give: it fails
     der = json.loads((record / "tiny" / rec.STATUSES).read_text())

@@ -329,17 +329,27 @@ def rerun(
     ]
     if same:
         differ = [rel for rel, a, b in pairs if rec.sha256(a) != rec.sha256(b)]
-        for rel in differ:
-            out.problems.append(
-                f"rerun {paper}/{job.name} seed {seed}: {rel} differs from the record's bytes "
-                "on the record's machine type"
-            )
         if not differ:
             out.note(
                 f"rerun {paper}/{job.name} seed {seed}: {len(pairs)} files byte-identical to the record"
             )
-        return
-    # another machine: the statuses the rerun's values give, beside the record's
+            return
+        # the bytes are promised only under the code that made them: a job whose code changed
+        # since (a figure's ledger gained a column, say) is held to the record's decisions instead
+        kind = "figures" if job.kind == "figure" else "steps"
+        changed = rec.changed_code(man.get("code", {}).get(kind, {}))
+        if not changed:
+            for rel in differ:
+                out.problems.append(
+                    f"rerun {paper}/{job.name} seed {seed}: {rel} differs from the record's bytes "
+                    "on the record's machine type"
+                )
+            return
+        shown = ", ".join(changed[:3]) + (f" (+{len(changed) - 3})" if len(changed) > 3 else "")
+        why = f"its code changed since the record: {shown}; bytes differ"
+    else:
+        why = f"another machine, {why}"
+    # another machine, or other code: the statuses the rerun's values give, beside the record's
     statuses = _statuses_from_rerun(folder, man, seed, paper, job, work, tmp)
     recorded = {
         k: s
@@ -353,12 +363,12 @@ def rerun(
     ]
     for c in clash:
         out.problems.append(
-            f"rerun {paper}/{job.name} seed {seed} on another machine contradicts the record: {c}"
+            f"rerun {paper}/{job.name} seed {seed} ({why}) contradicts the record: {c}"
         )
     if not clash:
         moved = sum(1 for k, s in statuses.items() if k in recorded and recorded[k] != s)
         out.note(
-            f"rerun {paper}/{job.name} seed {seed}: another machine ({why}); {len(statuses)} "
+            f"rerun {paper}/{job.name} seed {seed}: not byte-comparable ({why}); {len(statuses)} "
             f"statuses from its values, none contradicts the record ({moved} moved to or from "
             "uninformative)"
         )
