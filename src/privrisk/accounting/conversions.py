@@ -58,12 +58,11 @@ def rdp_delta(*, orders, rdp, epsilon):
 
     log δ of each order is a line in ε, so the minimum over hundreds of orders is their lower
     envelope, found once and read at every ε by bisection."""
-    a, r = _rdp_arrays(orders, rdp)
+    a, r, ok, kl = _curve(orders, rdp)
     eps = np.asarray(epsilon, dtype=float)
-    finite = np.isfinite(a) & np.isfinite(r)
+    finite = np.isfinite(a) & ok
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        kl = np.where(r == 0, -np.inf, 0.5 * np.log1p(-np.exp(-r)))
-        log_d = np.full(eps.shape, float(np.min(kl[np.isfinite(r)], initial=0.0)))
+        log_d = np.full(eps.shape, float(np.min(kl[ok], initial=0.0)))
         lines = finite & (a > 1.01)
         if np.any(lines):
             al, rl = a[lines], r[lines]
@@ -83,17 +82,23 @@ def rdp_delta(*, orders, rdp, epsilon):
     return out if out.ndim else float(out)
 
 
+def _curve(orders, rdp):
+    """The curve's orders and values as arrays, which values are finite, and each order's KL
+    bound log δ (−∞ at a zero value), the conversions' common start."""
+    a, r = _rdp_arrays(orders, rdp)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kl = np.where(r == 0, -np.inf, 0.5 * np.log1p(-np.exp(-r)))
+    return a, r, np.isfinite(r), kl
+
+
 def rdp_epsilon(*, orders, rdp, delta: float) -> float:
     """Smallest ε with :func:`rdp_delta` <= δ, in closed form: each order's δ falls with ε, so it
     is the smallest over the orders of where each reaches δ (0 if the KL bound already does)."""
     _check_delta(delta, allow_zero=False)
-    a, r = _rdp_arrays(orders, rdp)
-    ok = np.isfinite(r)
+    a, r, ok, kl = _curve(orders, rdp)
     if not np.any(ok):
         return math.inf
     log_delta = math.log(delta)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        kl = np.where(r == 0, -np.inf, 0.5 * np.log1p(-np.exp(-r)))
     if np.min(kl[ok]) <= log_delta:
         return 0.0
     best = math.inf
@@ -118,13 +123,10 @@ def group_of_two_epsilon(*, orders, rdp, delta: float) -> float:
     smallest root is found by bisection on [0, x*], x* its minimum (∞ for α >= 2: it decreases).
     """
     _check_delta(delta, allow_zero=False)
-    a, r = _rdp_arrays(orders, rdp)
-    ok = np.isfinite(r)
+    a, r, ok, kl = _curve(orders, rdp)
     if not np.any(ok):
         return math.inf
     log_delta = math.log(delta)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        kl = np.where(r == 0, -np.inf, 0.5 * np.log1p(-np.exp(-r)))
     if math.log(2.0) + float(np.min(kl[ok])) <= log_delta:  # x = 0 already: (1 + e^0)·KL <= δ
         return 0.0
     lines = ok & np.isfinite(a) & (a > 1.01)

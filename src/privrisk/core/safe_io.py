@@ -153,34 +153,29 @@ def read_json(
 
 def check_input(path: str | os.PathLike, *, what: str) -> Path:
     """``path`` if it is a regular file (not read); else :class:`FileRefused` naming it."""
-    where = f"{what} {shown(path)}"
-    if long := _long_name(path):
-        raise FileRefused(f"{where}: {long}")
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise FileRefused(f"{where}: no such file") from None
-    except OSError as err:
-        raise FileRefused(f"{where}: cannot be read ({_why(err)})") from None
-    if not stat.S_ISREG(mode):
-        raise FileRefused(f"{where}: is {_kind(mode)}, not a regular file")
-    return Path(path)
+    return _check_kind(path, what, stat.S_ISREG, "file", "a regular file")
 
 
 def check_folder(path: str | os.PathLike, *, what: str) -> Path:
     """``path`` if it is a folder; else :class:`FileRefused` naming it (a missing one, a file, a
     name too long: ``Path.is_dir`` raises on that one)."""
+    return _check_kind(path, what, stat.S_ISDIR, "folder", "a folder")
+
+
+def _check_kind(path, what: str, is_kind, noun: str, wanted: str) -> Path:
+    """``path`` if ``is_kind`` holds for its mode; else :class:`FileRefused`: a name too long, a
+    missing ``noun``, one that cannot be read, or another kind than ``wanted``."""
     where = f"{what} {shown(path)}"
     if long := _long_name(path):
         raise FileRefused(f"{where}: {long}")
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
-        raise FileRefused(f"{where}: no such folder") from None
+        raise FileRefused(f"{where}: no such {noun}") from None
     except OSError as err:
         raise FileRefused(f"{where}: cannot be read ({_why(err)})") from None
-    if not stat.S_ISDIR(mode):
-        raise FileRefused(f"{where}: is {_kind(mode)}, not a folder")
+    if not is_kind(mode):
+        raise FileRefused(f"{where}: is {_kind(mode)}, not {wanted}")
     return Path(path)
 
 

@@ -155,7 +155,8 @@ class Plan:
 # --- the declarations ---------------------------------------------------------------------------
 
 
-def _get(section: Mapping[str, Any], dotted: str) -> Any:
+def get_dotted(section: Mapping[str, Any], dotted: str) -> Any:
+    """``section["a"]["b"]`` for ``"a.b"``; None where a level is missing."""
     node: Any = section
     for part in dotted.split("."):
         if not isinstance(node, Mapping) or part not in node:
@@ -234,7 +235,7 @@ def for_every_seed(n: float, *, relative: bool = False, cluster: float = 1.0) ->
 
 def _current(section: Mapping[str, Any], decl: Mapping[str, Any]) -> int | None:
     for dotted in (decl["key"], decl.get("fallback")):
-        if dotted and isinstance(v := _get(section, dotted), int) and not isinstance(v, bool):
+        if dotted and isinstance(v := get_dotted(section, dotted), int) and not isinstance(v, bool):
             return v
     return None
 
@@ -342,7 +343,7 @@ def make(ledger, config: Mapping[str, Any], papers: Sequence[str] | None = None)
         if cluster > 1 and groups:
             # the planned df are those of value / cluster clusters: raise the clusters' key too
             gkey = f"{paper}.{groups['key']}"
-            gcur = _get(section, groups["key"])
+            gcur = get_dotted(section, groups["key"])
             gcur = gcur if isinstance(gcur, int) and not isinstance(gcur, bool) else None
             extra[gkey] = math.ceil(value / cluster)
             plan.overlay[gkey] = max(plan.overlay.get(gkey, 0), extra[gkey], gcur or 0)

@@ -27,6 +27,7 @@ from ..core import records as rec
 from ..core.paths import benchmark_path, figure_outputs
 from . import config as config_mod
 from . import workflow
+from .plan import get_dotted
 
 #: files a record never keeps: trained models
 MODEL_SUFFIXES = (".pt", ".pth", ".ckpt")
@@ -82,15 +83,6 @@ def parse_figures(items: Sequence[str], cfg: Mapping[str, Any]) -> dict[str, lis
     return out
 
 
-def _get(section: Mapping[str, Any], dotted: str) -> Any:
-    node: Any = section
-    for part in dotted.split("."):
-        if not isinstance(node, Mapping) or part not in node:
-            return None
-        node = node[part]
-    return node
-
-
 def planned(
     paper: str, over: Mapping[str, Any], overlay: Mapping[str, Any], claim: Mapping
 ) -> dict:
@@ -104,8 +96,12 @@ def planned(
     if not decl:
         return {}
     for dotted in (decl["key"], decl.get("fallback")):
-        if dotted and _get(overlay.get(paper) or {}, dotted) is not None:
-            return {"key": f"{paper}.{dotted}", "n": _get(section, dotted), "unit": decl["unit"]}
+        if dotted and get_dotted(overlay.get(paper) or {}, dotted) is not None:
+            return {
+                "key": f"{paper}.{dotted}",
+                "n": get_dotted(section, dotted),
+                "unit": decl["unit"],
+            }
     return {}
 
 
