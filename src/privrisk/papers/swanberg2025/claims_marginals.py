@@ -389,7 +389,8 @@ def ceiling_vs_attack(fig, summ, lambdas, data: str) -> Claim | None:
 def sex_gain_possible(fig, *, epsilon: float, delta: float, n: int, m: int, sex, sd) -> Claim:
     """The paper's SEX gain (65 − 56 = +9 records at ε = 1) against the largest expected gain any
     attack can have over the prior, for any prior of a binary column at this noise (analytic).
-    ``sex``: our summary row of SEX (or None), ``sd``: one draw's sd of the ceiling's gain."""
+    ``sex``: our summary row of SEX (or None), ``sd``: one draw's sd of the ceiling's gain. The
+    row's figure is its quoted.yaml entry's (``fig4a``, where the paper quotes it), not ``fig``."""
     from ...accounting import gdp_mu  # the release's μ: σ = √(2m)/μ
 
     mu = gdp_mu(epsilon=epsilon, delta=delta)
