@@ -100,6 +100,10 @@ def test_wheel_runs_away_from_the_checkout_without_torch(tmp_path):
     (work / "my.yaml").write_text((REPO / "config" / "config.yaml").read_text())
     where = _run([str(py), "-c", "import privrisk; print(privrisk.__file__)"], cwd=work, env=env)
     assert str(env_dir) in where.stdout and str(REPO) not in where.stdout
+    # every paper's quoted numbers and their schema are package data (privrisk.contract.quoted)
+    n_quoted = "from privrisk.contract import quoted; print(sum(map(len, map(quoted.load, quoted.papers()))))"
+    got = _run([str(py), "-c", n_quoted], cwd=work, env=env)
+    assert got.returncode == 0 and int(got.stdout) == 52, got.stderr[-2000:]
     exe = env_dir / "bin" / "privrisk"
     card = _run([str(exe), "explain", "--epsilon", "3", "--prior", "0.1"], cwd=work, env=env)
     assert card.returncode == 0 and "RECONSTRUCTION" in card.stdout, card.stderr[-2000:]

@@ -12,8 +12,12 @@ column existed reads with it empty.
 A paper's figure code makes rows through a :class:`Ledger`::
 
     ledger = Ledger("thudi2022")
+    ledger.quoted("ours_eps1", ours=v)  # the rest from papers/thudi2022/quoted.yaml
     ledger.numeric(figure="fig2", claim_id="x", claim="...", paper_value=0.95, ours=v, tolerance=0.005)
     ledger.qualitative(figure="fig2", claim_id="y", claim="...", holds=ok, ours="...")
+
+A number the paper quotes is an entry of the paper's ``quoted.yaml`` (:mod:`privrisk.contract.quoted`)
+made into a row by :meth:`Ledger.quoted`; :meth:`Ledger.numeric` is the row maker underneath.
 
 The status follows from the *stored* numbers (``ours`` is rounded to 8 significant digits before
 the comparison), so :func:`check` can recompute every status from the CSV alone; CI runs it.
@@ -32,10 +36,12 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from ..core import safe_io
+from . import quoted as _quoted
 
 COLUMNS = [
     "paper",
@@ -242,6 +248,14 @@ class Ledger:
             full,
             keep=_keep_cell(keep, data),
         )
+
+    def quoted(self, claim_id: str, *, ours: float, se: float = 0.0, **computed: Any) -> Claim:
+        """The row of a number the paper quotes: figure, claim, paper value, tolerance and fixed
+        notes from the paper's ``quoted.yaml`` entry ``claim_id``; the call gives ``ours``, its
+        standard error and exactly the fields the entry lists under ``computed`` (a
+        :class:`privrisk.contract.quoted.QuotedError` of one line otherwise). The status is
+        :meth:`numeric`'s."""
+        return self.numeric(**_quoted.fields(self.paper, claim_id, computed), ours=ours, se=se)
 
     def qualitative(
         self,

@@ -246,6 +246,34 @@ def _atlas(which: str) -> Callable[[str], str]:
     return make
 
 
+def _quoted_table(key: str) -> Callable[[str], str]:
+    def make(text: str) -> str:
+        from ..contract import quoted
+
+        return quoted.with_table(key, text)
+
+    return make
+
+
+def _quoted_notes() -> tuple[Generated, ...]:
+    """Each paper's table of quoted numbers in its notes.md, from its quoted.yaml: the papers of
+    this package (found by their files, not imported; a paper found through PRIVRISK_PAPERS keeps
+    its notes elsewhere)."""
+    from .. import papers
+
+    here = Path(papers.__file__).parent
+    return tuple(
+        Generated(
+            f"src/privrisk/papers/{d.name}/notes.md",
+            f"{d.name}'s quoted numbers, from its quoted.yaml",
+            _quoted_table(d.name),
+            "privrisk docs --write",
+        )
+        for d in sorted(here.iterdir())
+        if (d / "quoted.yaml").is_file()
+    )
+
+
 GENERATED = (
     Generated(
         "docs/config.md",
@@ -277,6 +305,7 @@ GENERATED = (
         _atlas("regenerate_figure"),
         "privrisk docs --write",
     ),  # fmt: skip
+    *_quoted_notes(),
 )
 
 

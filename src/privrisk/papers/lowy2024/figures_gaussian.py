@@ -238,9 +238,7 @@ def _fig5(params, figure: str) -> FigureResult:
     rc, rxc = curve_se(data, RATIO), curve_se(data, RATIO_X)
     claims = []
     if quoted:
-        claims.append(
-            paper_claims.fig5_eps_tilde(figure, eps_tilde=et, clip=c, epsilon=params["epsilon"])
-        )
+        claims.append(paper_claims.fig5_eps_tilde(eps_tilde=et))
     claims.append(
         paper_claims.trend_claim(
             figure=figure,

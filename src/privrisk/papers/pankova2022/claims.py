@@ -160,19 +160,7 @@ def attack_below_bound(
 def simplified_tight_two_point(*, simplified: float, attained: float) -> Claim:
     """The simplified bound at ε = 1 against the posterior randomized response attains on the
     worst two-point prior (spec-derived: the bound is tight there)."""
-    return LEDGER.numeric(
-        figure="fig_worst_case_prior",
-        claim_id="simplified_tight_two_point",
-        claim="The precise bound gives nothing better than the simplified one when the prior is unknown "
-        "(two-point prior + randomized response attains the simplified bound; ε = 1)",
-        paper_value=simplified,
-        ours=attained,
-        tolerance=1e-8,
-        derived=True,
-        note="spec-derived (spec §2.13 [DERIVED]: the simplified bound is tight for a two-point prior); "
-        "paper_value is the simplified bound computed by us, the slides quote no number; tolerance "
-        "1e-8 because the ledger compares ours at its stored 8 significant digits",
-    )
+    return LEDGER.quoted("simplified_tight_two_point", ours=attained, paper_value=simplified)
 
 
 def shell_sum_bound(*, attained, shell, at_one: tuple[float, float]) -> Claim:
@@ -195,44 +183,18 @@ def shell_sum_bound(*, attained, shell, at_one: tuple[float, float]) -> Claim:
 def cafeteria(*, average: float, alice: float, distance: float) -> list[Claim]:
     """The cafeteria example's three quoted numbers, recomputed."""
     return [
-        LEDGER.numeric(
-            figure="table_cafeteria",
-            claim_id="avg_table_b",
-            claim="Average is 15 minutes",
-            paper_value=15,
-            ours=average,
-            tolerance=0,
-        ),
-        LEDGER.numeric(
-            figure="table_cafeteria",
-            claim_id="differencing_alice",
-            claim="=> Alice ate 20 minutes",
-            paper_value=20,
-            ours=alice,
-            tolerance=0,
-        ),
-        LEDGER.numeric(
-            figure="table_cafeteria",
-            claim_id="distance_t_tprime",
-            claim="d(t, t') = 5",
-            paper_value=5,
-            ours=distance,
-            tolerance=0,
-        ),
+        LEDGER.quoted("avg_table_b", ours=average),
+        LEDGER.quoted("differencing_alice", ours=alice),
+        LEDGER.quoted("distance_t_tprime", ours=distance),
     ]
 
 
 def search_simplified_closed_form(deviation: float, *, Ms, etas, centres: int) -> Claim:
     """Self-check: the window search on the simplified bound against its closed-form inverse
     (``deviation``: the largest relative deviation over the M, η and guess centres)."""
-    return LEDGER.numeric(
-        figure="table_eps_for_advantage",
-        claim_id="search_simplified_closed_form",
-        claim="For the simplified bound the formula can be inverted: ε <= (1/R) ln[(1−p)(p+η)/(p(1−p−η))]",
-        paper_value=0.0,
+    return LEDGER.quoted(
+        "search_simplified_closed_form",
         ours=deviation,
-        tolerance=1e-8,
-        derived=True,
         note=(
             "self-check: largest relative deviation between the window search on the simplified bound "
             f"and the closed form, over M ∈ {Ms}, η ∈ {etas} and {centres} guess "
@@ -244,15 +206,9 @@ def search_simplified_closed_form(deviation: float, *, Ms, etas, centres: int) -
 def scaling_invariance(deviation: float, *, alphas, epsilons, eta: float) -> Claim:
     """(ε, d) and (αε, d/α) are the same guarantee: ``deviation`` is the largest change of the
     bounds and of α⁻¹·ε_max under the rescaling."""
-    return LEDGER.numeric(
-        figure="table_eps_for_advantage",
-        claim_id="scaling_invariance",
-        claim="Pr(f(t) ∈ Y') <= e^(αε · d(t,t')/α) Pr(f(t') ∈ Y') for any α > 0: (ε, d) and (αε, d/α) "
-        "are the same guarantee, so every bound is unchanged",
-        paper_value=0.0,
+    return LEDGER.quoted(
+        "scaling_invariance",
         ours=deviation,
-        tolerance=1e-8,
-        derived=True,
         note=(
             "a property of the formulas (only ε·d enters); checked numerically: largest change of the "
             f"simplified bound and the main-theorem quadrature (centres M/2 and 1) for α ∈ "
@@ -267,15 +223,10 @@ def and_balls_from_cdfs(deviation: float, *, grid_size: int, radii) -> Claim:
     """Self-check: the AND ball probabilities from the CDFs against the mass counted on a grid
     (``deviation``: the largest difference over the radii; tolerance 2 / grid size)."""
     k = grid_size
-    return LEDGER.numeric(
-        figure="fig_two_attributes",
-        claim_id="and_balls_from_cdfs",
-        claim="The probabilities of X ∈ B(x, a) can be computed from the CDFs of X₁ and X₂ and, if they are "
-        "independent, easily combined",
-        paper_value=0.0,
+    return LEDGER.quoted(
+        "and_balls_from_cdfs",
         ours=deviation,
         tolerance=2 / k,
-        derived=True,
         note=(
             f"self-check: largest |∏ᵢ[Fᵢ(xᵢ + a rᵢ) − Fᵢ(xᵢ − a rᵢ)] − mass counted on a {k}×{k} grid| "
             f"over a ∈ {radii}; tolerance 2/grid size"

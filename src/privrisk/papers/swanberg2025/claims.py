@@ -60,14 +60,8 @@ def fig2a(*, adv, canaries, src: str, pw_note: str, pii_note: str) -> list[Claim
         "not Enron+GPT-2"
     )
     return [
-        LEDGER.numeric(
-            figure="fig2a",
-            claim_id="adv_eps1_password_max",
-            claim="ε = 1: most probable password canary has Adv 0.24",
-            paper_value=0.24,
-            ours=adv(pw["most probable"], 1),
-            tolerance=0.01,
-            note_if_differs=pw_note,
+        LEDGER.quoted(
+            "adv_eps1_password_max", ours=adv(pw["most probable"], 1), note_if_differs=pw_note
         ),
         LEDGER.judged(
             figure="fig2a",
@@ -78,16 +72,8 @@ def fig2a(*, adv, canaries, src: str, pw_note: str, pii_note: str) -> list[Claim
             ),
             ours=f"{adv(pw['median'], 1):.2e} (median)",
         ),
-        LEDGER.numeric(
-            figure="fig2a",
-            claim_id="adv_eps5_pii_max",
-            claim="ε = 5: most probable PII canary has Adv 0.45",
-            paper_value=0.45,
-            ours=adv(pii_c["most probable"], 5),
-            tolerance=0.02,
-            data=src,
-            standin_note=snote,
-            note=pii_note,
+        LEDGER.quoted(
+            "adv_eps5_pii_max", ours=adv(pii_c["most probable"], 5), data=src, note=pii_note
         ),
         LEDGER.judged(
             figure="fig2a",
@@ -107,24 +93,8 @@ def fig2a(*, adv, canaries, src: str, pw_note: str, pii_note: str) -> list[Claim
             verdict=V.exact_below(adv(uni, 10), 0.005, strict=True),
             ours=f"{adv(uni, 10):.2e}",
         ),
-        LEDGER.numeric(
-            figure="fig2a",
-            claim_id="adv_eps10_password_max",
-            claim="ε = 10: most probable password canary has Adv ≈ 1.0",
-            paper_value=1.0,
-            ours=adv(pw["most probable"], 10),
-            tolerance=0.01,
-        ),
-        LEDGER.numeric(
-            figure="fig2a",
-            claim_id="adv_eps10_pii_max",
-            claim="ε = 10: most probable PII canary has Adv ≈ 1.0",
-            paper_value=1.0,
-            ours=adv(pii_c["most probable"], 10),
-            tolerance=0.01,
-            data=src,
-            standin_note=snote,
-        ),
+        LEDGER.quoted("adv_eps10_password_max", ours=adv(pw["most probable"], 10)),
+        LEDGER.quoted("adv_eps10_pii_max", ours=adv(pii_c["most probable"], 10), data=src),
         LEDGER.judged(
             figure="fig2a",
             claim_id="pii_median_above_uniform",
@@ -159,43 +129,12 @@ def fig2b(
     """Figure 2(b)'s rows: ε_protect of each prior's most probable canary (``worst``: prior name
     -> ε) and the top password prior the quoted numbers imply."""
     return [
-        LEDGER.numeric(
-            figure="fig2b",
-            claim_id="eps_protect_uniform",
-            claim="ε_protect of the uniform 9-digit canary is 17.8",
-            paper_value=17.8,
-            ours=worst["Uniform"],
-            tolerance=0.05,
+        LEDGER.quoted("eps_protect_uniform", ours=worst["Uniform"]),
+        LEDGER.quoted(
+            "eps_protect_password", ours=worst["Password"], note_if_differs=password_note
         ),
-        LEDGER.numeric(
-            figure="fig2b",
-            claim_id="eps_protect_password",
-            claim="ε_protect of the numerical password is 0.25",
-            paper_value=0.25,
-            ours=worst["Password"],
-            tolerance=0.01,
-            note_if_differs=password_note,
-        ),
-        LEDGER.numeric(
-            figure="fig2b",
-            claim_id="eps_protect_pii",
-            claim="ε_protect of PII is 2.37",
-            paper_value=2.37,
-            ours=worst["PII"],
-            tolerance=0.05,
-            data=src,
-            standin_note="PII prior from the offline stand-in, not Enron+GPT-2",
-            note=pii_note,
-        ),
-        LEDGER.numeric(
-            figure="fig2b",
-            claim_id="password_top_prior",
-            claim="Zipf(1.1) over the 9-digit passwords: top prior implied by the quoted numbers (≈ 0.18)",
-            paper_value=0.18,
-            ours=password_max,
-            tolerance=0.01,
-            note_if_differs="the stated law gives 0.107 (support 1e9); recorded as a discrepancy in the paper",
-        ),
+        LEDGER.quoted("eps_protect_pii", ours=worst["PII"], data=src, note=pii_note),
+        LEDGER.quoted("password_top_prior", ours=password_max),
     ]
 
 

@@ -389,7 +389,8 @@ def ceiling_vs_attack(fig, summ, lambdas, data: str) -> Claim | None:
 def sex_gain_possible(fig, *, epsilon: float, delta: float, n: int, m: int, sex, sd) -> Claim:
     """The paper's SEX gain (65 − 56 = +9 records at ε = 1) against the largest expected gain any
     attack can have over the prior, for any prior of a binary column at this noise (analytic).
-    ``sex``: our summary row of SEX (or None), ``sd``: one draw's sd of the ceiling's gain."""
+    ``sex``: our summary row of SEX (or None), ``sd``: one draw's sd of the ceiling's gain. The
+    row's figure is its quoted.yaml entry's (``fig4a``, where the paper quotes it), not ``fig``."""
     from ...accounting import gdp_mu  # the release's μ: σ = √(2m)/μ
 
     mu = gdp_mu(epsilon=epsilon, delta=delta)
@@ -403,19 +404,13 @@ def sex_gain_possible(fig, *, epsilon: float, delta: float, n: int, m: int, sex,
             f"{sex['revealed_gap']:+.1f}, and one draw's ceiling gain varies with sd {sd:.1f}: the "
             f"paper's single draw lies {(9 - n * gain) / sd:.1f} sd above the largest expected gain"
         )
-    return LEDGER.numeric(
-        figure=fig,
-        claim_id="sex_gain_possible",
-        claim="ACS SEX at ε = 1: the attack recovers 9 more records of 100 than the prior (65 vs 56)",
-        paper_value=9.0,
+    return LEDGER.quoted(
+        "sex_gain_possible",
         ours=float(n * gain),
-        tolerance=0.0,
         note=f"ours: the largest expected gain over the prior that any attack can have on a binary "
         f"column of {n} records at this release (σ = {sigma:.1f} counts per cell, {m} marginals, "
         f"μ = {mu:.3f}), over every prior (the uniform one is the worst): the Bayes success with "
         f"every other record revealed; the paper reports one (sample, noise) draw{extra}",
-        note_if_differs="no attack can gain 9 records over the prior in expectation at this noise, "
-        "for any data",
     )
 
 
@@ -458,39 +453,22 @@ def columns_claims(fig, summ, per, lambdas, *, dataset, data, params) -> list[Cl
     if "SEX" in by_x.index:
         s = by_x.loc["SEX"]
         claims += [
-            LEDGER.numeric(
-                figure=fig,
-                claim_id="sex_attack",
-                claim="ACS SEX at ε = 1: the attack reconstructs 65 % of records",
-                paper_value=65,
+            LEDGER.quoted(
+                "sex_attack",
                 ours=float(s[f"attack_l{lam0:g}"]),
-                tolerance=tol,
                 se=float(s[f"attack_l{lam0:g}_se"]),
+                tolerance=tol,
                 data=data,
                 note=_variants(s, lambdas),
-                standin_note=STANDIN_NOTE,
             ),
-            LEDGER.numeric(
-                figure=fig,
-                claim_id="sex_prior",
-                claim="ACS SEX at ε = 1: the prior alone reconstructs 56 %",
-                paper_value=56,
+            LEDGER.quoted(
+                "sex_prior",
                 ours=float(s["prior"]),
-                tolerance=tol,
                 se=float(s["prior_se"]),
-                data=data,
-                standin_note=STANDIN_NOTE,
-            ),
-            LEDGER.numeric(
-                figure=fig,
-                claim_id="sex_bound95",
-                claim="ACS SEX at ε = 1: the 95 %-confidence upper bound is 84 %",
-                paper_value=84,
-                ours=float(s["bound_95"]),
                 tolerance=tol,
                 data=data,
-                standin_note=STANDIN_NOTE,
             ),
+            LEDGER.quoted("sex_bound95", ours=float(s["bound_95"]), tolerance=tol, data=data),
             sex_gain_possible(
                 fig,
                 epsilon=eps,
@@ -504,16 +482,7 @@ def columns_claims(fig, summ, per, lambdas, *, dataset, data, params) -> list[Cl
     # The paper's own numbers are self-consistent: with p*_i = 0.56 for all of its 100 records the
     # bound at 95 % is 84 (spec §4(b) sanity check) — computed here with our bound code.
     q = bound_quantiles(eps, delta, np.full(100, 0.56))
-    claims.append(
-        LEDGER.numeric(
-            figure=fig,
-            claim_id="sex_bound95_from_quoted_prior",
-            claim="95 % bound for 100 records each with prior success 0.56 at ε = 1 is 84",
-            paper_value=84,
-            ours=float(q[2]),
-            tolerance=0,
-        )
-    )
+    claims.append(LEDGER.quoted("sex_bound95_from_quoted_prior", ours=float(q[2])))
     # "The 95 % bound is >= 80 except AGEP and SCHL": the bound's quantiles vary over draws, so
     # each column's mean is judged with its s.e. (Bonferroni over the columns).
     n = int(params["n_records"])
@@ -755,27 +724,14 @@ def l1_claims(fig, summ, per, lambdas, *, dataset, column, data, params) -> list
     if dataset == "acs" and column == "AGEP" and 1 in set(summ["x"]):
         s = summ.set_index("x").loc[1]
         claims += [
-            LEDGER.numeric(
-                figure=fig,
-                claim_id="agep_e1_attack",
-                claim="ACS AGEP within L1 error 1 at ε = 1: attack 81/100",
-                paper_value=81,
+            LEDGER.quoted(
+                "agep_e1_attack",
                 ours=float(s[f"attack_l{lam0:g}"]),
-                tolerance=tol,
                 se=float(s[f"attack_l{lam0:g}_se"]),
+                tolerance=tol,
                 data=data,
                 note=_variants(s, lambdas),
-                standin_note=STANDIN_NOTE,
             ),
-            LEDGER.numeric(
-                figure=fig,
-                claim_id="agep_e1_bound5",
-                claim="ACS AGEP within L1 error 1 at ε = 1: bound at 5 % confidence 82",
-                paper_value=82,
-                ours=float(s["bound_5"]),
-                tolerance=tol,
-                data=data,
-                standin_note=STANDIN_NOTE,
-            ),
+            LEDGER.quoted("agep_e1_bound5", ours=float(s["bound_5"]), tolerance=tol, data=data),
         ]
     return claims

@@ -161,56 +161,32 @@ def fig3_claims(df: pd.DataFrame, params, pii_src: str) -> list[Claim]:
         r = pw1.iloc[0]
         acc = accuracy(r)
         out += [
-            LEDGER.numeric(
-                figure="fig3",
-                claim_id="fig3_password_eps1_is_prior_mass",
-                claim="The 38.0 % password accuracy at ε = 1 equals the top mass of the 10-value "
-                "Zipf(1.1) prior: guessing the most probable digit without the model",
-                paper_value=0.380,
+            LEDGER.quoted(
+                "fig3_password_eps1_is_prior_mass",
                 ours=top_pw,
-                tolerance=0.01,
-                derived=True,
                 note=f"our own scaled prior's top mass {top_pw:.4f} (a value we construct, not a "
                 f"measurement); our attack at ε = 1: {acc.value:.3f} ± {acc.se:.3f} (s.e.), attack − "
                 f"max-prior guess on the same canaries {r['gain']:+.3f} ± {r['gain_se']:.3f}",
             ),
-            LEDGER.numeric(
-                figure="fig3",
-                claim_id="fig3_password_eps1",
-                claim="At ε = 1 the attack reconstructs the password digit 38.0 % of the time",
-                paper_value=0.380,
+            LEDGER.quoted(
+                "fig3_password_eps1",
                 ours=acc.value,
-                tolerance=tol,
                 se=acc.se,
+                tolerance=tol,
                 note=f"{int(r['n'])} models; CP interval [{r['lo']:.3f}, {r['hi']:.3f}]",
-                note_if_differs="our lazy n-gram model, tuning grid and prior-to-digit scaling are "
-                "our readings of unspecified details (spec §4(a))",
             ),
         ]
     pii_top = _at(df, "pii", 1.0, "baseline")
     out += [
-        LEDGER.numeric(
-            figure="fig3",
-            claim_id="fig3_pii_eps1",
-            claim="At ε = 1 the attack reconstructs the PII digit 52.5 % of the time",
-            paper_value=0.525,
+        LEDGER.quoted(
+            "fig3_pii_eps1",
             ours=_at(df, "pii", 1.0),
             tolerance=tol,
             data=pii_src,
             standin_note=f"PII prior from the offline stand-in (top prior {pii_top:.3f}; the "
             "paper's 52.5 % implies ≈ 0.5)",
-            note_if_differs="PII top prior differs from the paper's",
         ),
-        LEDGER.numeric(
-            figure="fig3",
-            claim_id="fig3_uniform_baseline",
-            claim="The random baseline for the uniform canary is 10 %",
-            paper_value=0.10,
-            ours=_at(df, "uniform", 1.0, "baseline"),
-            tolerance=1e-9,
-            derived=True,
-            note="1/10 follows from the uniform prior over 10 digits (our own scaled prior)",
-        ),
+        LEDGER.quoted("fig3_uniform_baseline", ours=_at(df, "uniform", 1.0, "baseline")),
     ]
     # one row per prior: "at every ε the attack does not under-perform the max-prior guess"
     for prior, d in df.groupby("prior", sort=False):

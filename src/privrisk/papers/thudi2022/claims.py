@@ -241,83 +241,29 @@ def high_then_marginally_lower(
 
 
 def fig2_quoted(*, ours, erlingsson, sablayrolles) -> list[Claim]:
-    """Figure 2's quoted numbers: each bound (a function of ε at P_x*(1) = 0.5) at ε = 1 and 2."""
+    """Figure 2's quoted numbers: each bound (a function of ε at P_x*(1) = 0.5) at ε = 1 and 2
+    (what the paper says: quoted.yaml)."""
     return [
-        LEDGER.numeric(
-            figure="fig2",
-            claim_id="ours_eps1",
-            claim="Our bound at ε = 1 is 73.1 %",
-            paper_value=0.731,
-            ours=ours(1),
-            tolerance=5e-4,
-        ),
-        LEDGER.numeric(
-            figure="fig2",
-            claim_id="erlingsson_eps1",
-            claim="Erlingsson bound at ε = 1 is 81.6 %",
-            paper_value=0.816,
-            ours=erlingsson(1),
-            tolerance=5e-4,
-        ),
-        LEDGER.numeric(
-            figure="fig2",
-            claim_id="sablayrolles_eps1",
-            claim="Sablayrolles bound at ε = 1 is 75 %",
-            paper_value=0.75,
-            ours=sablayrolles(1),
-            tolerance=5e-4,
-        ),
-        LEDGER.numeric(
-            figure="fig2",
-            claim_id="ours_eps2",
-            claim="Our bound at ε = 2 is 88 %",
-            paper_value=0.88,
-            ours=ours(2),
-            tolerance=5e-3,
-        ),
-        LEDGER.numeric(
-            figure="fig2",
-            claim_id="erlingsson_eps2",
-            claim="Erlingsson bound at ε = 2 is 95 %",
-            paper_value=0.95,
-            ours=erlingsson(2),
-            tolerance=5e-3,
-            note_if_differs="paper erratum: 1 - e^-2/2 = 0.9323, not 0.95 (spec §5.1)",
-        ),
-        LEDGER.numeric(
-            figure="fig2",
-            claim_id="sablayrolles_eps2",
-            claim="Sablayrolles bound at ε = 2 is 100 %",
-            paper_value=1.0,
-            ours=sablayrolles(2),
-            tolerance=5e-4,
-        ),
+        LEDGER.quoted("ours_eps1", ours=ours(1)),
+        LEDGER.quoted("erlingsson_eps1", ours=erlingsson(1)),
+        LEDGER.quoted("sablayrolles_eps1", ours=sablayrolles(1)),
+        LEDGER.quoted("ours_eps2", ours=ours(2)),
+        LEDGER.quoted("erlingsson_eps2", ours=erlingsson(2)),
+        LEDGER.quoted("sablayrolles_eps2", ours=sablayrolles(2)),
     ]
 
 
 def fig3_quoted(bound: float) -> Claim:
     """Figure 3's quoted number: Theorem 1's positive-accuracy bound at ε = 2, P_x*(1) = 0.01."""
-    return LEDGER.numeric(
-        figure="fig3",
-        claim_id="pos_acc_eps2_p001",
-        claim="Positive accuracy <= 6.9 % at ε = 2, P_x*(1) = 0.01",
-        paper_value=0.069,
-        ours=bound,
-        tolerance=5e-4,
-    )
+    return LEDGER.quoted("pos_acc_eps2_p001", ours=bound)
 
 
 def fig4a_noise(check: Mapping[str, float]) -> Claim:
     """Figure 4a's stated noise: ε of one full-batch step at σ = 4.0412 (``check``: the RDP and the
     exact Balle–Wang ε, ``privrisk.accounting``)."""
-    return LEDGER.numeric(
-        figure="fig4a",
-        claim_id="noise_for_eps1",
-        claim="Noise std 4.0412 gives (1, 1e-5)-DP for one full-batch step "
-        "(RDP accountant with improved conversion)",
-        paper_value=1.0,
+    return LEDGER.quoted(
+        "noise_for_eps1",
         ours=check["rdp_epsilon_for_stated_sigma"],
-        tolerance=0.005,
         note="exact (Balle-Wang) accounting gives ε = "
         f"{check['exact_gaussian_epsilon_for_stated_sigma']:.4f} for σ = 4.0412",
     )
@@ -327,39 +273,16 @@ def fig4b_quoted(best: float, at: float, *, tolerance: float) -> list[Claim]:
     """Figure 4b's quoted numbers: the attack's largest accuracy and where it is reached
     (``tolerance``: the grid's resolution of the argmax)."""
     return [
-        LEDGER.numeric(
-            figure="fig4b",
-            claim_id="max_accuracy",
-            claim="Maximum accuracy 54.9 %",
-            paper_value=0.549,
-            ours=best,
-            tolerance=5e-4,
-        ),
-        LEDGER.numeric(
-            figure="fig4b",
-            claim_id="argmax_threshold",
-            claim="reached at α = 10^6 − 0.5",
-            paper_value=-0.5,
-            ours=at,
-            tolerance=tolerance,
-        ),
+        LEDGER.quoted("max_accuracy", ours=best),
+        LEDGER.quoted("argmax_threshold", ours=at, tolerance=tolerance),
     ]
 
 
-def fig7_oracle(figure: str, capacity) -> list[Claim]:
+def fig7_oracle(capacity) -> list[Claim]:
     """Figure 7's spec-derived values: the printed formula's deletion capacity ``capacity(c)`` at
     three c (the paper quotes no number, only the plotted curve)."""
     return [
-        LEDGER.numeric(
-            figure=figure,
-            claim_id=f"m_c{cv:g}",
-            claim=f"deletion capacity at c = {cv:g} (spec oracle, printed formula)",
-            paper_value=val,
-            ours=capacity(cv),
-            tolerance=0.01,
-            derived=True,
-            note="spec-derived oracle value (spec §7 Figure 7 table, §10); the paper quotes no number, "
-            "only the plotted curve",
-        )
-        for cv, val in ((0.5, 12130.85), (1.0, 6065.18), (200.0, 29.83))
+        LEDGER.quoted("m_c0.5", ours=capacity(0.5)),
+        LEDGER.quoted("m_c1", ours=capacity(1.0)),
+        LEDGER.quoted("m_c200", ours=capacity(200.0)),
     ]

@@ -444,7 +444,6 @@ def _fig7(params, variant, fig_name) -> FigureResult:
     claims = []
     if variant == "printed":
         claims += paper_claims.fig7_oracle(
-            fig_name,
             lambda cv: float(
                 mb.deletion_capacity(
                     cv, n_superset=params["n_superset"], epsilon=params["epsilon"], b=params["b"]

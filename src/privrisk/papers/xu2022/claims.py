@@ -326,23 +326,9 @@ def cannot_fail(row: Claim, why: str) -> Claim:
 
 def bound_eps1_p05(bound: float) -> Claim:
     """Figure 5's quoted number: Theorem 1(4)'s bound at p = 0.5, ε = 1."""
-    return LEDGER.numeric(
-        figure="fig5",
-        claim_id="bound_eps1_p05",
-        claim="Theorem 1(4) bound at p = 0.5, ε = 1 is 0.462",
-        paper_value=0.462,
-        ours=bound,
-        tolerance=5e-4,
-    )
+    return LEDGER.quoted("bound_eps1_p05", ours=bound)
 
 
 def fig6_bound(eps: float, bound: float) -> Claim:
     """Figure 6's quoted bound tanh(ε/2) at ε = 2 or 10."""
-    return LEDGER.numeric(
-        figure="fig6",
-        claim_id=f"bound_eps{eps:g}",
-        claim=f"tanh({eps:g}/2) = {dict([(2.0, 0.762), (10.0, 0.999)])[eps]}",
-        paper_value={2.0: 0.762, 10.0: 0.999}[eps],
-        ours=bound,
-        tolerance=1e-3,
-    )
+    return LEDGER.quoted({2.0: "bound_eps2", 10.0: "bound_eps10"}[eps], ours=bound)
