@@ -180,6 +180,48 @@ def test_report_and_overlay_agree_with_the_plans_over_random_ledgers(cfg, declar
         assert yaml.safe_load(out.read_text()) == p.nested()
 
 
+def test_decided_leaves_out_what_a_record_decided_as_if_never_in_the_ledger(cfg, declared):
+    """``make(..., decided=)``: the uninformative rows a run of record decided are neither planned
+    nor priced (the plan is the plan of the ledger without them) and are listed with their
+    record; decided rows of the ledger and rows of other papers are not listed; ``papers`` still
+    limits. Over random ledgers and random choices of what the records decided."""
+    rng = np.random.default_rng(46)
+    for _ in range(40):
+        df = _random_ledger(rng, declared)
+        keys = df.paper + "/" + df.claim_id
+        chosen = keys[rng.random(len(df)) < 0.4]
+        done = {k: str(rng.choice(["decide-1", "gpu-1"])) for k in chosen}
+        done["nopaper/nothing"] = "decide-1"  # a record's claim the ledger does not have
+        papers = None if rng.random() < 0.5 else [str(rng.choice(sorted(set(df.paper))))]
+        got = plan.make(df, cfg, papers, decided=done)
+        left = df[~(keys.isin(list(done)) & (df.status == "uninformative"))]
+        want = plan.make(left, cfg, papers)
+        assert got.rows == want.rows and got.overlay == want.overlay
+        assert got.jobs == want.jobs and got.reruns == want.reruns
+        listed = {k for k, _ in got.decided}
+        assert listed == {
+            k
+            for k, r in zip(keys, df.to_dict("records"), strict=True)
+            if k in done and r["status"] == "uninformative" and (not papers or r["paper"] in papers)
+        }
+        assert all(done[k] == rec for k, rec in got.decided)
+        assert not {(r.paper + "/" + r.claim_id) for r in got.rows} & listed
+        assert plan.make(df, cfg, papers).decided == []
+
+
+def test_records_plan_passes_what_was_decided_as_an_option_not_a_patch():
+    """``privrisk plan`` (records.plan_main) hands the records' decisions to plan.main as
+    ``decided=``: nothing in the package swaps plan's functions at run time."""
+    import inspect
+
+    from privrisk.pipeline import records
+
+    src = inspect.getsource(records)
+    assert "plan.read_ledger" not in src and "decided=done" in src
+    assert "decided" in inspect.signature(plan.make).parameters
+    assert "decided" in inspect.signature(plan.main).parameters
+
+
 def test_shared_keys_take_the_largest_count_and_never_lower_the_config(cfg):
     df = pd.DataFrame(
         [

@@ -185,35 +185,41 @@ def test_intervals_without_a_size_plan_a_multiple_of_the_sample():
     assert rate >= V.POWER - SLACK
 
 
-@pytest.mark.parametrize(("margin", "n0"), [(2.0, 30), (0.02, 200), (5.0, 30)])
-def test_a_tie_of_a_bounded_outcome_gets_an_exact_bound_and_a_certain_plan(margin, n0):
-    """Every draw tied (attack − prior = 0 records of 100): no longer 'never decided'; the exact
-    bound (``step=None``: without the near-tie bound, tests/test_verdicts_ties.py) supports non-inferiority as far as the sample size allows, and the plan is the first n
-    at which it does (at the observed effect every draw ties: the decision is certain)."""
-    scale = 100.0 if margin >= 1 else 1.0
-    tie = Estimate.paired(np.zeros(n0), np.zeros(n0), bounds=(-scale, scale), step=None)
-    assert tie.zero_variance and tie.decidable
-    q = V.tie_share(n0, V.ROBUST * V.Z)
-    lo, hi = tie.interval(V.ROBUST * V.Z)
-    assert (lo, hi) == pytest.approx((-q * scale, q * scale))
-    v = V.at_least(tie, margin=margin)
-    if q * scale < margin:
+@pytest.mark.parametrize(("margin", "n0"), [(0.5, 30), (0.05, 30), (0.9, 3), (0.5, 3)])
+def test_a_tie_of_a_count_gets_its_tie_bound_and_a_certain_plan(margin, n0):
+    """Every draw tied (a paired difference of successes, −1…1, step 1): no longer 'never
+    decided'; the tie bound (the narrower of the exact bound q and the near-tie's (1 + t)/n, the
+    exact one at 3 draws) supports non-inferiority as far as the sample size allows, and the plan
+    is the first n at which it does (at the observed effect every draw ties: certain)."""
+    from scipy import stats
+
+    zr = V.ROBUST * V.Z
+
+    def half(n):
+        near = (1.0 + stats.t.isf(V.alpha_of(zr) / 2, n - 1)) / n
+        return min(V.tie_share(n, zr), near)
+
+    def tie(n):
+        return Estimate.paired(np.zeros(n), np.zeros(n), bounds=(-1, 1))
+
+    t0 = tie(n0)
+    assert t0.zero_variance and t0.decidable and t0.step == 1.0
+    assert t0.interval(zr) == pytest.approx((-half(n0), half(n0)))
+    if n0 == 3:
+        assert half(3) == pytest.approx(V.tie_share(3, zr))  # the exact bound is the narrower
+    v = V.at_least(t0, margin=margin)
+    if half(n0) < margin:
         assert v.holds is True
         return
     assert v.holds is None and v.plan.finite and v.plan.leaning is True
     n = v.plan.n
-    ties = Estimate.paired(np.zeros(n), np.zeros(n), bounds=(-scale, scale), step=None)
-    assert V.at_least(ties, margin=margin).holds is True
-    fewer = Estimate.paired(np.zeros(n - 1), np.zeros(n - 1), bounds=(-scale, scale), step=None)
-    assert V.at_least(fewer, margin=margin).holds is None
-    # equivalence too; an unbounded tie still decides nothing, and says so
-    assert V.equivalent(ties, margin=margin).holds is True
-    free = V.at_least(Estimate.paired(np.zeros(n0), np.zeros(n0)), margin=margin)
-    assert (
-        free.holds is None
-        and free.to_decide.startswith("never")
-        and "zero variance" in (free.to_decide)
-    )
+    assert V.at_least(tie(n), margin=margin).holds is True
+    assert V.at_least(tie(n - 1), margin=margin).holds is None
+    assert half(n) < margin <= half(n - 1)
+    # equivalence too; a tie of unknown step is its near-ties' limit: 0, well inside the margin
+    assert V.equivalent(tie(n), margin=margin).holds is True
+    free = V.at_least(Estimate.paired(np.zeros(n0), np.zeros(n0), step=None), margin=margin)
+    assert free.holds is True and "zero variance" in free.note
 
 
 def test_tie_share_is_the_exact_binomial_bound():

@@ -139,6 +139,8 @@ class Plan:
     reruns: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: the config's ``runs_per_job`` (how the measured jobs were sharded)
     runs_per_job: int | None = None
+    #: uninformative rows left out because a run of record decided them: (paper/claim_id, record)
+    decided: list[tuple[str, str]] = field(default_factory=list)
 
     def nested(self) -> dict[str, Any]:
         """The overlay as a config mapping (``allow_large`` first when a value needs it)."""
@@ -240,19 +242,33 @@ def _current(section: Mapping[str, Any], decl: Mapping[str, Any]) -> int | None:
     return None
 
 
-def make(ledger, config: Mapping[str, Any], papers: Sequence[str] | None = None) -> Plan:
+def make(
+    ledger,
+    config: Mapping[str, Any],
+    papers: Sequence[str] | None = None,
+    *,
+    decided: Mapping[str, str] | None = None,
+) -> Plan:
     """The plan of every uninformative row with a ``to_decide`` of ``ledger`` (a DataFrame of
     :mod:`privrisk.contract.claims` columns), priced against ``config`` (the merged config the ledger was
-    made with): its current counts; ``papers`` limits it."""
+    made with): its current counts; ``papers`` limits it. ``decided`` (``paper/claim_id`` → the
+    record that decided it, :func:`privrisk.pipeline.records.decided`): those uninformative rows
+    are left out, neither planned nor priced, and listed in :attr:`Plan.decided`."""
     from .config_checks import LIMITS
 
     rows: list[Row] = []
     plan = Plan(rows, runs_per_job=config.get("runs_per_job"))
     keys_of: dict[str, dict[str, Any]] = {}
+    decided = decided or {}
     for r in ledger.to_dict("records"):
-        if r["status"] != "uninformative" or not str(r["to_decide"]).strip():
+        if r["status"] != "uninformative":
             continue
         if papers and r["paper"] not in papers:
+            continue
+        if (claim := f"{r['paper']}/{r['claim_id']}") in decided:
+            plan.decided.append((claim, decided[claim]))
+            continue
+        if not str(r["to_decide"]).strip():
             continue
         paper, text = r["paper"], str(r["to_decide"]).strip()
         base = {
@@ -684,7 +700,7 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _run(argv: Sequence[str]) -> int:
+def _run(argv: Sequence[str], decided: Mapping[str, str] | None) -> int:
     args = _parser().parse_args(argv)
     from . import config
 
@@ -709,7 +725,9 @@ def _run(argv: Sequence[str]) -> int:
         cfg = config.load(*files)
     except config.ConfigError as err:
         raise PlanError(str(err).replace("\n", " ")) from None
-    plan = make(df, cfg, args.paper)
+    plan = make(df, cfg, args.paper, decided=decided)
+    for claim, record in plan.decided:
+        print(f"decided at records/{record}, not planned: {claim}")
     if args.write:
         if not plan.overlay:
             raise PlanError(
@@ -720,10 +738,11 @@ def _run(argv: Sequence[str]) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``privrisk plan``; a reader that stops early (``privrisk plan | head``) ends it quietly."""
+def main(argv: Sequence[str] | None = None, *, decided: Mapping[str, str] | None = None) -> int:
+    """``privrisk plan``; a reader that stops early (``privrisk plan | head``) ends it quietly.
+    ``decided``: the claims runs of record decided, left out (:func:`make`)."""
     try:
-        code = _run(sys.argv[1:] if argv is None else argv)
+        code = _run(sys.argv[1:] if argv is None else argv, decided)
         sys.stdout.flush()  # inside the try: a closed pipe fails here, not at interpreter exit
         return code
     except PlanError as err:

@@ -372,26 +372,7 @@ def plan_main(argv: Sequence[str]) -> int:
     if missing:
         return _fail(f"--record {missing[0]}: no such record under {rec.default_root()}/")
     done = {} if none else decided(None, wanted or None)
-    if not done:
-        return plan.main(argv)
-    read = plan.read_ledger
-
-    def without_decided(path):
-        # plan.py reads the ledger through this one function: the rows a record decided are
-        # dropped there, so that nothing below plans or prices them
-        df = read(path)
-        keys = df.paper + "/" + df.claim_id
-        dropped = df[keys.isin(list(done)) & (df.status == "uninformative")]
-        for r in dropped.to_dict("records"):
-            key = f"{r['paper']}/{r['claim_id']}"
-            print(f"decided at records/{done[key]}, not planned: {key}")
-        return df[~keys.isin(list(dropped.paper + "/" + dropped.claim_id))]
-
-    plan.read_ledger = without_decided
-    try:
-        return plan.main(argv)
-    finally:
-        plan.read_ledger = read
+    return plan.main(argv, decided=done)
 
 
 if __name__ == "__main__":

@@ -171,18 +171,9 @@ def test_ge_prior_says_fails_ok_and_uninformative():
     tie = cm.ge_prior(
         "figX", cm.summarise(same, 1e-5, [0.0]), [0.0], "columns", "standin", margin=2
     )
-    # a tie in every draw of a count of 0…n records: the exact bound (at most 19.8 % of the
-    # draws could differ, by up to n records, at 10 draws more) does not reach the margin yet;
-    # the plan is the number of ties that would, and with it the statement holds
-    assert tie.status == "uninformative" and "zero variance" in tie.note
-    n_rec = int(cm.summarise(same, 1e-5, [0.0])["records"].iloc[0])
-    planned = int(tie.to_decide.split()[0])
-    assert tie.to_decide.endswith(" draws")
-    assert V.tie_share(planned, 3.0) * n_rec < 2 <= V.tie_share(planned - 1, 3.0) * n_rec
-    many = _rows(lambda prior, rng: prior, draws=planned)
-    assert (
-        cm.ge_prior("figX", cm.summarise(many, 1e-5, [0.0]), [0.0], "columns", "standin", margin=2)
-    ).status == "qualitative-ok"
+    # a tie in every draw: the summary rows do not carry the count's step, so the tie is the
+    # limit of its near-ties (privrisk.contract.verdicts.ties), 0 inside the margin: it holds
+    assert tie.status == "qualitative-ok" and "zero variance" in tie.note
     better = _rows(lambda prior, rng: prior or rng.random() < 0.3)  # keeps every hit, adds some
     ok = cm.ge_prior(
         "figX", cm.summarise(better, 1e-5, [0.0]), [0.0], "columns", "standin", margin=2
@@ -261,9 +252,11 @@ def test_fig6_most_significant_few_columns_fails_without_a_gain_at_one_column():
             )
         }
 
-    # the attack makes the prior's guesses in every draw: zero variance decides nothing
+    # the attack makes the prior's guesses in every draw: the tie (its step not in the summary
+    # rows) is its near-ties' limit: equal to the prior within 5 beyond 5, and on the boundary
+    # of "attack > prior" at d' = 1, which it cannot decide
     ids = claims_of(lambda k: lambda prior, rng: prior)
-    assert ids["fig6b_beyond5_attack_equals_prior"].status == "uninformative"
+    assert ids["fig6b_beyond5_attack_equals_prior"].status == "qualitative-ok"
     assert ids["fig6b_most_significant_few_columns"].status == "uninformative"
     assert "zero variance" in ids["fig6b_most_significant_few_columns"].note
     assert ids["fire_bound_flat_1_to_3"].status == "standin"

@@ -45,15 +45,18 @@ Conventions (one for all papers):
   margin both times). Leaving one run out with the pooled s.e. withheld decisions every run
   supported (nine runs at 0.3 and one at 1.15 "not above 0"). Where two runs decide *opposite*
   ways each at the robust level, a paper's claims module may withhold the decision (xu2022 does).
-* **Ties of a bounded outcome get an exact bound**: an empirical estimate (draws, runs) whose
-  sample variance is 0 (every draw made the same guess) is not an exact number. When the outcome
-  of one unit is bounded (``bounds``: 0…N records, a success 0/1, a paired difference of them),
-  n ties bound the share of units that could differ by q = 1 − (α/2)^(1/n) (:func:`tie_share`),
-  and so the mean to [v − q(v − a), v + q(b − v)]: a tie supports "at least" and "equivalent" as
-  far as its sample size allows. Without a stated range it decides nothing. Draws in clusters
-  count clusters (n is the number of worlds). Where the outcome's ``step`` is known (1 for a count
-  or a success) the interval is also no wider than that of the near-tie one step away, so **a
-  perfect tie never decides less than a near-tie** (:mod:`.ties`).
+* **Ties are decided as their near-ties are**: an empirical estimate (draws, runs) whose sample
+  variance is 0 (every draw made the same guess) is not an exact number. Where the outcome's
+  ``step`` is known (1 for a count or a success) and one unit's outcome is bounded (``bounds``:
+  0…N records, a success 0/1, a paired difference of them), n ties bound the share of units that
+  could differ by q = 1 − (α/2)^(1/n) (:func:`tie_share`), and so the mean to
+  [v − q(v − a), v + q(b − v)]; the interval is also no wider than that of the near-tie one step
+  away, so **a perfect tie never decides less than a near-tie**. Draws in clusters count clusters
+  (n is the number of worlds). Where the step is unknown (a continuous outcome, a summary that
+  does not say it counts) near-ties come at every distance and their t intervals shrink onto the
+  tie: the tie is their limit, the point with open ends, and **decides what the near-ties on
+  either side of it decide** (nothing where it sits on the rule's boundary), with or without a
+  stated range (:mod:`.ties`).
 * **Saturated points** (every method at the top of the scale in every draw: nothing can be told
   apart there) are left out of "at every point" statements (``saturated=``), and the note says
   which.

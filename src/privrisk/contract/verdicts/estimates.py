@@ -44,13 +44,14 @@ class Estimate:
     n: int | None = None
     unit: str = "samples"
     #: the range ``(a, b)`` one unit's outcome can take (a count of 0…N records, a success 0/1, a
-    #: paired difference of them): a zero-variance sample of a bounded outcome gets an exact
-    #: interval (:func:`tie_share`) instead of deciding nothing
+    #: paired difference of them): a zero-variance sample of a known step gets an exact interval
+    #: (:func:`tie_share`) besides its near-tie bound
     bounds: tuple[float, float] | None = None
     #: units per independent cluster (draws per stand-in world): ``df`` = n / cluster − 1
     cluster: float = 1.0
     #: the smallest difference one unit's bounded outcome can show (1 for a count or a success):
-    #: a tie then decides at least what the near-tie one step away decides (:mod:`.ties`)
+    #: a tie then decides at least what the near-tie one step away decides; None (unknown): a tie
+    #: decides what the near-ties around it decide in the limit (:mod:`.ties`)
     step: float | None = None
 
     def __post_init__(self) -> None:
@@ -103,10 +104,13 @@ class Estimate:
 
     @property
     def decidable(self) -> bool:
-        """Whether an interval can say anything: not a zero-variance sample of an unbounded
-        outcome (a constant over draws of an unbounded quantity bounds nothing) and not one unit."""
+        """Whether an interval can say anything: not one unit (its spread is unknown), and not a
+        tie of a known step whose size is unknown (its near-tie bound needs n). A tie of unknown
+        step decides as its near-ties do, with or without a stated range (:mod:`.ties`)."""
         if self.zero_variance:
-            return self.bounds is not None and self.n is not None
+            if self.step is None:
+                return self.n is None or self.n >= 2
+            return self.n is not None and self.n >= 2
         return self.se is None or math.isfinite(self.se)
 
     def _like(self, value: float, **kw) -> Estimate:
@@ -257,7 +261,7 @@ class Estimate:
 
     def interval(self, z: float = Z) -> tuple[float, float]:
         if self.zero_variance:
-            if not self.decidable:  # nothing bounds it: the point itself, which decides nothing
+            if not self.decidable:  # one unit: the point itself, which decides nothing
                 return self.value, self.value
             return tie_interval(
                 self.value,
@@ -346,6 +350,8 @@ class Estimate:
             head = f"{_fmt(self.value)} (zero variance over {self.n or '?'} {self.unit}"
             if not self.decidable:
                 return head + ")"
+            if self.step is None:
+                return head + ": decided as the near-ties around it)"
             lo, hi = self.interval(z)
             return head + f"; exact bound [{_fmt(lo)}, {_fmt(hi)}])"
         lo, hi = self.interval(z)

@@ -14,7 +14,7 @@ shift maps out where each status holds (a grid of shifts, each change of decisio
 bisection), and each status's chance is the normal mass of its shifts, ``t ~ N(0, 2)``. At the
 boundary itself (an interval that just clears the margin) the chance to keep is ½; one reported
 standard error past it, Φ(1/√2) = 76 %; three, Φ(3/√2) = 98.3 %. An analytic number keeps its
-status with certainty; an estimate that bounds nothing (one unit, an unbounded tie) never decides.
+status with certainty; an estimate that bounds nothing (one unit) never decides.
 
 A statement over k points holds when every point holds (chances multiplied, the points taken as
 independent) and fails when some point fails at the Bonferroni level (1 − Π(1 − fᵢ)); the rest of
@@ -25,7 +25,8 @@ the trend and the steps of a monotone curve) combine the same way. A verdict wit
 Approximations, each on the side of calling a row a boundary row rather than a firm one: the
 rerun's s.e. is taken as this run's; points of one statement are independent (a shared model
 makes them move together, which keeps a joint status more often than the product says); a tie's
-scale is its exact interval's half-width in base-z standard errors.
+scale is its interval's half-width in base-z standard errors (a tie of unknown step: the open
+point's, so it keeps its status as its nearest near-ties do, unless it sits on the boundary).
 """
 
 from __future__ import annotations

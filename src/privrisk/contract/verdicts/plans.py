@@ -12,6 +12,7 @@ from scipy import stats
 
 from .estimates import Estimate, Floor
 from .levels import PLAN_MAX, POWER, Z, _fmt, alpha_of
+from .ties import open_point
 
 #: ``decide(estimate, z)``: a rule's decision on one point at ±z (True ok, False fails, None neither)
 _Decide = Callable[[Estimate, float], bool | None]
@@ -75,29 +76,42 @@ Prob = Callable[[float, bool, Side], np.ndarray]
 def _sides(e: Estimate, z: float, scale: np.ndarray) -> Side:
     """The one-sided chances of :data:`Side` when the experiment is ``scale`` × as large, if the
     observed value and per-unit spread are the truth: a noncentral t with the df the larger
-    experiment would have (n / cluster − 1), a normal without df, the exact tie bound (certain
-    either way) for a zero-variance sample of a bounded outcome."""
+    experiment would have (n / cluster − 1), a normal without df, the tie bound (certain either
+    way) for a zero-variance sample."""
     scale = np.asarray(scale, float)
     if not e.decidable or e.analytic:
         return lambda gap, lower: np.zeros_like(scale)
     if e.zero_variance:
-        # the tie bound of :mod:`.ties` at the planned size: the exact bound over the clusters,
-        # narrowed to the near-tie bound when the outcome's step is known
+        # the tie bound of :mod:`.ties` at the planned size: of unknown step, the open point (the
+        # near-ties' limit, at any size); of a known step, the exact bound over the clusters (when
+        # the range is stated) narrowed to the near-tie bound one step away
+        if e.step is None:
+            lo, hi = open_point(e.value)
+
+            def limit(gap: float, lower: bool) -> np.ndarray:
+                half = (e.value - lo) if lower else (hi - e.value)
+                return np.full_like(scale, float(half < gap))
+
+            return limit
         units = e.n * scale
         k = units / e.cluster
-        with np.errstate(divide="ignore"):
-            q = -np.expm1(np.log(alpha_of(z) / 2.0) / np.maximum(k, 1e-300))
-        q = np.where(k >= 1, q, 1.0)
-        near = np.full_like(units, np.inf)
-        if e.step is not None:
-            df = k - 1.0 if e.cluster > 1 else units - 1.0
-            ok = df >= 1.0
-            t = stats.t.isf(alpha_of(z) / 2.0, np.where(ok, df, 1.0))
-            near = np.where(ok, e.step / np.maximum(units, 1e-300) * (1.0 + t), np.inf)
-        a, b = e.bounds
+        q = np.full_like(units, np.inf)
+        if e.bounds is not None:
+            with np.errstate(divide="ignore"):
+                q = -np.expm1(np.log(alpha_of(z) / 2.0) / np.maximum(k, 1e-300))
+            q = np.where(k >= 1, q, 1.0)
+        df = k - 1.0 if e.cluster > 1 else units - 1.0
+        ok = df >= 1.0
+        t = stats.t.isf(alpha_of(z) / 2.0, np.where(ok, df, 1.0))
+        near = np.where(ok, e.step / np.maximum(units, 1e-300) * (1.0 + t), np.inf)
+        a, b = e.bounds if e.bounds is not None else (-np.inf, np.inf)
 
         def tie(gap: float, lower: bool) -> np.ndarray:
-            half = np.minimum(q * ((e.value - a) if lower else (b - e.value)), near)
+            with np.errstate(invalid="ignore"):
+                exact = np.where(
+                    np.isfinite(q), q * ((e.value - a) if lower else (b - e.value)), np.inf
+                )
+            half = np.minimum(exact, near)
             return (half < gap).astype(float)
 
         return tie
@@ -212,8 +226,8 @@ def _plan(
     if undecidable:
         e0 = next(e for _, e in exp if not e.decidable)
         why = (
-            "zero variance of an outcome with no stated range: every one gives the same result"
-            if e0.zero_variance
+            "zero variance of a count whose size is not stated"
+            if e0.zero_variance and (e0.n is None or e0.n >= 2)
             else "one unit: its spread is unknown"
         )
         return never(unit, f"{why} ({', '.join(undecidable)})")
@@ -272,7 +286,7 @@ def runs_to_decide(e: Estimate, gap: float, *, z: float, power: float = POWER) -
         raise ValueError("an analytic estimate needs no plan")
     gap = abs(float(gap))
     if not e.decidable:
-        return never(e.unit, "its spread is unknown or zero with no stated range")
+        return never(e.unit, "its spread is unknown (one unit)")
     if gap == 0 or not math.isfinite(gap):
         return never(e.unit, "no effect observed")
     base = float(e.n) if e.n is not None else None
