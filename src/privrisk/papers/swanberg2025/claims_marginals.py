@@ -162,6 +162,9 @@ def estimate(summ_row, name: str) -> Estimate:
         "unit": "draws",
         "bounds": bounds,
         "cluster": draws / worlds if worlds > 1 else 1.0,
+        # a count of records moves by whole records: with the count's step a tie decides at least
+        # what a near-tie one record off decides (verdicts.ties), not as a continuous point
+        "step": 1.0 if n_rec else None,
     }
     if not np.isfinite(se) or draws < 2:
         return Estimate(float(summ_row[name]), se=math.inf, **prov)

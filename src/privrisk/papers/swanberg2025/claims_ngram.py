@@ -43,7 +43,9 @@ def gain(row) -> Estimate:
         bounds = (-float(row["baseline"]), 1.0 - float(row["baseline"]))
     else:
         bounds = (-1.0, 1.0)
-    prov = {"empirical": True, "n": n, "unit": "models", "bounds": bounds}
+    # a model's difference moves in whole successes (0/1 minus 0/1, or minus the fixed 1/K): the
+    # step is 1, so a tie decides at least what a near-tie one model off decides (verdicts.ties)
+    prov = {"empirical": True, "n": n, "unit": "models", "bounds": bounds, "step": 1.0}
     if n < 2 or not math.isfinite(se):
         return Estimate(float(row["gain"]), se=math.inf, **prov)
     return Estimate(float(row["gain"]), se=se, df=n - 1, **prov)
