@@ -1,7 +1,8 @@
-"""CONTRIBUTING.md followed literally ends green: add a paper, build it, regenerate, check; then add
-a figure to it the same way. On a copy of the fixture paper (found through ``PRIVRISK_PAPERS``) and
-copies of the generated docs, in a temporary working directory; the commands are CONTRIBUTING's
-(its config section goes in as a second config file rather than an edit of config/config.yaml)."""
+"""CONTRIBUTING.md followed literally ends green: add a paper (``privrisk new-paper``), build it,
+regenerate, check; then add a figure to it the same way. On copies of the generated docs, in a
+temporary working directory, with the package written outside ``src/`` (found through
+``PRIVRISK_PAPERS``) and its config section into a second config file rather than
+config/config.yaml; the commands are CONTRIBUTING's."""
 
 from __future__ import annotations
 
@@ -65,13 +66,18 @@ def test_adding_a_paper_then_a_figure_as_contributing_says_ends_green(tmp_path, 
     ]:
         (work / path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / path, work / path)
-    shutil.copytree(REPO / "tests" / "fixture_paper" / FIXTURE, papers / FIXTURE)
+    papers.mkdir()
     section = tmp_path / "section.yaml"
-    shutil.copy(REPO / "tests" / "fixture_paper" / "config.yaml", section)
+    # a paper: `privrisk new-paper KEY` (what tests/fixture_paper/ holds), its package and config
+    # section, then `snakemake --cores 2 <key>`
+    proc = _privrisk(
+        work, papers, "new-paper", FIXTURE, "--papers", str(papers), "--config", str(section),
+        "--tests", str(tmp_path / "tests"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
     monkeypatch.setenv("PRIVRISK_PAPERS", str(papers))  # for the Snakemake runs
     configfiles = ("config/config.yaml", str(section))
 
-    # a paper: its package and config section, then `snakemake --cores 2 <key>`
     run_pipeline(work, FIXTURE, configfiles=configfiles)
     proc = _privrisk(work, papers, "docs", "--check")
     assert proc.returncode == 1
@@ -86,8 +92,8 @@ def test_adding_a_paper_then_a_figure_as_contributing_says_ends_green(tmp_path, 
         assert line in said, said
     _regenerate_and_check(work, papers)
     page = (work / status.STATUS_FILE).read_text()
-    assert f"<b>{FIXTURE}</b>: 1 outputs, 1 claims (1 reproduced)" in page
-    assert f"| {FIXTURE} | 1 | 1 | 1 |" in page
+    assert f"<b>{FIXTURE}</b>: 1 outputs, 2 claims (1 reproduced, 1 qualitative-ok)" in page
+    assert f"| {FIXTURE} | 1 | 2 | 1 | 0 | 1 |" in page
 
     # a figure: its function, its registry line, its config section and schema, then the same
     figures = papers / FIXTURE / "figures.py"
@@ -117,7 +123,7 @@ def test_adding_a_paper_then_a_figure_as_contributing_says_ends_green(tmp_path, 
     ) in proc.stdout, proc.stdout + proc.stderr
     _regenerate_and_check(work, papers)
     page = (work / status.STATUS_FILE).read_text()
-    assert f"<b>{FIXTURE}</b>: 2 outputs, 1 claims (1 reproduced)" in page
+    assert f"<b>{FIXTURE}</b>: 2 outputs, 2 claims (1 reproduced, 1 qualitative-ok)" in page
     assert "| fig2 | analytic | no claims |" in page
     # the other papers' blocks are the committed ones, untouched
     parts = status.page_data(work / status.STATUS_FILE)["papers"]

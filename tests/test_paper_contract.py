@@ -184,4 +184,4 @@ def test_fixture_paper_is_scheduled_and_runs(tmp_path):
     from tests.conftest import assert_contract
 
     ledger = assert_contract(tmp_path, FIXTURE, configfiles=files)
-    assert list(ledger.status) == ["reproduced"]
+    assert list(ledger.status) == ["qualitative-ok", "reproduced"]

@@ -7,6 +7,8 @@ checked on the source of every shipped paper, without importing it:
   is ``LEDGER.paper``;
 * no ``LEDGER.qualitative(...)`` in a paper: every decision is a rule of
   :mod:`privrisk.contract.verdicts` through ``LEDGER.judged(..., verdict=...)``;
+* the rows are made in the claims modules (``LEDGER.numeric`` / ``LEDGER.judged``): a figure
+  module computes the numbers and calls a claims function;
 * ``PAPER`` is the registry's :class:`~privrisk.core.declarations.Paper`, assigned nowhere else;
 * a figure module imports no other figure module (what figures share is in ``common.py``).
 """
@@ -78,6 +80,21 @@ def test_no_decision_written_in_the_paper(key):
 
 
 @pytest.mark.parametrize("key", PAPERS)
+def test_rows_are_made_in_the_claims_modules(key):
+    found = [
+        (n, c.lineno)
+        for n, t in _modules(key).items()
+        if not n.startswith("claims")
+        for name in ("numeric", "judged")
+        for c in _calls(t, name)
+    ]
+    assert not found, (
+        f"{key}: ledger rows made at {found}: make them in a claims*.py function the figure calls "
+        "(CONTRIBUTING, Where a thing goes inside a paper)"
+    )
+
+
+@pytest.mark.parametrize("key", PAPERS)
 def test_paper_is_the_registry_paper_only(key):
     where = [n for n, t in _modules(key).items() if _assigned(t, "PAPER")]
     assert where == ["registry.py"], f"{key}: PAPER assigned in {where}; the key is LEDGER.paper"
@@ -103,4 +120,5 @@ def test_the_checks_see_a_violation(tmp_path):
     assert _assigned(tree, "PAPER")
     assert len(list(_calls(tree, "Ledger"))) == 1
     assert len(list(_calls(tree, "qualitative"))) == 1
+    assert len(list(_calls(ast.parse("LEDGER.numeric(ours=1)"), "numeric"))) == 1
     assert not ALLOWED.match("helpers.py") and ALLOWED.match("figures_dp.py")

@@ -9,12 +9,16 @@ same scale gives the same status (:mod:`privrisk.contract.verdicts.keep`; for a 
 its value's distance to the tolerance in standard errors, :func:`keep_numeric`); empty on an
 analytic row and where the row has no estimate to take it from. A ledger written before the
 column existed reads with it empty.
-A paper's figure code makes rows through a :class:`Ledger`::
+A paper makes its rows through its one :class:`Ledger`, ``LEDGER`` in its ``claims.py``: a quoted
+number through :meth:`Ledger.quoted`, a statement through :meth:`Ledger.judged` with a rule of
+:mod:`privrisk.contract.verdicts` (``V``) that decides it::
 
-    ledger = Ledger("thudi2022")
-    ledger.quoted("ours_eps1", ours=v)  # the rest from papers/thudi2022/quoted.yaml
-    ledger.numeric(figure="fig2", claim_id="x", claim="...", paper_value=0.95, ours=v, tolerance=0.005)
-    ledger.qualitative(figure="fig2", claim_id="y", claim="...", holds=ok, ours="...")
+    LEDGER = Ledger("thudi2022")
+    LEDGER.quoted("ours_eps1", ours=v)  # the rest from papers/thudi2022/quoted.yaml
+    LEDGER.judged(figure="fig2", claim_id="y", claim="...", verdict=V.exact_below(u, 1.0), ours="...")
+
+:meth:`Ledger.qualitative` (the caller's own ``holds``) is what ``judged`` builds on; a paper never
+calls it (``tests/test_paper_layout.py``): it would write the decision rule itself.
 
 A number the paper quotes is an entry of the paper's ``quoted.yaml`` (:mod:`privrisk.contract.quoted`)
 made into a row by :meth:`Ledger.quoted`; :meth:`Ledger.numeric` is the row maker underneath.

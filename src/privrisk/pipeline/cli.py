@@ -65,6 +65,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "hashes, recomputes every decision and reruns one job",
         "privrisk.pipeline.records:main",
     ),
+    "new-paper": (
+        "write the package, config section and tests of a new paper KEY: a working one-figure "
+        "example, commented where a contributor would guess",
+        "privrisk.pipeline.new_paper:main",
+    ),
 }
 
 #: the defaults every run starts from (the Snakefile's ``configfile:``)

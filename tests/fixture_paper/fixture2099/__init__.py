@@ -1,2 +1,5 @@
-"""A fixture paper for the tests: Theorem 1 of Thudi et al. at one prior, as a new paper would add
-it. Nothing outside this folder names it."""
+"""fixture2099: replace with the paper's authors, "title" (venue), and what this package holds.
+
+``figures``: the figures; ``claims``: the paper's ledger and one function per claim; ``registry``:
+what the pipeline makes. Written by ``privrisk new-paper fixture2099``: replace the example.
+"""

@@ -1,40 +1,35 @@
-"""The fixture paper's one figure."""
+"""fixture2099's figures: each ``figN(params)`` returns a FigureResult (CONTRIBUTING "Adding a
+figure"); ``privrisk new-paper`` wrote Figure 1 as a working example."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from ...bounds import membership
 from ...contract import plotting
 from ...contract.figure import FigureResult
 from ...core.grids import grid
-from .claims import LEDGER
+from . import claims as paper_claims
 
 
 def fig1(params) -> FigureResult:
     """Positive accuracy bound of membership inference against ε at one prior (Theorem 1)."""
-    eps = grid(params["epsilons"])
+    # params: this figure's config keys (described in schema.yaml) and the global seed
+    eps = grid(params["epsilons"])  # a list or a dense grid {min, max, n_points}
     p = params["prior_prob"]
-    y = membership.positive_accuracy_upper(epsilon=eps, p=p)
+    bound = membership.positive_accuracy_upper(epsilon=eps, p=p)
     fig, ax = plotting.subplots()
-    ax.plot(eps, y, color=plotting.color(0))
+    ax.plot(eps, bound, color=plotting.color(0))
     ax.set(xlabel="ε", ylabel="positive accuracy bound")
-    # the bound at ε = 0 is the prior itself: DP with ε = 0 tells the attacker nothing
-    at_zero = float(np.interp(0.0, eps, y))
-    claims = [
-        LEDGER.numeric(
-            figure="fig1",
-            claim_id="fig1_eps0",
-            claim="at ε = 0 the bound equals the prior",
-            paper_value=p,
-            ours=at_zero,
-            tolerance=1e-9,
-        )
-    ]
     return FigureResult(
-        data=pd.DataFrame({"series": "bound", "x": eps, "y": y}),
+        # tidy: one row per plotted point (series, x, y; lo, hi where an interval is drawn)
+        data=pd.DataFrame({"series": "bound", "x": eps, "y": bound}),
         fig=fig,
-        claims=claims,
+        # the figure computes the numbers; claims.py makes the rows
+        claims=[
+            paper_claims.prior_at_zero(figure="fig1", eps=eps, bound=bound, prior=p),
+            paper_claims.odds_at_one(figure="fig1", eps=eps, bound=bound, prior=p),
+        ],
+        # the caption of record, readable without the paper (the docstring is only the title)
         caption=f"Positive accuracy bound at prior {p:g} against ε.",
     )
