@@ -101,7 +101,7 @@ def test_quoted_numbers_are_data_not_numeric_calls(key):
     found = [(n, c.lineno) for n, t in _modules(key).items() for c in _calls(t, "numeric")]
     assert not found, (
         f"{key}: .numeric(...) at {found}: a quoted number is an entry of the paper's quoted.yaml "
-        "made into its row by LEDGER.quoted(claim_id, ours=...) (CONTRIBUTING, Adding a figure)"
+        "made into its row by LEDGER.quoted(claim_id, ours=...) (CONTRIBUTING, Where a thing goes inside a paper)"
     )
 
 
