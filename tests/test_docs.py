@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -106,17 +107,47 @@ def test_nothing_points_outside_the_repository():
     assert not bad, f"references to ../shared (a clone does not have it): {bad}"
 
 
+def _slug(heading: str) -> str:
+    """The anchor the site's toc extension gives a heading (Python-Markdown's default slugify)."""
+    ascii_ = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode()
+    text = re.sub(r"[^\w\s-]", "", ascii_).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
 def test_docs_links_resolve_inside_the_site():
     """Relative Markdown links between docs pages name existing files (mkdocs --strict does the
-    same; this runs without mkdocs installed)."""
+    same; this runs without mkdocs installed). A paper's page (``papers/<key>.md``, with its
+    notes.md) is made at build time: a link to it names a paper, and its anchor a heading of it."""
+    cfg = config.load(REPO / "config/config.yaml")
+    generated = {
+        (REPO / "docs" / "papers" / f"{k}.md").resolve(): {
+            _slug(h) for h in re.findall(r"^#+ (.+)$", docs.paper_page(k, cfg), re.M)
+        }
+        for k in discovery.paper_keys()
+    }
     broken = []
     for page in (REPO / "docs").rglob("*.md"):
-        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+        for target, anchor in re.findall(r"\]\(([^)#\s]+)(?:#([^)]*))?\)", page.read_text()):
             if "://" in target:
                 continue
-            if not (page.parent / target).resolve().is_file():
+            path = (page.parent / target).resolve()
+            if path in generated:
+                if anchor and anchor not in generated[path]:
+                    broken.append(f"{page.relative_to(REPO)} -> {target}#{anchor}")
+            elif not path.is_file():
                 broken.append(f"{page.relative_to(REPO)} -> {target}")
     assert not broken, broken
+
+
+def test_a_link_into_a_paper_page_is_checked():
+    """The anchors the check above reads from a paper's page are the site's (a check that cannot
+    fail proves nothing): the notes' demoted headings, e.g. xu2022's replicate runs."""
+    assert _slug("The same numbers whatever the batch: shards") == (
+        "the-same-numbers-whatever-the-batch-shards"
+    )
+    page = docs.paper_page("xu2022", config.load(REPO / "config/config.yaml"))
+    assert "\n### Replicate training runs, batched\n" in page
+    assert "\n#### The same numbers whatever the batch: shards\n" in page
 
 
 @pytest.mark.slow

@@ -183,3 +183,26 @@ def test_paper_estimate_reports_the_bias_beside_the_estimate():
     assert r2["bins"] == 100 and r2["estimate"] > 0.8 and abs(r2["excess"]) < 0.1
     k = mace.paper_estimate(a, b, p=0.5, rng=rng, trials=1, method="kde")
     assert k["estimate"] == pytest.approx(0.682689, abs=0.1) and k["bins"] == 0
+
+
+def test_risk_from_counts_is_theorem_2_with_clopper_pearson_ends():
+    """A bin with 30 of 100 members and 10 of 100 hold-out points at p = ½: f = (0.3 − 0.1) /
+    (0.3 + 0.1) = ½, and its interval from r's and q's Clopper–Pearson ends at level 1 − δ/2
+    (scipy's beta quantiles), f increasing in r and decreasing in q."""
+    out = mace.risk_from_counts(30, 100, 10, 100, 0.5, confidence=0.9)
+    assert out["f"] == pytest.approx(0.5) and out["advi"] == pytest.approx(0.5)
+    a = 0.1 / 2 / 2  # δ = 0.1 split over r and q, then two-sided
+    r_lo, r_hi = stats.beta.ppf(a, 30, 71), stats.beta.ppf(1 - a, 31, 70)
+    q_lo, q_hi = stats.beta.ppf(a, 10, 91), stats.beta.ppf(1 - a, 11, 90)
+    assert out["lo"] == pytest.approx((r_lo - q_hi) / (r_lo + q_hi))
+    assert out["hi"] == pytest.approx((r_hi - q_lo) / (r_hi + q_lo))
+    # an interval of f across 0 gives AdvI's interval from 0; an empty bin has risk 0
+    both = mace.risk_from_counts(np.array([10, 0]), 100, np.array([12, 0]), 100, 0.5)
+    assert both["lo"][0] == 0.0 and both["f"][0] < 0 and both["advi"][1] == 0.0
+    # individual_risk is it per point: each point gets its bin's numbers
+    rng = np.random.default_rng(0)
+    a_, b_ = rng.normal(1, 1, 200), rng.normal(0, 1, 150)
+    ir = mace.individual_risk(a_, b_, a_[:5], 0.5, bins=6)
+    per = mace.risk_from_counts(ir["members"][ir["bin"]], 200, ir["holdout"][ir["bin"]], 150, 0.5)
+    for k in ("f", "advi", "lo", "hi"):
+        assert np.array_equal(ir[k], per[k])

@@ -199,6 +199,25 @@ def _f(r, q, p):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
 
 
+def risk_from_counts(
+    k1, n1, k2, n2, p: float, *, confidence: float = 0.95
+) -> dict[str, np.ndarray]:
+    """Theorem 2's AdvI_p of a bin holding ``k1`` of ``n1`` members and ``k2`` of ``n2`` hold-out
+    points (arrays broadcast), with its ``confidence`` interval: with δ = 1 − confidence, r and q
+    each get a two-sided Clopper–Pearson interval of level 1 − δ/2 (union bound), and f's interval
+    follows from f increasing in r and decreasing in q.
+
+    Returns a dict of arrays: ``f``, ``advi`` (= |f|), ``f_lo``, ``f_hi``, ``lo``, ``hi`` (the
+    interval of AdvI, :func:`abs_interval`)."""
+    each = 1 - (1 - confidence) / 2
+    r_lo, r_hi = clopper_pearson(k1, n1, confidence=each)
+    q_lo, q_hi = clopper_pearson(k2, n2, confidence=each)
+    f = _f(np.divide(k1, n1), np.divide(k2, n2), p)
+    f_lo, f_hi = _f(r_lo, q_hi, p), _f(r_hi, q_lo, p)
+    lo, hi = abs_interval(f_lo, f_hi)
+    return {"f": f, "advi": np.abs(f), "f_lo": f_lo, "f_hi": f_hi, "lo": lo, "hi": hi}
+
+
 def abs_interval(lo, hi):
     """Interval for |f| from one for f: 0 if it straddles 0, else between the two |ends|."""
     lo, hi = np.asarray(lo), np.asarray(hi)
@@ -219,8 +238,7 @@ def individual_risk(
 ) -> dict[str, np.ndarray]:
     """AdvI_p(Q_S, z) = |f_p(z)| for each query point (Theorem 2) with its ``confidence`` interval.
 
-    With δ = 1 − confidence, r_j and q_j each get a two-sided Clopper–Pearson interval of level
-    1 − δ/2 (union bound); f's interval follows from f increasing in r and decreasing in q.
+    Each point's bin counts give its risk and interval (:func:`risk_from_counts`).
     ``edges``: the bins' edges per dimension (:func:`equal_frequency_edges`); default ``bins``
     equal-width bins over ``value_range`` or the pooled range.
 
@@ -230,24 +248,8 @@ def individual_risk(
     c_in, c_out, edges = _counts(q_in, q_out, bins, value_range, edges)
     n1, n2 = c_in.sum(), c_out.sum()
     j = bin_ids(q_query, edges)
-    k1, k2 = c_in[j], c_out[j]
-    each = 1 - (1 - confidence) / 2
-    r_lo, r_hi = clopper_pearson(k1, n1, confidence=each)
-    q_lo, q_hi = clopper_pearson(k2, n2, confidence=each)
-    f = _f(k1 / n1, k2 / n2, p)
-    f_lo, f_hi = _f(r_lo, q_hi, p), _f(r_hi, q_lo, p)
-    lo, hi = abs_interval(f_lo, f_hi)
-    return {
-        "f": f,
-        "advi": np.abs(f),
-        "f_lo": f_lo,
-        "f_hi": f_hi,
-        "lo": lo,
-        "hi": hi,
-        "bin": j,
-        "members": c_in,
-        "holdout": c_out,
-    }
+    risk = risk_from_counts(c_in[j], n1, c_out[j], n2, p, confidence=confidence)
+    return {**risk, "bin": j, "members": c_in, "holdout": c_out}
 
 
 def individual_risk_kde(

@@ -139,7 +139,8 @@ class _GroupedConv(nn.Module):
     than for a plain one (its first-layer kernel for 3 input channels, for one), so a run's numbers
     would depend on how many runs share its job; one call per run gives each run the numbers it
     gets alone. On this project's CPU the loop was also faster than the grouped kernel for the
-    quick-scale skin networks (docs/xu2022-replicates.md).
+    quick-scale skin networks (src/privrisk/papers/xu2022/notes.md, "Replicate training runs,
+    batched").
     """
 
     def __init__(self, layers: Sequence[nn.Conv2d | nn.ConvTranspose2d]):

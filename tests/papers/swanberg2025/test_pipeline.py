@@ -140,28 +140,6 @@ def test_data_and_priors_import_alone_without_a_cycle(module):
     assert "priors" not in source.split('"""', 2)[2].split("def ")[0]  # data never imports priors
 
 
-def test_report_captions_take_their_numbers_from_the_params():
-    """The marginals captions are Jinja templates over the figure's params (as Snakemake's report renders them)."""
-    jinja2 = pytest.importorskip("jinja2")
-    from types import SimpleNamespace
-
-    cfg, reg = _registry()
-    for fig in reg.figures:
-        path = REPO / "workflow" / "rules" / workflow.caption_path(PAPER, fig.name)
-        if workflow.caption_path(PAPER, fig.name) == workflow.GENERIC_CAPTION:
-            continue  # no report caption of its own: the generic one (tests/test_captions.py)
-        params = workflow.params(cfg, PAPER, fig)
-        text = (
-            jinja2.Environment()
-            .from_string(path.read_text())
-            .render(snakemake=SimpleNamespace(params=SimpleNamespace(cfg=params), config=cfg))
-        )
-        assert "{{" not in text and "snakemake" not in text, fig.name
-        if fig.name.startswith(("fig4", "fig5", "fig6", "fig7")) and fig.name.endswith("a"):
-            assert f"δ = {params['marginals_attack']['delta']:g}" in text, fig.name
-            assert f"of {params['n_records']}" in text, fig.name
-
-
 @pytest.mark.parametrize(
     "edit, message",
     [

@@ -33,16 +33,11 @@ import pandas as pd
 
 from ... import audit
 from ...contract import plotting
-from ...contract.claims import Claim
 from ...contract.figure import FigureResult
-from .claims import LEDGER
+from . import claims as C
 
 FIGURE = "audit_dpcgan"
 QUERY = "d"
-
-
-def _tag(e: float) -> str:
-    return "inf" if math.isinf(e) else f"{e:g}".replace(".", "p")
 
 
 def eps_inputs(inputs: Mapping[str, str]) -> dict[float, str]:
@@ -125,56 +120,6 @@ def summarise(paths: Mapping[float, str], *, delta: float, confidence: float) ->
     return pd.DataFrame(rows)
 
 
-def claims(summary: pd.DataFrame, *, data: str, confidence: float) -> list[Claim]:
-    """Per finite ε: ε̂ ≤ the accountant's ε; for the control: the largest ε̂ of the models."""
-    out = []
-    finite = summary[np.isfinite(summary["epsilon"])]
-    for _, r in summary.iterrows():
-        e = float(r["epsilon"])
-        where = (
-            f"{r['runs']} runs, {r['n_members']} members / {r['n_nonmembers']} hold-out in all, "
-            f"μ̂ = {r['mu_hat']:.3g}, mean AUC {r['auc']:.3f}"
-        )
-        if math.isfinite(e):
-            holds = r["epsilon_hat"] <= e and r["verdict"] != "refuted"
-            claim = (
-                f"DP-cGAN ε = {e:g}: the membership audit's ε̂ ({confidence:.0%} lower bound) does "
-                "not exceed the accountant's ε"
-            )
-            note = (
-                f"ε̂ ≤ ε {'holds' if holds else 'FAILS (a bug in training or accounting)'}: "
-                f"ε̂ = {r['epsilon_hat']:.4g} vs ε = {e:g} (spent {r['epsilon_spent']:.4g}; "
-                f"{where}); audit: {r['note']}; the canaries of a run share one model, so the "
-                "two-sample bounds are not proven for them (docs/audit-pipeline.md)"
-            )
-        else:
-            top = float(finite["epsilon_hat"].max()) if len(finite) else -math.inf
-            holds = bool(r["epsilon_hat"] >= top) and r["epsilon_hat"] > 0
-            claim = (
-                "the non-private control (ε = ∞) has the largest audited ε̂ of the DP-cGANs, and "
-                "a positive one (the attack sees leakage at all)"
-            )
-            note = (
-                f"{'holds' if holds else 'fails'}: ε̂(∞) = {r['epsilon_hat']:.4g}, largest ε̂ of "
-                f"a DP model = {top:.4g} ({where})"
-            )
-        out.append(
-            Claim(
-                LEDGER.paper,
-                FIGURE,
-                f"{FIGURE}_eps{_tag(e)}",
-                claim,
-                e,
-                float(f"{float(r['epsilon_hat']):.8g}"),
-                "",
-                "derived",
-                data,
-                f"the project's own audit, not a number of the paper; {note}",
-            )
-        )
-    return out
-
-
 def audit_dpcgan(params, inputs) -> FigureResult:
     """The DP-cGANs (every ε and the non-private control) audited: the membership audit's ε̂ and μ̂
     from the discriminator's logits on members vs hold-out, against the accountant's ε."""
@@ -249,7 +194,7 @@ def audit_dpcgan(params, inputs) -> FigureResult:
     return FigureResult(
         data=pd.concat(frames, ignore_index=True),
         fig=fig,
-        claims=claims(summary, data=src, confidence=level),
+        claims=C.audit_claims(summary, figure=FIGURE, data=src, confidence=level),
         caption=(
             "The DP-cGANs of Figures 5-6 audited (the project's check, not a figure of the paper). "
             "The conditional discriminator's logit D(x, y) on each run's members against its "

@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 
 from ...contract import plotting
-from ...contract import verdicts as V
 from ...contract.figure import FigureResult
 from ...estimators import crossfit, mace
 from . import claims as C
@@ -138,24 +137,13 @@ def fig1b(params, inputs) -> FigureResult:
     legend_below(fig, ax)
     claim_panel(axc, crow, lines=[params["margin"]])
     axc.set_xlabel("advantage difference")
-    verdict = C.decide(
-        V.greater,
+    claim = C.fig1b_claim(
         d,
-        gates=[_gate(H, groups, params)],
+        H,
+        P,
+        gate=_gate(H, groups, params),
         margin=params["margin"],
-        what="held-out D − NN advantage",
-    )
-    claim = C.claim(
-        "fig1b",
-        "fig1b_discriminator_gg_nn",
-        "the advantage of the discriminator query is a lot larger than that of the NN-distance query "
-        f"('a lot': by more than the margin {params['margin']:g})",
-        verdict,
-        decided_by="the cross-fitted KDE plug-in adversaries of both queries, across runs",
         sources=_sources(qs),
-        ours=f"held-out advantage D {H['D'].mean:.3f}, NN {H['NN'].mean:.3f}; AUC {H['auc_D'].mean:.3f} vs "
-        f"{H['auc_NN'].mean:.3f}; paper's W_N − null: D {P['D'].mean - P['D_null'].mean:.3f}, NN "
-        f"{P['NN'].mean - P['NN_null'].mean:.3f}",
     )
     return FigureResult(
         data=df,
@@ -191,28 +179,8 @@ def fig1c(params, inputs) -> FigureResult:
         rows += stat_rows(HEUR, g, H[f"heur_{lab}"], auc=H[f"auc_heur_{lab}"].mean)
         d = Stat.diff([h[lab] for h in held], [h[f"heur_{lab}"] for h in held])
         crow.append(claim_row(f"optimal − heuristic\n({lab})", d, "held-out advantage difference"))
-        cid = {"D": "fig1c_optimal_ge_hayes", "NN": "fig1c_optimal_ge_hilprecht"}[lab]
-        verdict = C.decide(
-            V.at_least,
-            d,
-            gates=[gate],
-            margin=params["margin"],
-            what=f"held-out optimal − heuristic ({lab})",
-            floor=C.OPTIMUM,
-        )
         claims.append(
-            C.claim(
-                "fig1c",
-                cid,
-                f"the optimal adversary's advantage >= the heuristic's ({g.replace(chr(10), ' ')}), "
-                f"within the margin {params['margin']:g}",
-                verdict,
-                decided_by="non-inferiority of the cross-fitted plug-in against the threshold heuristic "
-                "(direction and threshold fitted on the training folds), scored on the same left-out points",
-                sources=_sources(qs),
-                ours=f"held-out optimal {H[lab].mean:.3f}, heuristic {H[f'heur_{lab}'].mean:.3f}",
-                implied_by=C.OPTIMUM,
-            )
+            C.fig1c_claim(lab, g, d, H, gate=gate, margin=params["margin"], sources=_sources(qs))
         )
     df = pd.DataFrame(rows + crow)
     fig, ax, axc = figure_with_claims(width_claims=2.8)
@@ -285,25 +253,13 @@ def fig2b(params, inputs) -> FigureResult:
     legend_below(fig, ax)
     claim_panel(axc, crow)
     axc.set_xlabel("advantage difference")
-    nested = C.nested("each 1-d query (D, NN)", "the hybrid (D, NN)")
-    verdict = C.decide(
-        V.greater,
+    claim = C.fig2b_claim(
         diffs,
-        gates=[_gate(H, groups, params)],
-        what="held-out hybrid − 1-d advantage",
-        floor=nested,
-    )
-    claim = C.claim(
-        "fig2b",
-        "fig2b_hybrid_gt_each_1d",
-        "the 2-d hybrid query (D, NN distance) gives a higher advantage than each 1-d query",
-        verdict,
-        decided_by="the cross-fitted KDE plug-in adversaries of the three queries on the same points, across runs",
+        H,
+        P,
+        gate=_gate(H, groups, params),
+        bins=params["bins"],
         sources=_sources(qs),
-        ours=f"held-out advantage hybrid {H['hybrid'].mean:.3f}, D {H['D'].mean:.3f}, NN {H['NN'].mean:.3f}; "
-        f"paper's {params['bins']}²-bin W_N of the hybrid {P['hybrid_paper'].mean:.3f} vs its null "
-        f"{P['hybrid_paper_null'].mean:.3f}",
-        implied_by=nested,
     )
     return FigureResult(
         data=df,
@@ -475,20 +431,8 @@ def fig4b(params, inputs) -> FigureResult:
     claim_panel(axc, crow)
     axc.set_xlabel("difference of mean AdvI")
     gate = C.leak_gate(H["auc"], params["min_auc"])
-    verdict = C.decide(V.greater, d, gates=[gate], what="held-out mean AdvI, corrupted − clean")
     n_c = int(runs[0]["corrupted_all"].sum())
-    claim = C.claim(
-        "fig4b",
-        "fig4b_corrupted_gt_clean",
-        "corrupted training images have a higher average individual privacy risk than uncorrupted ones",
-        verdict,
-        decided_by="the held-out AdvI of the cross-fitted KDE plug-in, group means bootstrapped within each run, "
-        "across runs",
-        sources=_sources(qs),
-        ours=f"held-out mean AdvI corrupted {H['corrupted'].mean:.3f}, clean {H['clean'].mean:.3f}; paper's "
-        f"{P['corrupted'].mean:.3f} vs {P['clean'].mean:.3f} (noise floor {P['null'].mean:.3f}); model AUC "
-        f"{H['auc'].mean:.3f}",
-    )
+    claim = C.fig4b_claim(d, H, P, gate=gate, sources=_sources(qs))
     return FigureResult(
         data=df,
         fig=fig,
@@ -574,25 +518,7 @@ def fig7(params, inputs) -> FigureResult:
     legend_below(fig, ax)
     claim_panel(axc, crow)
     axc.set_xlabel("slope of the directional AUC per decade of n")
-    # A one-sided trend test on the directional AUC (threshold-free and without a fitted
-    # direction, paired across sizes), not gated on its level: a weak signal that rises
-    # consistently in every run is evidence of the statement.
-    verdict = C.decide(V.greater, slope, what="slope of the directional AUC on log10 n")
-    claim = C.claim(
-        "fig7",
-        "fig7_increases_with_synthetic_size",
-        "the membership signal increases with the synthetic-set size "
-        "(one-sided trend of the directional AUC of the NN distance on log n)",
-        verdict,
-        decided_by="each run's least-squares slope of the directional AUC (P(member's NN distance < "
-        "hold-out point's), no fitted direction) on log10 n, its s.e. from a paired bootstrap, "
-        "across runs",
-        sources=_sources(qs),
-        ours="directional AUC by n: "
-        + ", ".join(f"{n}: {D[lab].mean:.3f}" for lab, n in zip(labs, sizes, strict=True))
-        + "; held-out advantage "
-        + ", ".join(f"{H[lab].mean:.3f}" for lab in labs),
-    )
+    claim = C.fig7_claim(slope, D, H, sizes, sources=_sources(qs))
     return FigureResult(
         data=df,
         fig=fig,
@@ -640,26 +566,8 @@ def fig8(params, inputs) -> FigureResult:
     legend_below(fig, ax)
     claim_panel(axc, crow)
     axc.set_xlabel("advantage difference")
-    nested = C.nested("the black-box output logit", "the white-box layer it is computed from")
-    verdict = C.decide(
-        V.greater,
-        d,
-        gates=[_gate(H, groups, params)],
-        what="held-out white − black advantage",
-        floor=nested,
-    )
     acc = [r.get("accuracy", {}) for r in qs.record.get("runs", [])]
-    claim = C.claim(
-        "fig8",
-        "fig8_whitebox_gt_blackbox",
-        "the white-box query gives a higher advantage than the black-box query",
-        verdict,
-        decided_by="the cross-fitted KDE plug-in adversaries of both queries on the same points, across runs",
-        sources=_sources(qs),
-        ours=f"held-out advantage white {H['white'].mean:.3f}, black {H['black'].mean:.3f}; AUC "
-        f"{H['auc_white'].mean:.3f} vs {H['auc_black'].mean:.3f}",
-        implied_by=nested,
-    )
+    claim = C.fig8_claim(d, H, gate=_gate(H, groups, params), sources=_sources(qs))
     tr = np.mean([a.get("train", np.nan) for a in acc]) if acc else np.nan
     ho = np.mean([a.get("holdout", np.nan) for a in acc]) if acc else np.nan
     return FigureResult(
