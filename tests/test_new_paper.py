@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from privrisk.contract import quoted
 from privrisk.core import discovery
 from privrisk.pipeline import cli, new_paper, new_paper_templates
 from tests.conftest import REPO
@@ -85,6 +86,12 @@ def test_new_paper_writes_package_section_and_tests_into_a_checkout(tmp_path, mo
     }
     assert {k: v for k, v in cfg.items() if k != "smith2030"} == yaml.safe_load(before)
     assert 'LEDGER = Ledger("smith2030")' in (package / "claims.py").read_text()
+    # the quoted number is data, shown in the notes by the function privrisk docs --write uses
+    entries = quoted.parse((package / "quoted.yaml").read_text(), "smith2030")
+    assert list(entries) == ["fig1_odds_eps1"]
+    notes = (package / "notes.md").read_text()
+    assert quoted.with_table("smith2030", notes, entries) == notes
+    assert "| `fig1_odds_eps1` | fig1 |" in notes
     assert "fixture2099" not in "".join(t.decode() for t in _tree(tmp_path).values())
     assert package.stat().st_mode & 0o777 == 0o777 & ~_umask()
     # every shared shape of the global schema is listed in the schema's comment
@@ -190,11 +197,31 @@ def test_the_fixture_papers_claim_tests_pass_in_place():
         test()
 
 
+@pytest.mark.usefixtures("fixture_paper_found")
+def test_the_fixture_papers_quoted_numbers_are_used_shown_and_marked_placeholders():
+    """What tests/test_quoted.py checks of a shipped paper (and privrisk docs --check of its
+    notes), on the fixture paper: every entry is quoted by the code and every id the code quotes
+    has one, the notes' table is current; and its source says it is a placeholder to fill."""
+    from tests.test_quoted import _quoted_ids_in_code
+
+    assert FIXTURE in quoted.papers()
+    entries = quoted.load(FIXTURE)
+    in_code, unchecked = _quoted_ids_in_code(FIXTURE)
+    assert not unchecked and in_code == set(entries) == {"fig1_odds_eps1"}
+    notes = (FIXTURE_DIR / FIXTURE / "notes.md").read_text(encoding="utf-8")
+    assert quoted.with_table(FIXTURE, notes) == notes
+    assert "| `fig1_odds_eps1` | fig1 |" in notes
+    source = entries["fig1_odds_eps1"]["source"]
+    assert source["where"].startswith("PLACEHOLDER")
+    assert source["page"].startswith("not known") and "PLACEHOLDER" in source["page"]
+
+
 @pytest.mark.slow
 def test_a_new_paper_passes_the_contract_lint_imports_and_its_tests(tmp_path):
     """In a copy of the checkout: ``privrisk new-paper``, then what CI runs on a paper: the config
     validation, lint-imports (layers, papers independent), ruff, the contract and layout tests on
-    every paper (the new one among them) and the paper's own tests, its tiny end-to-end run with
+    every paper (the new one among them), the quoted-number tests (its quoted.yaml used by its
+    code and shown in its notes) and the paper's own tests, its tiny end-to-end run with
     assert_contract included."""
     root = tmp_path / "checkout"
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".import_linter_cache")
@@ -203,7 +230,8 @@ def test_a_new_paper_passes_the_contract_lint_imports_and_its_tests(tmp_path):
     for f in ("Snakefile", "pyproject.toml", ".importlinter"):
         shutil.copy2(REPO / f, root / f)
     (root / "tests" / "papers").mkdir(parents=True)
-    for f in ("conftest.py", "test_paper_contract.py", "test_paper_layout.py"):
+    checks = ("test_paper_contract.py", "test_paper_layout.py", "test_quoted.py")
+    for f in ("conftest.py", *checks):
         shutil.copy2(REPO / "tests" / f, root / "tests" / f)
     shutil.copytree(FIXTURE_DIR, root / "tests" / "fixture_paper", ignore=ignore)
     env = {k: v for k, v in os.environ.items() if k != discovery.ENV}
@@ -224,8 +252,6 @@ def test_a_new_paper_passes_the_contract_lint_imports_and_its_tests(tmp_path):
     # its own tests, the slow end-to-end run with assert_contract among them
     own = run(*pytest_, "-m", "slow or not slow", "tests/papers/smith2030")
     assert "4 passed" in own, own
-    # the contract and layout tests of every paper, on the new one
-    contract = run(
-        *pytest_, "-k", "smith2030", "tests/test_paper_contract.py", "tests/test_paper_layout.py"
-    )
+    # the contract, layout and quoted-number tests of every paper, on the new one
+    contract = run(*pytest_, "-k", "smith2030", *(f"tests/{f}" for f in checks))
     assert " passed" in contract and "skipped" not in contract, contract

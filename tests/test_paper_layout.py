@@ -7,8 +7,10 @@ checked on the source of every shipped paper, without importing it:
   is ``LEDGER.paper``;
 * no ``LEDGER.qualitative(...)`` in a paper: every decision is a rule of
   :mod:`privrisk.contract.verdicts` through ``LEDGER.judged(..., verdict=...)``;
-* the rows are made in the claims modules (``LEDGER.numeric`` / ``LEDGER.judged``): a figure
+* the rows are made in the claims modules (``LEDGER.quoted`` / ``LEDGER.judged``): a figure
   module computes the numbers and calls a claims function;
+* no paper module calls ``.numeric(...)``: a quoted number is data, an entry of the paper's
+  ``quoted.yaml`` made into its row by ``LEDGER.quoted(claim_id, ours=...)``;
 * ``PAPER`` is the registry's :class:`~privrisk.core.declarations.Paper`, assigned nowhere else;
 * a figure module imports no other figure module (what figures share is in ``common.py``);
 * a figure module chooses no verdict rule: the rules of :mod:`privrisk.contract.verdicts` and the
@@ -90,12 +92,21 @@ def test_rows_are_made_in_the_claims_modules(key):
         (n, c.lineno)
         for n, t in _modules(key).items()
         if not n.startswith("claims")
-        for name in ("numeric", "judged")
+        for name in ("quoted", "numeric", "judged")
         for c in _calls(t, name)
     ]
     assert not found, (
         f"{key}: ledger rows made at {found}: make them in a claims*.py function the figure calls "
         "(CONTRIBUTING, Where a thing goes inside a paper)"
+    )
+
+
+@pytest.mark.parametrize("key", PAPERS)
+def test_quoted_numbers_are_data_not_numeric_calls(key):
+    found = [(n, c.lineno) for n, t in _modules(key).items() for c in _calls(t, "numeric")]
+    assert not found, (
+        f"{key}: .numeric(...) at {found}: a quoted number is an entry of the paper's quoted.yaml "
+        "made into its row by LEDGER.quoted(claim_id, ours=...) (CONTRIBUTING, Where a thing goes inside a paper)"
     )
 
 

@@ -147,8 +147,10 @@ def _cell(value: Any) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
 
 
-def table(key: str) -> str:
-    """The Markdown table of ``key``'s quoted numbers (computed fields say how)."""
+def table(key: str, entries: dict[str, dict[str, Any]] | None = None) -> str:
+    """The Markdown table of ``key``'s quoted numbers (computed fields say how): of ``entries``
+    (:func:`parse`'s result) when given, for a paper not yet where :func:`load` finds it (``privrisk
+    new-paper`` writes the table before the package is in place), else of :func:`load`'s."""
     rows = [
         "## The numbers the paper quotes",
         "",
@@ -158,7 +160,7 @@ def table(key: str) -> str:
         "| claim id | figure | claim | paper value | tolerance | where in the paper |",
         "|---|---|---|---|---|---|",
     ]
-    for cid, e in load(key).items():
+    for cid, e in (load(key) if entries is None else entries).items():
         computed = e.get("computed", {})
 
         def value(f: str, e=e, computed=computed) -> str:
@@ -187,16 +189,17 @@ def table(key: str) -> str:
     return "\n".join(rows)
 
 
-def with_table(key: str, text: str) -> str:
+def with_table(key: str, text: str, entries: dict[str, dict[str, Any]] | None = None) -> str:
     """The notes ``text`` with the quoted-numbers block between :data:`BEGIN` and :data:`END`
-    made current (a ValueError naming the notes when the markers are not there once each)."""
+    made current (a ValueError naming the notes when the markers are not there once each);
+    ``entries`` as for :func:`table`."""
     if text.count(BEGIN) != 1 or text.count(END) != 1:
         raise ValueError(
             f"privrisk/papers/{key}/notes.md: needs exactly one {BEGIN} ... {END} block"
         )
     head, rest = text.split(BEGIN)
     _, tail = rest.split(END)
-    return f"{head}{BEGIN}\n{table(key)}\n{END}{tail}"
+    return f"{head}{BEGIN}\n{table(key, entries)}\n{END}{tail}"
 
 
 def papers() -> tuple[str, ...]:

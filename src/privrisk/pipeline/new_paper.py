@@ -1,10 +1,12 @@
 """``privrisk new-paper KEY``: the package, config section and tests a new paper needs.
 
 Writes ``src/privrisk/papers/KEY/`` (``__init__.py``, ``registry.py``, ``claims.py``,
-``figures.py``, ``schema.yaml``, ``notes.md``), appends the section ``KEY:`` to
+``figures.py``, ``schema.yaml``, ``quoted.yaml``, ``notes.md``), appends the section ``KEY:`` to
 ``config/config.yaml`` and writes ``tests/papers/KEY/`` (``test_claims.py``, ``test_pipeline.py``):
 a working one-figure analytic paper (:mod:`privrisk.pipeline.new_paper_templates`) that passes the
-paper contract as written, to be replaced figure by figure. Run it in the repository root.
+paper contract as written, to be replaced figure by figure. Run it in the repository root. The
+notes' table of the quoted numbers is written with them, by the function ``privrisk docs --write``
+uses (:func:`privrisk.contract.quoted.with_table`), so the new notes are current from the start.
 
 Everything is checked before anything is written (the key's form, that no paper, package, tests
 folder or config section of that name exists, that the config file parses); the package and the
@@ -87,6 +89,18 @@ def render(template: str, targets: Targets, shared: str = "") -> str:
     return template
 
 
+def package_files(targets: Targets, shared: str) -> dict[str, str]:
+    """The package's files (name -> text): the templates filled in, the quoted.yaml validated and
+    shown in the notes' table as ``privrisk docs --write`` would show it."""
+    from ..contract import quoted
+
+    files = {name: render(t, targets, shared) for name, t in T.PACKAGE.items()}
+    # the package is not yet where quoted.load finds it: the table is made from the text
+    entries = quoted.parse(files[quoted.FILE], targets.key)
+    files["notes.md"] = quoted.with_table(targets.key, files["notes.md"], entries)
+    return files
+
+
 def check(targets: Targets) -> None:
     """Every reason to write nothing.
 
@@ -159,12 +173,12 @@ def _umask() -> int:
 def write(targets: Targets) -> None:
     """Check, then write the package, the tests and the config section; all or nothing."""
     check(targets)
-    shared = shapes()
+    files = package_files(targets, shapes())
     new_config = config_text(targets)
     staged: list[Path] = []
     moved: list[Path] = []
     try:
-        pkg = _stage(targets.package, {n: render(t, targets, shared) for n, t in T.PACKAGE.items()})
+        pkg = _stage(targets.package, files)
         staged.append(pkg)
         tests = _stage(targets.tests, {n: render(t, targets) for n, t in T.TESTS.items()})
         staged.append(tests)
@@ -201,7 +215,8 @@ def parser() -> argparse.ArgumentParser:
             "Run it in the repository root."
         ),
         epilog=(
-            f"Writes {PAPERS}/KEY/ (registry.py, claims.py, figures.py, schema.yaml, notes.md), "
+            f"Writes {PAPERS}/KEY/ (registry.py, claims.py, figures.py, schema.yaml, quoted.yaml, "
+            "notes.md with the table of quoted.yaml), "
             f"the section KEY: at the end of {CONFIG} and {TESTS}/KEY/ (test_claims.py, "
             "test_pipeline.py); no section in config/tiny.yaml or config/paper.yaml is needed. "
             "Refuses (exit 2, writing nothing) a malformed or existing key."

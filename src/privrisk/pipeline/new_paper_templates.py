@@ -3,8 +3,10 @@ placeholders ``__KEY__``, ``__PACKAGE__``, ``__CONFIG__``, ``__TESTS__`` (the pa
 and ``__SHAPES__`` (the schema's shared shapes at the time of writing).
 
 A working analytic paper: one figure (Theorem 1's membership bound at one prior), one claim
-decided by an exact rule, one quoted number, their tests and a tiny end-to-end run. Each file's
-comments answer what a contributor would otherwise guess (CONTRIBUTING "Adding a paper").
+decided by an exact rule, one quoted number (an entry of ``quoted.yaml`` whose ``source`` is a
+placeholder to fill from the paper; the notes' table of it is written by
+:mod:`privrisk.pipeline.new_paper`), their tests and a tiny end-to-end run. Each file's comments
+answer what a contributor would otherwise guess (CONTRIBUTING "Adding a paper").
 ``tests/fixture_paper/`` is this output for the key ``fixture2099`` (a test keeps them equal).
 """
 
@@ -48,10 +50,11 @@ CLAIMS = '''"""__KEY__'s claims: the paper's one ledger and one small function p
 its ledger row.
 
 The figures compute the numbers and call these functions; a rule of
-:mod:`privrisk.contract.verdicts` (a statement) or ``LEDGER.numeric`` (a quoted number) turns the
-numbers into a status: no comparison is written here or in a figure (CONTRIBUTING "Where a thing
-goes inside a paper"). __TESTS__/test_claims.py gives each function numbers where
-its claim holds and numbers where it fails.
+:mod:`privrisk.contract.verdicts` (a statement) or ``LEDGER.quoted`` (a number the paper quotes,
+an entry of quoted.yaml) turns the numbers into a status: no comparison is written here or in a
+figure (CONTRIBUTING "Where a thing goes inside a paper").
+__TESTS__/test_claims.py gives each function numbers where its claim holds and
+numbers where it fails.
 """
 
 from __future__ import annotations
@@ -83,18 +86,15 @@ def prior_at_zero(*, figure: str, eps, bound, prior: float) -> Claim:
     )
 
 
-def odds_at_one(*, figure: str, eps, bound, prior: float) -> Claim:
+def odds_at_one(*, eps, bound, prior: float) -> Claim:
     """A number the paper quotes: at ε = 1 the bound's odds are e ≈ 2.718 times the prior odds.
-    ``LEDGER.numeric`` decides it: reproduced when |ours − paper_value| <= tolerance."""
+    Its figure, claim, paper value, tolerance and source are the entry ``fig1_odds_eps1`` of
+    quoted.yaml (data, not code); the code gives only ``ours`` (and ``se=…``, a Monte Carlo
+    standard error, when it has one). ``LEDGER.quoted`` decides it: reproduced when
+    |ours − paper_value| <= tolerance (+ 2 se)."""
     b = float(np.interp(1.0, eps, bound))
-    return LEDGER.numeric(
-        figure=figure,
-        claim_id=f"{figure}_odds_eps1",
-        claim="at ε = 1 the posterior odds are e ≈ 2.718 times the prior odds",
-        paper_value=2.718,
-        ours=(b / (1 - b)) / (prior / (1 - prior)),
-        tolerance=1e-3,  # the quoted digits; se=… adds a Monte Carlo standard error
-    )
+    # the id is a literal: tests/test_quoted.py matches the ids the code quotes with the file's
+    return LEDGER.quoted("fig1_odds_eps1", ours=(b / (1 - b)) / (prior / (1 - prior)))
 '''
 
 FIGURES = '''"""__KEY__'s figures: each ``figN(params)`` returns a FigureResult (CONTRIBUTING "Adding a
@@ -127,7 +127,7 @@ def fig1(params) -> FigureResult:
         # the figure computes the numbers; claims.py makes the rows
         claims=[
             paper_claims.prior_at_zero(figure="fig1", eps=eps, bound=bound, prior=p),
-            paper_claims.odds_at_one(figure="fig1", eps=eps, bound=bound, prior=p),
+            paper_claims.odds_at_one(eps=eps, bound=bound, prior=p),
         ],
         # the caption of record, readable without the paper (the docstring is only the title)
         caption=f"Positive accuracy bound at prior {p:g} against ε.",
@@ -162,6 +162,29 @@ The docs site shows this file on the paper's page.
 
 Figure 1 is the example `privrisk new-paper` wrote: Theorem 1's bound at one prior, on a grid of
 ε that contains 0 and 1, where its two claims read the curve.
+
+<!-- quoted:begin -->
+<!-- quoted:end -->
+"""
+
+QUOTED = """# __KEY__'s quoted numbers: one entry per number the ledger compares with the paper, keyed by
+# claim id (schema: privrisk/contract/quoted.schema.yaml). The code gives ours and the fields the
+# entry names under `computed` (field -> how, e.g. `tolerance: from the config`):
+# LEDGER.quoted("<claim id>", ours=…) in claims.py; every entry is quoted by the code and every id
+# the code quotes has an entry (tests/test_quoted.py). `privrisk docs --write` shows them as a table
+# in notes.md. Optional fields: derived, data, note, note_if_differs, standin_note; source.spec.
+#
+# PLACEHOLDER: the example entry privrisk new-paper wrote. Replace it with the paper's numbers and
+# fill each `source` from the paper: `where` its figure, table or section; `page` the page number
+# (an integer), or a string starting 'not known:' that says why not.
+fig1_odds_eps1:
+  figure: fig1
+  claim: at ε = 1 the posterior odds are e ≈ 2.718 times the prior odds
+  paper_value: 2.718
+  tolerance: 0.001  # the quoted digits; the code's se=… adds 2 standard errors
+  source:
+    where: 'PLACEHOLDER: the figure, table or section of the paper that quotes it'
+    page: 'not known: PLACEHOLDER, the page of the paper that quotes it'
 """
 
 #: appended to the config file; no section in config/tiny.yaml or config/paper.yaml is needed
@@ -202,10 +225,10 @@ def test_prior_at_zero_holds_and_fails():
 
 
 def test_odds_at_one_reproduces_and_differs():
-    row = claims.odds_at_one(figure="fig1", eps=EPS, bound=closed_form(EPS, 0.2), prior=0.2)
+    row = claims.odds_at_one(eps=EPS, bound=closed_form(EPS, 0.2), prior=0.2)
     assert row.status == "reproduced" and abs(row.ours - np.e) < 1e-7
     doubled = closed_form(2 * EPS, 0.2)  # odds e² times the prior's at ε = 1
-    row = claims.odds_at_one(figure="fig1", eps=EPS, bound=doubled, prior=0.2)
+    row = claims.odds_at_one(eps=EPS, bound=doubled, prior=0.2)
     assert row.status == "differs"
 
 
@@ -250,6 +273,7 @@ PACKAGE = {
     "claims.py": CLAIMS,
     "figures.py": FIGURES,
     "schema.yaml": SCHEMA,
+    "quoted.yaml": QUOTED,
     "notes.md": NOTES,
 }
 TESTS = {"test_claims.py": TEST_CLAIMS, "test_pipeline.py": TEST_PIPELINE}

@@ -2,10 +2,11 @@
 its ledger row.
 
 The figures compute the numbers and call these functions; a rule of
-:mod:`privrisk.contract.verdicts` (a statement) or ``LEDGER.numeric`` (a quoted number) turns the
-numbers into a status: no comparison is written here or in a figure (CONTRIBUTING "Where a thing
-goes inside a paper"). tests/fixture_paper/tests/test_claims.py gives each function numbers where
-its claim holds and numbers where it fails.
+:mod:`privrisk.contract.verdicts` (a statement) or ``LEDGER.quoted`` (a number the paper quotes,
+an entry of quoted.yaml) turns the numbers into a status: no comparison is written here or in a
+figure (CONTRIBUTING "Where a thing goes inside a paper").
+tests/fixture_paper/tests/test_claims.py gives each function numbers where its claim holds and
+numbers where it fails.
 """
 
 from __future__ import annotations
@@ -37,15 +38,12 @@ def prior_at_zero(*, figure: str, eps, bound, prior: float) -> Claim:
     )
 
 
-def odds_at_one(*, figure: str, eps, bound, prior: float) -> Claim:
+def odds_at_one(*, eps, bound, prior: float) -> Claim:
     """A number the paper quotes: at ε = 1 the bound's odds are e ≈ 2.718 times the prior odds.
-    ``LEDGER.numeric`` decides it: reproduced when |ours − paper_value| <= tolerance."""
+    Its figure, claim, paper value, tolerance and source are the entry ``fig1_odds_eps1`` of
+    quoted.yaml (data, not code); the code gives only ``ours`` (and ``se=…``, a Monte Carlo
+    standard error, when it has one). ``LEDGER.quoted`` decides it: reproduced when
+    |ours − paper_value| <= tolerance (+ 2 se)."""
     b = float(np.interp(1.0, eps, bound))
-    return LEDGER.numeric(
-        figure=figure,
-        claim_id=f"{figure}_odds_eps1",
-        claim="at ε = 1 the posterior odds are e ≈ 2.718 times the prior odds",
-        paper_value=2.718,
-        ours=(b / (1 - b)) / (prior / (1 - prior)),
-        tolerance=1e-3,  # the quoted digits; se=… adds a Monte Carlo standard error
-    )
+    # the id is a literal: tests/test_quoted.py matches the ids the code quotes with the file's
+    return LEDGER.quoted("fig1_odds_eps1", ours=(b / (1 - b)) / (prior / (1 - prior)))

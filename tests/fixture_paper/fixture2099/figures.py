@@ -28,7 +28,7 @@ def fig1(params) -> FigureResult:
         # the figure computes the numbers; claims.py makes the rows
         claims=[
             paper_claims.prior_at_zero(figure="fig1", eps=eps, bound=bound, prior=p),
-            paper_claims.odds_at_one(figure="fig1", eps=eps, bound=bound, prior=p),
+            paper_claims.odds_at_one(eps=eps, bound=bound, prior=p),
         ],
         # the caption of record, readable without the paper (the docstring is only the title)
         caption=f"Positive accuracy bound at prior {p:g} against ε.",

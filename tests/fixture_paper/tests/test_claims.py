@@ -27,10 +27,10 @@ def test_prior_at_zero_holds_and_fails():
 
 
 def test_odds_at_one_reproduces_and_differs():
-    row = claims.odds_at_one(figure="fig1", eps=EPS, bound=closed_form(EPS, 0.2), prior=0.2)
+    row = claims.odds_at_one(eps=EPS, bound=closed_form(EPS, 0.2), prior=0.2)
     assert row.status == "reproduced" and abs(row.ours - np.e) < 1e-7
     doubled = closed_form(2 * EPS, 0.2)  # odds e² times the prior's at ε = 1
-    row = claims.odds_at_one(figure="fig1", eps=EPS, bound=doubled, prior=0.2)
+    row = claims.odds_at_one(eps=EPS, bound=doubled, prior=0.2)
     assert row.status == "differs"
 
 
