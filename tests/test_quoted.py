@@ -44,15 +44,11 @@ def _quoted_ids_in_code(key: str) -> tuple[set[str], list[str]]:
 
 
 def test_every_paper_has_quoted_numbers():
-    assert set(PAPERS) == {"thudi2022", "lowy2024", "pankova2022", "swanberg2025", "xu2022"}
-    counts = {k: len(quoted.load(k)) for k in PAPERS}
-    assert counts == {
-        "thudi2022": 13,
-        "lowy2024": 10,
-        "pankova2022": 7,
-        "swanberg2025": 19,
-        "xu2022": 3,
-    }
+    """The five papers' quoted numbers, pinned (a lost entry fails here); a paper added later
+    (``privrisk new-paper``) brings its own file and is checked by the tests below."""
+    shipped = {"thudi2022": 13, "lowy2024": 10, "pankova2022": 7, "swanberg2025": 19, "xu2022": 3}
+    assert set(shipped) <= set(PAPERS)
+    assert {k: len(quoted.load(k)) for k in shipped} == shipped
 
 
 @pytest.mark.parametrize("key", PAPERS)
