@@ -230,12 +230,13 @@ def _load(path: str, kwargs: dict):
     from privrisk.core.safe_io import FileRefused, read_json
 
     from . import BadInput, audit_section
-    from .inputs import MAX_FILE_BYTES
+    from .inputs import MAX_FILE_BYTES, read_text
     from .validate import CardError, load
 
     if kwargs:
         other = "--" + next(iter(kwargs)).replace("_", "-")
         raise BadInput("load", f"a saved card carries its own inputs; drop {other}")
+    read_text("load", path)  # a file of another kind (scores, an audit report) named as such
     try:  # a regular file, a stated size cap, bounded nesting, a byte-order mark stripped
         data = read_json(path, max_bytes=MAX_FILE_BYTES, what="--load")
     except FileRefused as err:
