@@ -74,7 +74,9 @@ def _json(text: str) -> Sniffed | None:
     if schema == "privrisk.riskcard":
         return Sniffed("card", "a saved risk card", "schema privrisk.riskcard")
     if isinstance(schema, str) and schema.startswith("privrisk.audit"):
-        return Sniffed("report", "an audit report", f"schema {schema}, as privrisk audit --json writes")
+        return Sniffed(
+            "report", "an audit report", f"schema {schema}, as privrisk audit --json writes"
+        )
     return None
 
 
