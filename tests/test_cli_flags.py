@@ -177,7 +177,8 @@ def files(tmp_path_factory) -> dict[str, str]:
     member = rng.random(400) < 0.5
     score = rng.normal(0, 1, 400) + 1.5 * member
     (d / "scores.csv").write_text(
-        "score,member\n" + "".join(f"{s:.6f},{int(m)}\n" for s, m in zip(score, member))
+        "score,member\n"
+        + "".join(f"{s:.6f},{int(m)}\n" for s, m in zip(score, member, strict=True))
     )
     (d / "rdp.csv").write_text("order,rdp\n2,0.2\n4,0.4\n8,0.8\n16,1.6\n32,3.2\n")
     (d / "profile.txt").write_text("eps delta\n0 0.3\n1 0.05\n2 1e-3\n3 1e-5\n4 1e-7\n")

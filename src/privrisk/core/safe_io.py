@@ -72,6 +72,12 @@ def _long_name(path: str | os.PathLike) -> str | None:
     return None
 
 
+def too_long(path: str | os.PathLike) -> str | None:
+    """Why ``path`` cannot be used (a component longer than :data:`NAME_MAX`: ``os.stat`` and
+    ``Path.is_dir`` raise on it), or None."""
+    return _long_name(path)
+
+
 def _why(err: OSError) -> str:
     return (err.strerror or type(err).__name__).lower()
 

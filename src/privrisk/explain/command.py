@@ -202,20 +202,22 @@ def check_output_path(argument: str, path: str, *, inputs=()) -> None:
     import os
     from pathlib import Path
 
-    from privrisk.core.safe_io import FileRefused, check_output
+    from privrisk.core.safe_io import FileRefused, check_output, shown, too_long
 
     from . import BadInput
 
     if path is None or str(path).strip() == "":
         raise BadInput(argument, "needs a file name, got an empty one")
+    if long := too_long(path):  # before any stat of it (which raises on such a name)
+        raise BadInput(argument, f"{shown(path)}: {long}")
     p = Path(path)
     if p.is_dir() or str(path).endswith(os.sep):
         raise BadInput(argument, f"{path} is a directory; give a file name such as card.html")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
-        raise BadInput(argument, f"no such folder: {parent}")
+        raise BadInput(argument, f"{path}: no folder {parent} to write it in")
     if not os.access(parent, os.W_OK):
-        raise BadInput(argument, f"cannot write in {parent}")
+        raise BadInput(argument, f"{path}: cannot write in {parent}")
     try:  # a device, a pipe, or a file this command reads (privrisk.core.safe_io)
         check_output(path, inputs=inputs, what=argument)
     except FileRefused as err:

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special, stats
 
-
 _FLOOR = -60.0  # terms below e^-60 of the total change no digit of δ that matters
 
 
