@@ -168,6 +168,11 @@ def _panel_html(p: dict) -> list[str]:
         f'<td class="value" data-key="{e(k)}">{e(p["text"][k][i])}</td>'
         f'<td class="value card-value">{e(p["card"][k])}</td></tr>'
         for k in p["keys"]
+    ) + "".join(  # numbers the knob moves that are no probability: in the table, not plotted
+        f"<tr><td>{e(p['extra_labels'][k])}</td>"
+        f'<td class="value" data-key="{e(k)}">{e(p["extra_text"][k][i])}</td>'
+        f'<td class="value card-value">{e(p["extra_card"][k])}</td></tr>'
+        for k in p.get("extra", ())
     )
     n = len(p["x"])
     return [
@@ -264,6 +269,10 @@ function show(p, i) {
   for (const key of p.keys) {
     document.querySelector('#readout-' + p.name + ' [data-key="' + key + '"]').textContent =
       p.text[key][i];
+  }
+  for (const key of p.extra || []) {
+    document.querySelector('#readout-' + p.name + ' [data-key="' + key + '"]').textContent =
+      p.extra_text[key][i];
   }
   Plotly.relayout('plot-' + p.name, {shapes: shapes(p, i)});
 }
