@@ -323,3 +323,102 @@ def test_the_explain_docs_write_refused_is_one_line_and_leaves_the_page(
     out, err = capsys.readouterr()
     assert (out, err) == ("", f"page {page}: cannot be written (no space left on device)\n")
     assert page.read_text() == text and sorted(tmp_path.iterdir()) == [page]
+
+
+# --- content: a file of the right kind whose content is ambiguous or wrong --------------------
+
+#: every command line that reads attack results, given the file (a new reader goes here)
+ATTACK_READERS = {
+    "audit": lambda p: ["audit", p],
+    "explain --audit": lambda p: ["explain", "--epsilon", "1", "--audit", p],
+}
+#: every command line that reads a curve file, given the file and the flag
+CURVE_READERS = {
+    "explain": lambda flag, p: ["explain", flag, p, "--delta", "1e-5"],
+    "audit": lambda flag, p: ["audit", "{SCORES}", flag, p, "--delta", "1e-5"],
+}
+
+
+def _rows(header: str, row: str, n: int = 40) -> str:
+    lines = [row.format(s=i * 0.1, m=i % 2, neg=-i * 0.1, flip=1 - i % 2, g="ab"[i % 2])
+             for i in range(n)]  # fmt: skip
+    return header + "\n" + "\n".join(lines) + "\n"
+
+
+def _complex_npz(path):
+    import numpy as np
+
+    np.savez(path, score=np.arange(40) * 0.1 + 1j, member=np.arange(40) % 2)
+
+
+#: case -> (file name, its content (text, or a function writing it), what the line must say)
+ATTACK_CONTENT = {
+    "duplicate-score": ("s.csv", _rows("score,member,score", "{s},{m},{neg}"),
+                        "column 'score' appears 2 times"),
+    "duplicate-member": ("s.csv", _rows("score,member, member", "{s},{m},{flip}"),
+                         "column 'member' appears 2 times"),
+    "two-layouts": ("s.csv", _rows("score,member,hit,prior", "{s},{m},{m},0.3"),
+                    "both membership columns"),
+    "blank-group": ("s.csv", _rows("score,member,group", "{s},{m},") , "blank"),
+    "complex-scores": ("s.npz", _complex_npz, "must be real numbers"),
+    "header-only": ("s.csv", "score,member\n", "no rows"),
+    "nan-score": ("s.csv", _rows("score,member", "nan,{m}"), "NaN"),
+    "member-not-binary": ("s.csv", _rows("score,member", "{s},2"), "must be 0 or 1"),
+    "too-few": ("s.csv", _rows("score,member", "{s},{m}", n=8), "at least 10 of each"),
+    "no-known-columns": ("s.csv", _rows("a,b", "{s},{m}"), "needs columns 'score' and 'member'"),
+    "an-rdp-curve": ("s.csv", "order,rdp\n2,0.2\n4,0.4\n", "looks like an RDP curve"),
+    "unknown-type": ("s.txt", "score,member\n", "unknown file type"),
+}  # fmt: skip
+#: case -> (content of a curve file, what the line must say), for --rdp and --profile
+CURVE_CONTENT = {
+    "nan": ("2,nan\n4,0.4\n", "NaN"),
+    "three-columns": ("2,0.2,1\n", "expected two columns"),
+    "not-numbers": ("2,0.2\nx,y\n", "not two numbers"),
+    "empty": ("# nothing\n", "no rows"),
+    "scores": (SCORES_CSV, "looks like membership scores"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ATTACK_CONTENT))
+@pytest.mark.parametrize("reader", sorted(ATTACK_READERS))
+def test_bad_attack_results_are_one_line_through_every_reader(reader, case, tmp_path, capsys):
+    name, content, needle = ATTACK_CONTENT[case]
+    path = tmp_path / name
+    if callable(content):
+        content(path)
+    else:
+        path.write_text(content)
+    before = sorted(tmp_path.iterdir())
+    assert cli.main(ATTACK_READERS[reader](str(path))) == 2
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert out == "" and len(lines) == 1 and "Traceback" not in err, err
+    assert str(path) in lines[0] and needle in lines[0], lines[0]
+    assert sorted(tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize("case", sorted(CURVE_CONTENT))
+@pytest.mark.parametrize("flag", ["--rdp", "--profile"])
+@pytest.mark.parametrize("reader", sorted(CURVE_READERS))
+def test_a_bad_curve_file_is_one_line_through_every_reader(reader, flag, case, tmp_path, capsys):
+    content, needle = CURVE_CONTENT[case]
+    (path := tmp_path / "curve.csv").write_text(content)
+    (scores := tmp_path / "scores.csv").write_text(SCORES_CSV)
+    argv = [a.replace("{SCORES}", str(scores)) for a in CURVE_READERS[reader](flag, str(path))]
+    assert cli.main(argv) == 2
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert out == "" and len(lines) == 1 and "Traceback" not in err, err
+    assert f"{flag}: " in lines[0] and needle in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("confidence", ["1e-300", "0.4", "0.9999999", "1", "nan", "x"])
+@pytest.mark.parametrize("reader", sorted(ATTACK_READERS))
+def test_a_confidence_outside_the_sane_range_through_every_reader(
+    reader, confidence, tmp_path, capsys
+):
+    (path := tmp_path / "scores.csv").write_text(SCORES_CSV)
+    assert cli.main([*ATTACK_READERS[reader](str(path)), "--confidence", confidence]) == 2
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert out == "" and len(lines) == 1 and "--confidence" in lines[0], err
