@@ -185,7 +185,16 @@ KINDS = {
         "card",
         "audit_report",
     ],  # fmt: skip
-    "output": ["fifo", "char_device", "directory", "missing_folder", "long_name", "the_input"],
+    # ... and a file of another kind there (scores: `--html scores.csv` replaced them)
+    "output": [
+        "fifo",
+        "char_device",
+        "directory",
+        "missing_folder",
+        "long_name",
+        "the_input",
+        "scores",
+    ],  # fmt: skip
 }
 #: a scores file the commands accept (the audit's file where a flag needs one beside it)
 SCORES_CSV = "score,member\n" + "".join(f"{0.1 * (i % 7) + (i % 2)},{i % 2}\n" for i in range(60))
@@ -218,6 +227,7 @@ def test_a_bad_path_is_one_line_and_exit_2(command, flag, kind, tmp_path, monkey
     # nothing here may start Snakemake (the refusal comes first): it would take seconds
     monkeypatch.setattr(completeness, "summary", _no_snakemake)
     monkeypatch.chdir(REPO)
+    what = PATH_FLAGS[command][flag]
     argv = _argv(command, flag, _bad(tmp_path, kind), tmp_path)
     path = argv[-1]
     before = {p: p.stat().st_mtime_ns for p in tmp_path.iterdir() if p.is_file()}
@@ -233,7 +243,9 @@ def test_a_bad_path_is_one_line_and_exit_2(command, flag, kind, tmp_path, monkey
         assert re.search(r"over the \d+(\.\d+)? MiB limit", lines[0]), lines[0]
     if kind == "oversized_audit":
         assert "over the 4 GiB limit" in lines[0], lines[0]
-    if kind in ("scores", "rdp_curve", "card", "audit_report"):
+    if kind in ("scores", "rdp_curve", "card", "audit_report") and what == "output":
+        assert "the file there looks like membership scores" in lines[0], lines[0]
+    elif kind in ("scores", "rdp_curve", "card", "audit_report"):
         assert "looks like" in lines[0] and "expected" in lines[0], lines[0]
     assert out == ""
     # nothing written: no file changed, none added (a temporary file included)

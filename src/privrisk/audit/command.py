@@ -107,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     inputs = [args.file, *(f for f in (args.rdp, args.profile) if f)]
     if args.out is not None:
         try:  # before the work: nothing is computed for an output that would be refused
-            check_output(args.out, inputs=inputs, what="--out")
+            check_output(args.out, inputs=inputs, what="--out", kind="report")
         except FileRefused as err:
             print(f"privrisk audit: error: {err}", file=sys.stderr)
             return 2
@@ -125,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json = report.to_json()
     if args.out is not None:
         try:  # atomic; never over an input, a folder or a device (privrisk.core.safe_io)
-            write_output(args.out, as_json + "\n", inputs=inputs, what="--out")
+            write_output(args.out, as_json + "\n", inputs=inputs, what="--out", kind="report")
         except FileRefused as err:
             print(f"privrisk audit: error: {err}", file=sys.stderr)
             return 2

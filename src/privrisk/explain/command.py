@@ -219,7 +219,7 @@ def check_output_path(argument: str, path: str, *, inputs=()) -> None:
     if not os.access(parent, os.W_OK):
         raise BadInput(argument, f"{path}: cannot write in {parent}")
     try:  # a device, a pipe, or a file this command reads (privrisk.core.safe_io)
-        check_output(path, inputs=inputs, what=argument)
+        check_output(path, inputs=inputs, what=argument, kind="html")
     except FileRefused as err:
         raise BadInput(argument, str(err).removeprefix(f"{argument} ")) from None
 

@@ -95,7 +95,9 @@ def main(argv=None) -> int:
             from .render import write_atomic
 
             try:  # a page replaced by a folder or a device meanwhile, a full disk: the page
-                write_atomic(path, new, what="page")  # is unchanged, no temporary file is left
+                write_atomic(
+                    path, new, what="page", kind=None
+                )  # is unchanged, no temporary file is left
             except FileRefused as err:
                 print(err, file=sys.stderr)
                 return 2

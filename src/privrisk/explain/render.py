@@ -344,7 +344,9 @@ def png(fig) -> bytes:
     return buf.getvalue()
 
 
-def write_atomic(path: str | os.PathLike, content: str, *, inputs=(), what: str = "--html") -> None:
+def write_atomic(
+    path: str | os.PathLike, content: str, *, inputs=(), what: str = "--html", kind="html"
+) -> None:
     """Write the whole file or nothing, never over one of the command's ``inputs``, a folder, a
     device or a pipe (:func:`privrisk.core.safe_io.write_output`): any refusal or failure is a
     :class:`~privrisk.core.safe_io.FileRefused` (a ``ValueError``) whose message is one line
@@ -355,4 +357,4 @@ def write_atomic(path: str | os.PathLike, content: str, *, inputs=(), what: str 
         raise FileRefused(f"{what}: needs a file name, got an empty one")
     if str(path).endswith(os.sep):
         raise FileRefused(f"{what} {path}: is a directory, not a regular file")
-    write_output(path, content, inputs=inputs, what=what)
+    write_output(path, content, inputs=inputs, what=what, kind=kind)

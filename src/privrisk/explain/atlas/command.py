@@ -58,7 +58,7 @@ def main(argv=None) -> int:
 
     try:
         if args.html:  # before any work: a folder, a device, a pipe, a missing folder, a long name
-            check_output(args.html, what="--html")
+            check_output(args.html, what="--html", kind="html")
         atlas = load()
         cards.check_periods(args.periods)
         prior = cards.PRIOR if args.prior is None else _prob("--prior", args.prior)
@@ -93,7 +93,7 @@ def main(argv=None) -> int:
     elif args.html:
         page = render.page(rows, lints, prior=prior, recon_prior=recon)
         try:  # atomically, never over a device or a folder put there since the check
-            path = write_output(args.html, page, what="--html")
+            path = write_output(args.html, page, what="--html", kind="html")
         except FileRefused as err:
             print(f"privrisk atlas: {err}", file=sys.stderr)
             return 2
