@@ -123,3 +123,35 @@ def mismatch(data: bytes | str, expected: str, *, also: tuple[str, ...] = ()) ->
     if found is None or found.kind == expected or found.kind in also:
         return None
     return f"looks like {found.what} ({found.evidence}), expected {EXPECTED[expected]}"
+
+
+#: what an output of each kind is, in a message
+WRITTEN = {"html": "an HTML page", "report": "an audit report"}
+
+
+def check_output_kind(path, kind: str, *, what: str) -> None:
+    """Refuse (:class:`~privrisk.core.safe_io.FileRefused`, one line naming ``what`` and the
+    path) an output ``path`` where a regular file clearly of another kind than ``kind`` already
+    is: ``--html scores.csv`` replaced the scores with a page. Absent, unreadable, not regular
+    (:func:`~privrisk.core.safe_io.check_output` refuses those) or of no clear kind: no refusal."""
+    import os
+    import stat
+
+    from .safe_io import FileRefused, shown
+
+    try:
+        fd = os.open(os.fspath(path), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except (OSError, ValueError):
+        return
+    try:
+        head = os.read(fd, HEAD) if stat.S_ISREG(os.fstat(fd).st_mode) else None
+    except OSError:
+        head = None
+    finally:
+        os.close(fd)
+    found = None if head is None else sniff(head)
+    if found is not None and found.kind != kind:
+        raise FileRefused(
+            f"{what} {shown(path)}: the file there looks like {found.what} ({found.evidence}); "
+            f"writing {WRITTEN.get(kind, kind)} over it would destroy it: name another file"
+        )

@@ -72,12 +72,6 @@ def _long_name(path: str | os.PathLike) -> str | None:
     return None
 
 
-def too_long(path: str | os.PathLike) -> str | None:
-    """Why ``path`` cannot be used (a component longer than :data:`NAME_MAX`: ``os.stat`` and
-    ``Path.is_dir`` raise on it), or None."""
-    return _long_name(path)
-
-
 def _why(err: OSError) -> str:
     return (err.strerror or type(err).__name__).lower()
 
@@ -186,17 +180,11 @@ def _check_kind(path, what: str, is_kind, noun: str, wanted: str) -> Path:
 
 
 def check_output(
-    path: str | os.PathLike,
-    *,
-    inputs: Iterable[str | os.PathLike] = (),
-    what: str = "output",
-    kind: str | None = None,
+    path: str | os.PathLike, *, inputs: Iterable[str | os.PathLike] = (), what: str = "output"
 ) -> Path:
     """``path`` if a command may write it: absent (in an existing folder) or a regular file, and
-    none of the command's ``inputs``, and (given the ``kind`` of file written, a kind of
-    :mod:`.file_kinds`) not clearly a file of another kind (``--html scores.csv`` replaced the
-    scores with a page); else :class:`FileRefused` naming it. Called before the command does its
-    work, so that nothing is computed for an output that would be refused."""
+    none of the command's ``inputs``; else :class:`FileRefused` naming it. Called before the
+    command does its work, so that nothing is computed for an output that would be refused."""
     path = Path(path)
     where = f"{what} {shown(path)}"
     if long := _long_name(path):
@@ -221,37 +209,7 @@ def check_output(
                 f"{where}: is an input of this command ({shown(given)}); writing it would "
                 "destroy it: name another file"
             )
-    if kind is not None and (found := _other_kind(path, kind)) is not None:
-        raise FileRefused(
-            f"{where}: the file there looks like {found.what} ({found.evidence}); writing "
-            f"{WRITTEN.get(kind, kind)} over it would destroy it: name another file"
-        )
     return path
-
-
-#: what an output of each kind is, in a message
-WRITTEN = {"html": "an HTML page", "report": "an audit report"}
-
-
-def _other_kind(path: Path, kind: str):
-    """The :class:`.file_kinds.Sniffed` of the regular file at ``path`` when it is clearly of
-    another kind than ``kind``; None otherwise (or when it cannot be read: the write says why)."""
-    from .file_kinds import HEAD, sniff
-
-    try:
-        fd = os.open(os.fspath(path), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        head = os.read(fd, HEAD)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    found = sniff(head)
-    return found if found is not None and found.kind != kind else None
 
 
 def write_output(
@@ -260,13 +218,12 @@ def write_output(
     *,
     inputs: Iterable[str | os.PathLike] = (),
     what: str = "output",
-    kind: str | None = None,
 ) -> Path:
     """Write ``data`` (text as UTF-8) to ``path`` atomically after :func:`check_output`; any
     failure (a full disk, a device put there meanwhile) is a :class:`FileRefused`, with the
     target unchanged and no temporary file left."""
     inputs = list(inputs)
-    path = check_output(path, inputs=inputs, what=what, kind=kind)
+    path = check_output(path, inputs=inputs, what=what)
     raw = data.encode() if isinstance(data, str) else data
     # a name of its own beside the target (same file system, so the rename is atomic); short
     # enough for a target whose name is NAME_MAX long

@@ -202,14 +202,19 @@ def check_output_path(argument: str, path: str, *, inputs=()) -> None:
     import os
     from pathlib import Path
 
-    from privrisk.core.safe_io import FileRefused, check_output, shown, too_long
+    from privrisk.core.file_kinds import check_output_kind
+    from privrisk.core.safe_io import NAME_MAX, FileRefused, check_output, shown
 
     from . import BadInput
 
     if path is None or str(path).strip() == "":
         raise BadInput(argument, "needs a file name, got an empty one")
-    if long := too_long(path):  # before any stat of it (which raises on such a name)
-        raise BadInput(argument, f"{shown(path)}: {long}")
+    longest = max((len(part) for part in Path(str(path)).parts), default=0)
+    if longest > NAME_MAX:  # before any stat of it (which raises on such a name)
+        raise BadInput(
+            argument,
+            f"{shown(path)}: a name in it is {longest} characters long (at most {NAME_MAX})",
+        )
     p = Path(path)
     if p.is_dir() or str(path).endswith(os.sep):
         raise BadInput(argument, f"{path} is a directory; give a file name such as card.html")
@@ -219,7 +224,8 @@ def check_output_path(argument: str, path: str, *, inputs=()) -> None:
     if not os.access(parent, os.W_OK):
         raise BadInput(argument, f"{path}: cannot write in {parent}")
     try:  # a device, a pipe, or a file this command reads (privrisk.core.safe_io)
-        check_output(path, inputs=inputs, what=argument, kind="html")
+        check_output(path, inputs=inputs, what=argument)
+        check_output_kind(path, "html", what=argument)  # not over scores, a curve, a card
     except FileRefused as err:
         raise BadInput(argument, str(err).removeprefix(f"{argument} ")) from None
 

@@ -357,4 +357,8 @@ def write_atomic(
         raise FileRefused(f"{what}: needs a file name, got an empty one")
     if str(path).endswith(os.sep):
         raise FileRefused(f"{what} {path}: is a directory, not a regular file")
-    write_output(path, content, inputs=inputs, what=what, kind=kind)
+    if kind is not None:  # not over a file of another kind (privrisk.core.file_kinds)
+        from privrisk.core.file_kinds import check_output_kind
+
+        check_output_kind(path, kind, what=what)
+    write_output(path, content, inputs=inputs, what=what)

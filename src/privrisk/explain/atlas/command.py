@@ -52,13 +52,15 @@ def main(argv=None) -> int:
     import privrisk.explain.atlas.cards as cards
     import privrisk.explain.atlas.lint as lint
     import privrisk.explain.atlas.render as render
+    from privrisk.core.file_kinds import check_output_kind
     from privrisk.core.safe_io import FileRefused, check_output, write_output
 
     from .schema import AtlasError, load
 
     try:
         if args.html:  # before any work: a folder, a device, a pipe, a missing folder, a long name
-            check_output(args.html, what="--html", kind="html")
+            check_output(args.html, what="--html")
+            check_output_kind(args.html, "html", what="--html")
         atlas = load()
         cards.check_periods(args.periods)
         prior = cards.PRIOR if args.prior is None else _prob("--prior", args.prior)
@@ -93,7 +95,7 @@ def main(argv=None) -> int:
     elif args.html:
         page = render.page(rows, lints, prior=prior, recon_prior=recon)
         try:  # atomically, never over a device or a folder put there since the check
-            path = write_output(args.html, page, what="--html", kind="html")
+            path = write_output(args.html, page, what="--html")
         except FileRefused as err:
             print(f"privrisk atlas: {err}", file=sys.stderr)
             return 2
