@@ -235,3 +235,89 @@ def test_chromium_without_javascript_shows_the_static_card(page):
             )
         finally:
             browser.close()
+
+
+# --- the δ slider moves what depends on δ ---------------------------------------------------
+
+DPSGD = dict(noise_multiplier=1.1, sample_rate=0.01, steps=600, delta=1e-5)
+
+
+def test_the_delta_slider_follows_only_rows_delta_moves_and_the_epsilon_at_delta():
+    """DP-SGD's δ slider moved nothing: every row it followed is read from the whole privacy
+    curve, which the quoted δ does not change. It now follows the rows δ moves (each checked to
+    move, and each row it leaves out checked not to), the ε the RDP accountant gives at each δ
+    (the card's own accountant line at that command), and the last-iterate ε at each δ."""
+    import privrisk.explain.atlas.last_iterate as last_iterate
+
+    card, page = html(**DPSGD)
+    p = next(p for p in _data(page)["panels"] if p["name"] == "delta")
+    assert p["keys"] == ["membership.advantage_eps_delta"]
+    assert p["extra"] == ["epsilon_at_delta", "last_iterate"]
+    n = len(p["x"])
+    for key in p["keys"]:
+        assert len(set(p["text"][key])) > n // 2, key  # it moves along the slider
+    cards = {i: explain(**_kwargs(p["command"][i])) for i in (0, n // 3, 2 * n // 3)}
+    for key in set(explorer.GUARANTEE_SERIES) - set(p["keys"]):  # left out: δ does not move it
+        assert len({c.row(key).text for c in cards.values()}) == 1, key
+    for i, c in cards.items():
+        _check_point(p, i)
+        # the ε at this δ is the accountant line of the card its command prints
+        assert p["extra_text"]["epsilon_at_delta"][i] == c.row("dpsgd.accountant").text
+        exact = last_iterate.epsilon(p["x"][i], noise_multiplier=1.1, sample_rate=0.01, steps=600)
+        shown = float(p["extra_text"]["last_iterate"][i].split()[2])
+        assert shown == pytest.approx(exact, rel=0.01, abs=0.005), (i, exact)
+    eps = [float(t.split()[2]) for t in p["extra_text"]["epsilon_at_delta"]]
+    assert eps[0] > eps[n // 2] > eps[-1]  # ε falls as δ grows
+    assert p["extra_card"] == {
+        "epsilon_at_delta": card.row("dpsgd.accountant").text,
+        "last_iterate": card.row("dpsgd.last_iterate").text,
+    }
+    assert "does not depend on the δ you quote" in p["note"] and "RDP accountant" in p["note"]
+
+
+@pytest.mark.parametrize("kwargs", [dict(mu=1.0), dict(rho=0.2), dict(epsilon=1, delta=1e-6)])
+def test_every_delta_panel_moves_something(kwargs):
+    """No panel whose slider moves nothing: a row it follows moves, or the ε at δ does."""
+    _, page = html(**kwargs)
+    p = next(p for p in _data(page)["panels"] if p["name"] == "delta")
+    moved = [k for k in p["keys"] if len(set(p["text"][k])) > 1]
+    moved += [k for k in p["extra"] if explorer._moves_text(p["extra_text"][k])]
+    assert moved and set(moved) == set(p["keys"]) | set(p["extra"])
+
+
+def test_chromium_drives_the_dpsgd_delta_slider(tmp_path):
+    """In the browser: moving δ changes the ε at δ, the last-iterate ε and the (ε, δ) advantage,
+    each to the value the page carries for that position, and the command is that position's."""
+    sync_api = _browser()
+    path = tmp_path / "dpsgd.html"
+    argv = ["explain", "--noise-multiplier", "1.1", "--sample-rate", "0.01", "--steps", "600"]
+    assert cli.main([*argv, "--delta", "1e-5", "--html", str(path)]) == 0
+    p = next(p for p in _data(path.read_text(encoding="utf-8"))["panels"] if p["name"] == "delta")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            tab = browser.new_page(viewport={"width": 1280, "height": 1400})
+            errors = []
+            tab.on("pageerror", lambda e: errors.append(str(e)))
+            tab.goto(path.as_uri())
+            tab.wait_for_selector("#plot-delta .main-svg", timeout=60_000)
+            seen = []
+            n = len(p["x"])
+            for i in (0, n // 3, 2 * n // 3):
+                _move(tab, "delta", i)
+                assert tab.inner_text("#value-delta") == p["xtext"][i]
+                assert tab.inner_text("#command-delta") == p["command"][i]
+                shown = {
+                    k: tab.inner_text(f'#readout-delta [data-key="{k}"]')
+                    for k in (*p["keys"], *p["extra"])
+                }
+                assert shown == {
+                    **{k: p["text"][k][i] for k in p["keys"]},
+                    **{k: p["extra_text"][k][i] for k in p["extra"]},
+                }
+                seen.append(shown)
+            for k in (*p["keys"], *p["extra"]):  # each readout moved with the slider
+                assert len({s[k] for s in seen}) == 3, k
+            assert not errors, errors
+        finally:
+            browser.close()

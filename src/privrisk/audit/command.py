@@ -13,6 +13,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from privrisk.core.file_kinds import check_output_kind
 from privrisk.core.safe_io import FileRefused, check_output, write_output
 from privrisk.explain import GUARANTEE_ARGS
 from privrisk.explain.command import add_guarantee_arguments
@@ -108,6 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.out is not None:
         try:  # before the work: nothing is computed for an output that would be refused
             check_output(args.out, inputs=inputs, what="--out")
+            check_output_kind(args.out, "report", what="--out")  # not over scores, a curve ...
         except FileRefused as err:
             print(f"privrisk audit: error: {err}", file=sys.stderr)
             return 2

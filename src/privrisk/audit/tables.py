@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from privrisk.core.file_kinds import mismatch
 from privrisk.core.safe_io import FileRefused, check_input, read_user_file, shown
 
 from .errors import AuditInputError
@@ -49,6 +50,8 @@ def read(path: str | Path) -> tuple[str, dict, str]:
         data = read_user_file(p, max_bytes=MAX_BYTES, what="", binary=True)
     except FileRefused as err:
         raise AuditInputError(where, str(err).strip().removeprefix(f"{where}: ")) from None
+    if why := mismatch(data, "attack", also=("archive", "parquet")):  # an RDP curve, a card …
+        raise AuditInputError(where, why)
     digest = hashlib.sha256(data).hexdigest()
     try:
         if suffix == ".csv":

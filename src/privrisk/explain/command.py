@@ -202,22 +202,30 @@ def check_output_path(argument: str, path: str, *, inputs=()) -> None:
     import os
     from pathlib import Path
 
-    from privrisk.core.safe_io import FileRefused, check_output
+    from privrisk.core.file_kinds import check_output_kind
+    from privrisk.core.safe_io import NAME_MAX, FileRefused, check_output, shown
 
     from . import BadInput
 
     if path is None or str(path).strip() == "":
         raise BadInput(argument, "needs a file name, got an empty one")
+    longest = max((len(part) for part in Path(str(path)).parts), default=0)
+    if longest > NAME_MAX:  # before any stat of it (which raises on such a name)
+        raise BadInput(
+            argument,
+            f"{shown(path)}: a name in it is {longest} characters long (at most {NAME_MAX})",
+        )
     p = Path(path)
     if p.is_dir() or str(path).endswith(os.sep):
         raise BadInput(argument, f"{path} is a directory; give a file name such as card.html")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
-        raise BadInput(argument, f"no such folder: {parent}")
+        raise BadInput(argument, f"{path}: no folder {parent} to write it in")
     if not os.access(parent, os.W_OK):
-        raise BadInput(argument, f"cannot write in {parent}")
+        raise BadInput(argument, f"{path}: cannot write in {parent}")
     try:  # a device, a pipe, or a file this command reads (privrisk.core.safe_io)
         check_output(path, inputs=inputs, what=argument)
+        check_output_kind(path, "html", what=argument)  # not over scores, a curve, a card
     except FileRefused as err:
         raise BadInput(argument, str(err).removeprefix(f"{argument} ")) from None
 
@@ -230,12 +238,13 @@ def _load(path: str, kwargs: dict):
     from privrisk.core.safe_io import FileRefused, read_json
 
     from . import BadInput, audit_section
-    from .inputs import MAX_FILE_BYTES
+    from .inputs import MAX_FILE_BYTES, read_text
     from .validate import CardError, load
 
     if kwargs:
         other = "--" + next(iter(kwargs)).replace("_", "-")
         raise BadInput("load", f"a saved card carries its own inputs; drop {other}")
+    read_text("load", path)  # a file of another kind (scores, an audit report) named as such
     try:  # a regular file, a stated size cap, bounded nesting, a byte-order mark stripped
         data = read_json(path, max_bytes=MAX_FILE_BYTES, what="--load")
     except FileRefused as err:

@@ -76,8 +76,16 @@ def main(argv=None) -> int:
     mode.add_argument("--write", action="store_true", help="rewrite the generated blocks")
     mode.add_argument("--check", action="store_true", help="exit 1 if a block is stale")
     args = ap.parse_args(argv)
+    from privrisk.core.safe_io import FileRefused, read_user_file
+
+    from .inputs import MAX_FILE_BYTES
+
     path = Path(args.page)
-    page = path.read_text(encoding="utf-8")
+    try:  # a regular file (a pipe would hang), a size cap, UTF-8: one line naming it, exit 2
+        page = read_user_file(path, max_bytes=MAX_FILE_BYTES, what="page")
+    except FileRefused as err:
+        print(err, file=sys.stderr)
+        return 2
     if not BLOCK.search(page):
         print(f"{path}: no generated blocks (<!-- explain:... -->)", file=sys.stderr)
         return 2
@@ -86,7 +94,13 @@ def main(argv=None) -> int:
         if new != page:
             from .render import write_atomic
 
-            write_atomic(path, new)
+            try:  # a page replaced by a folder or a device meanwhile, a full disk: the page
+                write_atomic(
+                    path, new, what="page", kind=None
+                )  # is unchanged, no temporary file is left
+            except FileRefused as err:
+                print(err, file=sys.stderr)
+                return 2
         return 0
     stale = stale_blocks(page)
     if stale:

@@ -29,7 +29,7 @@ from .attacker import MAX_TARGETS
 from .attacker import parse as parse_attacker
 from .inputs import BadInput
 from .reading import sentence
-from .rows import ROWS
+from .rows import ROWS, num
 
 #: the rows each kind of knob moves (the reading's rows are computed at every point too)
 GUARANTEE_SERIES = (
@@ -48,6 +48,19 @@ ATTACKER_SERIES = {
     "attribute_range": ("attribute.precise",),
 }
 READING_ROWS = ("membership.advantage_fdp", "reconstruction.beta", "reconstruction.baseline_fdp")
+#: δ moves few rows: those read from the (ε, δ) pair, not from the whole privacy curve (for a
+#: DP-SGD run, μ-GDP, zCDP, a curve file, every row above is δ-free: its δ slider once moved
+#: nothing). The δ panel follows these and the rows above, and keeps only those δ moves.
+DELTA_SERIES = (*GUARANTEE_SERIES, "membership.advantage_eps_delta")
+#: the numbers δ moves that are no probability (not plotted; shown in the panel's table): the
+#: guarantee's ε at δ, and for DP-SGD the last-iterate heuristic's ε at δ
+DELTA_READOUTS = {
+    "epsilon_at_delta": "ε at this δ (the guarantee as an (ε, δ) pair)",
+    "last_iterate": "ε at this δ if only the last iterate is released (heuristic)",
+}
+#: the last-iterate heuristic's δ(ε) is computed at this many ε and read back at each δ of the
+#: slider by interpolation (its exact ε costs 0.05 s per δ at 10⁶ steps: 3 s for the slider)
+LAST_ITERATE_POINTS = 96
 #: kept for callers of the earlier explorer: the rows against the guarantee's knob
 SERIES = GUARANTEE_SERIES
 
@@ -246,7 +259,15 @@ def _point(knob: Knob, x: float, base: _Base, g: Accounted, a, keys) -> dict | N
         "reading": sentence(gx, ax, rows),
         "command": command_line(command),
     }
+    if knob.name == "delta":
+        out["epsilon_at_delta"] = _epsilon_text(gx)
     return out
+
+
+def _epsilon_text(g: Accounted) -> str:
+    """The guarantee's ε at its δ, as the DP-SGD card's accountant line prints it."""
+    eps = g.as_stated.epsilon
+    return f"ε ≤ {'∞' if math.isinf(eps) else num(eps)} at δ = {g.as_stated.delta:g}"
 
 
 def _value(row, a) -> float | None:
@@ -282,6 +303,8 @@ def _user_value(knob: Knob, g: Accounted, a) -> float:
 def panel(card, knob: Knob, g: Accounted, a, base: _Base) -> dict | None:
     """One slider's data; None when every row it moves is n/a for this guarantee."""
     keys = GUARANTEE_SERIES if knob.part == "guarantee" else ATTACKER_SERIES[knob.name]
+    if knob.name == "delta":
+        keys = DELTA_SERIES
     keys = tuple(k for k in keys if card.row(k).value is not None) or ()
     if not keys:
         return None
@@ -300,6 +323,8 @@ def panel(card, knob: Knob, g: Accounted, a, base: _Base) -> dict | None:
         "reading": card.reading,
         "command": command_line({k: v for k, v in card.inputs.items() if k != "max_risk"}),
     }
+    if knob.name == "delta":
+        user_row["epsilon_at_delta"] = _epsilon_text(g)
     if math.isfinite(user):
         at = int(np.argmin(np.abs(np.asarray(kept) - user)))
         if g.kind == "dpsgd" and knob.part == "guarantee":
@@ -311,6 +336,21 @@ def panel(card, knob: Knob, g: Accounted, a, base: _Base) -> dict | None:
         points.append(user_row)
         xs_out = [*kept, None]
         at = len(points) - 1
+    extra, extra_text, extra_card = [], {}, {}
+    if knob.name == "delta":
+        keys = tuple(k for k in keys if _moves([p["values"][k] for p in points]))
+        extra_text["epsilon_at_delta"] = [p["epsilon_at_delta"] for p in points]
+        extra_card["epsilon_at_delta"] = _epsilon_text(g)
+        section = next((s for s in card.sections if s.key == "dpsgd"), None)
+        if section is not None:
+            row = next(r for r in section.rows if r.key == "dpsgd.last_iterate")
+            texts = _last_iterate_texts(g, xs_out)
+            if row.value is not None and texts is not None:
+                extra_text["last_iterate"] = texts
+                extra_card["last_iterate"] = row.text
+        extra = [k for k in extra_text if _moves_text(extra_text[k]) or not keys]
+        if not keys and not extra:
+            return None  # δ moves nothing on this card: no slider that would move nothing
     return {
         "name": knob.name,
         "symbol": knob.symbol,
@@ -326,11 +366,74 @@ def panel(card, knob: Knob, g: Accounted, a, base: _Base) -> dict | None:
         "reading": [p["reading"] for p in points],
         "command": [p["command"] for p in points],
         "card": {k: card.row(k).text for k in keys},
-        "note": _note(knob, g, a),
+        "note": _note(knob, g, a, moved=keys),
+        "extra": extra,
+        "extra_labels": {k: DELTA_READOUTS[k] for k in extra},
+        "extra_text": {k: extra_text[k] for k in extra},
+        "extra_card": {k: extra_card[k] for k in extra},
     }
 
 
-def _note(knob: Knob, g: Accounted, a) -> str:
+def _moves_text(texts: list[str]) -> bool:
+    """Whether a readout's number (its text before " at δ = …") differs along the slider."""
+    return len({t.split(" at δ")[0] for t in texts}) > 1
+
+
+def _moves(values: list) -> bool:
+    """Whether a row's values differ along the slider (to the digits the card prints)."""
+    return len({None if v is None else float(f"{v:.6g}") for v in values}) > 1
+
+
+def _last_iterate_texts(g: Accounted, deltas: list) -> list[str] | None:
+    """The last-iterate heuristic's ε at each δ of the slider: its δ(ε) computed exactly at
+    :data:`LAST_ITERATE_POINTS` values of ε, and ε read back at each δ by interpolation, linear
+    in log δ between the two computed ε that bracket it (δ(ε) falls in ε); None if it cannot be
+    computed here."""
+    import privrisk.explain.atlas.last_iterate as last_iterate
+
+    kw = {k: g.stated[k] for k in ("noise_multiplier", "sample_rate", "steps")}
+    kw = {"noise_multiplier": float(kw["noise_multiplier"]),
+          "sample_rate": float(kw["sample_rate"]), "steps": int(float(kw["steps"]))}  # fmt: skip
+    try:
+        top = last_iterate.epsilon(min(d for d in deltas if d and d > 0), **kw)
+        if not math.isfinite(top) or top <= 0:
+            return None
+        eps = np.r_[0.0, np.geomspace(top * 1e-3, top, LAST_ITERATE_POINTS - 1)]
+        dlt = np.array([last_iterate.delta(float(e), **kw) for e in eps])
+    except (ValueError, OverflowError, FloatingPointError):  # pragma: no cover - guard
+        return None
+    out = []
+    for d in deltas:
+        if d is None or d <= 0:
+            out.append("n/a")
+            continue
+        if d >= dlt[0]:
+            out.append(f"ε ≈ 0 at δ = {d:g}")
+            continue
+        j = int(np.searchsorted(-dlt, -d))  # first computed ε with δ(ε) <= d
+        j = min(max(j, 1), len(eps) - 1)
+        lo, hi = math.log(max(dlt[j - 1], 1e-300)), math.log(max(dlt[j], 1e-300))
+        t = 0.0 if lo == hi else (lo - math.log(d)) / (lo - hi)
+        e = eps[j - 1] + min(max(t, 0.0), 1.0) * (eps[j] - eps[j - 1])
+        out.append(f"ε ≈ {num(e)} at δ = {d:g}")
+    return out
+
+
+def _note(knob: Knob, g: Accounted, a, moved=()) -> str:
+    if knob.name == "delta" and set(moved) <= {"membership.advantage_eps_delta"}:
+        note = (
+            "δ moves only what is read from the (ε, δ) pair: the ε this guarantee gives at each δ "
+            "and the membership advantage from (ε, δ); the other bounds use the whole privacy "
+            "curve, which does not depend on the δ you quote, so they are not on this slider."
+        )
+        if g.kind == "dpsgd":
+            note += (
+                " The ε at each δ is the RDP accountant's (--accountant rdp), looser than the "
+                "card's PLD; the last-iterate ε is read off the heuristic's δ(ε), computed at "
+                f"{LAST_ITERATE_POINTS} values of ε (interpolated in log δ between them); the "
+                "card's own values are in the last column."
+            )
+        return note
     if g.kind == "dpsgd" and knob.part == "guarantee":
         return (
             "This slider recomputes DP-SGD with the RDP accountant (--accountant rdp: milliseconds "

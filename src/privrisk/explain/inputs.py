@@ -61,9 +61,15 @@ MAX_PAIRS = 5_000
 _DIRECTIVE = re.compile(r"^#\s*adjacency\s*[:=]\s*(?P<value>\S.*?)\s*$", re.IGNORECASE)
 
 
+#: the kind of file each file-reading argument takes (:mod:`privrisk.core.file_kinds`)
+KIND_OF = {"rdp": "rdp", "profile": "profile", "prior_file": "priors", "load": "card"}
+
+
 def read_text(argument: str, path) -> tuple[Path, str]:
     """A small text file, or BadInput naming ``argument`` (empty name, a directory, missing,
-    not a regular file, too large, not text)."""
+    not a regular file, too large, not text, clearly a file of another kind than the argument
+    takes: scores given to --rdp)."""
+    from privrisk.core.file_kinds import mismatch
     from privrisk.core.safe_io import FileRefused, read_user_file
 
     if path is None or str(path).strip() == "":
@@ -73,6 +79,8 @@ def read_text(argument: str, path) -> tuple[Path, str]:
         text = read_user_file(path, max_bytes=MAX_FILE_BYTES, what=flag)
     except FileRefused as err:
         raise BadInput(argument, str(err).removeprefix(f"{flag} ")) from None
+    if argument in KIND_OF and (why := mismatch(text, KIND_OF[argument])):
+        raise BadInput(argument, f"{path} {why}")
     return Path(str(path)), text
 
 

@@ -168,6 +168,11 @@ def _panel_html(p: dict) -> list[str]:
         f'<td class="value" data-key="{e(k)}">{e(p["text"][k][i])}</td>'
         f'<td class="value card-value">{e(p["card"][k])}</td></tr>'
         for k in p["keys"]
+    ) + "".join(  # numbers the knob moves that are no probability: in the table, not plotted
+        f"<tr><td>{e(p['extra_labels'][k])}</td>"
+        f'<td class="value" data-key="{e(k)}">{e(p["extra_text"][k][i])}</td>'
+        f'<td class="value card-value">{e(p["extra_card"][k])}</td></tr>'
+        for k in p.get("extra", ())
     )
     n = len(p["x"])
     return [
@@ -265,6 +270,10 @@ function show(p, i) {
     document.querySelector('#readout-' + p.name + ' [data-key="' + key + '"]').textContent =
       p.text[key][i];
   }
+  for (const key of p.extra || []) {
+    document.querySelector('#readout-' + p.name + ' [data-key="' + key + '"]').textContent =
+      p.extra_text[key][i];
+  }
   Plotly.relayout('plot-' + p.name, {shapes: shapes(p, i)});
 }
 for (const p of EXPLORER.panels) setup(p);
@@ -335,7 +344,9 @@ def png(fig) -> bytes:
     return buf.getvalue()
 
 
-def write_atomic(path: str | os.PathLike, content: str, *, inputs=(), what: str = "--html") -> None:
+def write_atomic(
+    path: str | os.PathLike, content: str, *, inputs=(), what: str = "--html", kind="html"
+) -> None:
     """Write the whole file or nothing, never over one of the command's ``inputs``, a folder, a
     device or a pipe (:func:`privrisk.core.safe_io.write_output`): any refusal or failure is a
     :class:`~privrisk.core.safe_io.FileRefused` (a ``ValueError``) whose message is one line
@@ -346,4 +357,8 @@ def write_atomic(path: str | os.PathLike, content: str, *, inputs=(), what: str 
         raise FileRefused(f"{what}: needs a file name, got an empty one")
     if str(path).endswith(os.sep):
         raise FileRefused(f"{what} {path}: is a directory, not a regular file")
+    if kind is not None:  # not over a file of another kind (privrisk.core.file_kinds)
+        from privrisk.core.file_kinds import check_output_kind
+
+        check_output_kind(path, kind, what=what)
     write_output(path, content, inputs=inputs, what=what)

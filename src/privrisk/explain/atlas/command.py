@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 
 def parser() -> argparse.ArgumentParser:
@@ -53,10 +52,15 @@ def main(argv=None) -> int:
     import privrisk.explain.atlas.cards as cards
     import privrisk.explain.atlas.lint as lint
     import privrisk.explain.atlas.render as render
+    from privrisk.core.file_kinds import check_output_kind
+    from privrisk.core.safe_io import FileRefused, check_output, write_output
 
     from .schema import AtlasError, load
 
     try:
+        if args.html:  # before any work: a folder, a device, a pipe, a missing folder, a long name
+            check_output(args.html, what="--html")
+            check_output_kind(args.html, "html", what="--html")
         atlas = load()
         cards.check_periods(args.periods)
         prior = cards.PRIOR if args.prior is None else _prob("--prior", args.prior)
@@ -79,7 +83,7 @@ def main(argv=None) -> int:
             if not args.key or "/" not in args.key or h.key == args.key
         ]
         lints = [x for e in entries for x in lint.entry_lints(e)]
-    except AtlasError as err:
+    except (AtlasError, FileRefused) as err:
         print(f"privrisk atlas: {err}", file=sys.stderr)
         return 2
     if args.lint:
@@ -89,13 +93,12 @@ def main(argv=None) -> int:
     elif args.markdown:
         print(render.markdown(rows, prior=prior, recon_prior=recon), end="")
     elif args.html:
-        path = Path(args.html)
-        if not path.parent.is_dir():
-            print(f"privrisk atlas: --html: no folder {path.parent}", file=sys.stderr)
+        page = render.page(rows, lints, prior=prior, recon_prior=recon)
+        try:  # atomically, never over a device or a folder put there since the check
+            path = write_output(args.html, page, what="--html")
+        except FileRefused as err:
+            print(f"privrisk atlas: {err}", file=sys.stderr)
             return 2
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(render.page(rows, lints, prior=prior, recon_prior=recon), "utf-8")
-        tmp.replace(path)
         print(f"wrote {path}")
     else:
         print(render.text(rows, prior=prior, recon_prior=recon), end="")
