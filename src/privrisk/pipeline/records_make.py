@@ -444,7 +444,6 @@ def _fill(
         "code": {"steps": step_code, "figures": fig_code},
         "remake": remake_command(
             name,
-            results,
             seeds,
             [_shown(f, checkout) for f in files],
             overlay and _shown(overlay, checkout),
@@ -482,14 +481,15 @@ def _shown(path: Path, checkout: Path | None) -> str:
 
 def remake_command(
     name: str,
-    results: Sequence[Path],
     seeds: Sequence[int],
     files: Sequence[str],
     overlay: str | None,
     figures: Sequence[str],
 ) -> str:
     """The commands that make the record again: the covered figures' run at every seed (one
-    checkout each), then ``privrisk records make``."""
+    checkout each), then ``privrisk records make``. The results folders are named by seed
+    (``CHECKOUT_<seed>/results``), not by the maker's paths: the manifest is read on other
+    machines, where those paths mean nothing."""
     configs = " ".join([*files, *([overlay] if overlay else [])])
     seed_list = " ".join(map(str, seeds))
     targets = " ".join(f"results/{f}.csv" for f in figures)  # every figure and table has one
@@ -497,7 +497,7 @@ def remake_command(
         f"for s in {seed_list}; do snakemake --cores all {targets} --configfile {configs} "
         f"--config seed=$s; done (one checkout per seed), then privrisk records make {name} "
         "--force --results "
-        + " ".join(str(r) for r in results)
+        + " ".join(f"CHECKOUT_{s}/results" for s in seeds)
         + f" --seeds {seed_list}"
         + (f" --overlay {overlay}" if overlay else "")
         + f" --figures {' '.join(figures)}"
