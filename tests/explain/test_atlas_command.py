@@ -46,10 +46,12 @@ def test_text_markdown_filters(capsys):
 
 
 def test_html_page(capsys, tmp_path):
-    rc, out, _ = _run(capsys, "--html", str(tmp_path / "a.html"))
+    # one organisation's entries: the whole page (every deployment) is test_atlas_html.py's
+    rc, out, _ = _run(capsys, "--organisation", "wikimedia", "--html", str(tmp_path / "a.html"))
     page = (tmp_path / "a.html").read_text()
     assert rc == 0 and page.startswith("<!doctype html>") and "<script" not in page
-    assert "census-dhc-2020" in page and "width=device-width" in page
+    assert "wikimedia-geoeditors" in page and "width=device-width" in page
+    assert "census-dhc-2020" not in page  # the filter applies to the page
 
 
 @pytest.mark.parametrize(

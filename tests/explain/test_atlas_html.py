@@ -25,12 +25,18 @@ def page(tmp_path_factory):
     return path
 
 
-def test_page_is_self_contained_and_lists_every_row(page):
+@pytest.fixture(scope="module")
+def headlines():
+    """Every deployment's numbers, computed once for the module (~13 s of CPU each time)."""
+    return cards.headlines(load())
+
+
+def test_page_is_self_contained_and_lists_every_row(page, headlines):
     text = page.read_text(encoding="utf-8")
     assert "<script" not in text
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)  # nothing fetched
     assert 'name=viewport content="width=device-width' in text
-    rows = cards.headlines(load())
+    rows = headlines
     assert text.count("<tr>") == len(rows) + 1  # the header and one row per parameter set
     for h in rows:
         assert f"<td>{h.key}</td>" in text
@@ -38,9 +44,9 @@ def test_page_is_self_contained_and_lists_every_row(page):
         assert f"<code>{x.key}</code>" in text
 
 
-def test_page_numbers_are_the_table_numbers(page):
+def test_page_numbers_are_the_table_numbers(page, headlines):
     text = page.read_text(encoding="utf-8")
-    for h in cards.headlines(load()):
+    for h in headlines:
         if h.has_numbers:
             cells = render._cells(h)
             row = "".join(c for c in cells[6:])
@@ -57,9 +63,9 @@ def _browser():
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_chromium_opens_the_atlas_at_desktop_and_phone_width(page, width):
+def test_chromium_opens_the_atlas_at_desktop_and_phone_width(page, headlines, width):
     sync_api = _browser()
-    n = len(cards.headlines(load()))
+    n = len(headlines)
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:
