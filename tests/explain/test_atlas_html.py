@@ -62,6 +62,7 @@ def _browser():
     return sync_api
 
 
+@pytest.mark.slow  # a browser (the slow tier holds browser layout); the page: the tests above
 @pytest.mark.parametrize("width", [1280, 390])
 def test_chromium_opens_the_atlas_at_desktop_and_phone_width(page, headlines, width):
     sync_api = _browser()

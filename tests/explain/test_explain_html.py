@@ -167,6 +167,9 @@ def _move(tab, name: str, index: int) -> None:
     )
 
 
+# a browser: the slow tier (as the report's layout); what the page holds is checked fast by
+# test_every_panel_position_is_the_card_of_its_command
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [1280, 390])
 def test_chromium_drives_every_slider_at_desktop_and_phone_width(page, width):
     sync_api = _browser()
@@ -216,6 +219,9 @@ def test_chromium_drives_every_slider_at_desktop_and_phone_width(page, width):
     assert np.std(img) > 0.1 and np.mean(np.any(img < 0.9, axis=-1)) > 0.03  # not blank
 
 
+# a browser: the slow tier (as the report's layout); what the page holds is checked fast by the noscript
+# card in test_page_is_self_contained_with_viewport_reading_noscript_and_a_panel_per_knob
+@pytest.mark.slow
 def test_chromium_without_javascript_shows_the_static_card(page):
     sync_api = _browser()
     with sync_api.sync_playwright() as pw:
@@ -285,6 +291,9 @@ def test_every_delta_panel_moves_something(kwargs):
     assert moved and set(moved) == set(p["keys"]) | set(p["extra"])
 
 
+# a browser: the slow tier (as the report's layout); what the page holds is checked fast by
+# test_the_delta_slider_follows_only_rows_delta_moves_and_the_epsilon_at_delta
+@pytest.mark.slow
 def test_chromium_drives_the_dpsgd_delta_slider(tmp_path):
     """In the browser: moving δ changes the ε at δ, the last-iterate ε and the (ε, δ) advantage,
     each to the value the page carries for that position, and the command is that position's."""
