@@ -5,6 +5,7 @@ Playwright as in test_explain_html.py) opens it at a desktop and a phone width."
 from __future__ import annotations
 
 import io
+import json
 import re
 import shutil
 
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 
 from privrisk.explain.atlas import cards, command, lint, load, render
+from privrisk.pipeline import cli
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -19,18 +21,66 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
+def per_entry():
+    """Every deployment's numbers at the defaults, computed once for the module (~13 s of CPU
+    each time), by entry."""
+    return {e.key: cards.entry_headlines(e) for e in load().entries}
+
+
+@pytest.fixture(scope="module")
+def headlines(per_entry):
+    return [h for e in load().entries for h in per_entry[e.key]]
+
+
+@pytest.fixture(scope="module")
+def computed_once(per_entry):
+    """The atlas command's calls at the defaults answered from :func:`per_entry` (the command's
+    own filtering, rendering and output are what its tests here check)."""
+    real = cards.entry_headlines
+
+    def entry_headlines(e, **kw):
+        defaults = dict(
+            periods=None, prior=cards.PRIOR, reconstruction_prior=cards.RECONSTRUCTION_PRIOR
+        )
+        if kw == defaults or not kw:
+            return per_entry[e.key]
+        return real(e, **kw)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cards, "entry_headlines", entry_headlines)
+        yield
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory, computed_once):
     path = tmp_path_factory.mktemp("atlas") / "atlas.html"
     assert command.main(["--html", str(path)]) == 0
     return path
 
 
-def test_page_is_self_contained_and_lists_every_row(page):
+def test_json_lists_every_deployment_with_source_and_numbers(computed_once, capsys):
+    """(here, not in test_atlas_command.py: the whole atlas's numbers are computed once here)"""
+    assert cli.main(["atlas", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert len(d["entries"]) >= 30
+    with_numbers = [e for e in d["entries"] if any(c["membership_advantage"] for c in e["cards"])]
+    assert len(with_numbers) >= 30
+    for e in d["entries"]:
+        assert e["source"]["urls"]
+        for c in e["cards"]:
+            assert c["unit"] and c["scope"]
+    census = next(e for e in d["entries"] if e["key"] == "census-redistricting-2020")
+    units = next(c for c in census["conversions"] if c["label"] == "housing units")
+    assert "none at the printed value" in units["verdict"]
+    assert census["source"]["registry"]["path"] == "deployments/census_redistricting_data.yaml"
+
+
+def test_page_is_self_contained_and_lists_every_row(page, headlines):
     text = page.read_text(encoding="utf-8")
     assert "<script" not in text
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)  # nothing fetched
     assert 'name=viewport content="width=device-width' in text
-    rows = cards.headlines(load())
+    rows = headlines
     assert text.count("<tr>") == len(rows) + 1  # the header and one row per parameter set
     for h in rows:
         assert f"<td>{h.key}</td>" in text
@@ -38,9 +88,9 @@ def test_page_is_self_contained_and_lists_every_row(page):
         assert f"<code>{x.key}</code>" in text
 
 
-def test_page_numbers_are_the_table_numbers(page):
+def test_page_numbers_are_the_table_numbers(page, headlines):
     text = page.read_text(encoding="utf-8")
-    for h in cards.headlines(load()):
+    for h in headlines:
         if h.has_numbers:
             cells = render._cells(h)
             row = "".join(c for c in cells[6:])
@@ -56,10 +106,11 @@ def _browser():
     return sync_api
 
 
+@pytest.mark.slow  # a browser (the slow tier holds browser layout); the page: the tests above
 @pytest.mark.parametrize("width", [1280, 390])
-def test_chromium_opens_the_atlas_at_desktop_and_phone_width(page, width):
+def test_chromium_opens_the_atlas_at_desktop_and_phone_width(page, headlines, width):
     sync_api = _browser()
-    n = len(cards.headlines(load()))
+    n = len(headlines)
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:

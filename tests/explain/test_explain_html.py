@@ -4,6 +4,7 @@ that prints the same card, and a property test runs those commands; a real brows
 driven by Playwright) moves every slider at a desktop and a phone width, reads the plain reading
 change with ε, and checks the page without JavaScript shows a static card."""
 
+import functools
 import html as htmlmod
 import io
 import json
@@ -29,6 +30,17 @@ def page(tmp_path_factory):
     path = tmp_path_factory.mktemp("html") / "card.html"
     assert cli.main(["explain", *ARGS, "--html", str(path)]) == 0
     return path
+
+
+@functools.cache
+def _html_of(items: tuple) -> tuple:
+    return html(**dict(items))
+
+
+def _shared_html(**kwargs):
+    """``html(**kwargs)`` made once for the module: the same DP-SGD and zCDP pages are read by
+    several tests, and a DP-SGD page's grids take seconds (the page itself is not changed)."""
+    return _html_of(tuple(sorted(kwargs.items())))
 
 
 def _data(text: str) -> dict:
@@ -87,7 +99,7 @@ CARDS = [
     "kwargs", CARDS, ids=[" ".join(f"{k}={v}" for k, v in c.items()) for c in CARDS]
 )
 def test_every_panel_position_is_the_card_of_its_command(kwargs):
-    card, page = html(**kwargs)
+    card, page = _shared_html(**kwargs)
     data = _data(page)
     rng = np.random.default_rng(len(str(kwargs)))
     assert {p["name"] for p in data["panels"]} >= set(explorer.GUARANTEE_KNOBS[_kind(kwargs)])
@@ -113,7 +125,7 @@ def _kind(kwargs) -> str:
 
 
 def test_dpsgd_panels_say_they_use_the_rdp_accountant_and_keep_the_card_beside():
-    card, page = html(noise_multiplier=1.1, sample_rate=0.01, steps=600, delta=1e-5)
+    card, page = _shared_html(**DPSGD)
     data = _data(page)
     for p in data["panels"]:
         if p["name"] in ("noise_multiplier", "sample_rate", "steps", "delta"):
@@ -167,6 +179,9 @@ def _move(tab, name: str, index: int) -> None:
     )
 
 
+# a browser: the slow tier (as the report's layout); what the page holds is checked fast by
+# test_every_panel_position_is_the_card_of_its_command
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [1280, 390])
 def test_chromium_drives_every_slider_at_desktop_and_phone_width(page, width):
     sync_api = _browser()
@@ -216,6 +231,9 @@ def test_chromium_drives_every_slider_at_desktop_and_phone_width(page, width):
     assert np.std(img) > 0.1 and np.mean(np.any(img < 0.9, axis=-1)) > 0.03  # not blank
 
 
+# a browser: the slow tier (as the report's layout); what the page holds is checked fast by the noscript
+# card in test_page_is_self_contained_with_viewport_reading_noscript_and_a_panel_per_knob
+@pytest.mark.slow
 def test_chromium_without_javascript_shows_the_static_card(page):
     sync_api = _browser()
     with sync_api.sync_playwright() as pw:
@@ -249,7 +267,7 @@ def test_the_delta_slider_follows_only_rows_delta_moves_and_the_epsilon_at_delta
     (the card's own accountant line at that command), and the last-iterate ε at each δ."""
     import privrisk.explain.atlas.last_iterate as last_iterate
 
-    card, page = html(**DPSGD)
+    card, page = _shared_html(**DPSGD)
     p = next(p for p in _data(page)["panels"] if p["name"] == "delta")
     assert p["keys"] == ["membership.advantage_eps_delta"]
     assert p["extra"] == ["epsilon_at_delta", "last_iterate"]
@@ -278,13 +296,16 @@ def test_the_delta_slider_follows_only_rows_delta_moves_and_the_epsilon_at_delta
 @pytest.mark.parametrize("kwargs", [dict(mu=1.0), dict(rho=0.2), dict(epsilon=1, delta=1e-6)])
 def test_every_delta_panel_moves_something(kwargs):
     """No panel whose slider moves nothing: a row it follows moves, or the ε at δ does."""
-    _, page = html(**kwargs)
+    _, page = _shared_html(**kwargs)
     p = next(p for p in _data(page)["panels"] if p["name"] == "delta")
     moved = [k for k in p["keys"] if len(set(p["text"][k])) > 1]
     moved += [k for k in p["extra"] if explorer._moves_text(p["extra_text"][k])]
     assert moved and set(moved) == set(p["keys"]) | set(p["extra"])
 
 
+# a browser: the slow tier (as the report's layout); what the page holds is checked fast by
+# test_the_delta_slider_follows_only_rows_delta_moves_and_the_epsilon_at_delta
+@pytest.mark.slow
 def test_chromium_drives_the_dpsgd_delta_slider(tmp_path):
     """In the browser: moving δ changes the ε at δ, the last-iterate ε and the (ε, δ) advantage,
     each to the value the page carries for that position, and the command is that position's."""
