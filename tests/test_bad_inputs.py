@@ -134,57 +134,21 @@ def _bad(tmp_path, kind: str) -> str:
     return str(path)
 
 
+#: what every file-reading flag must refuse: a file it cannot read as a file
+UNREADABLE = ["fifo", "dev_zero", "directory", "missing", "long_name"]
+#: ... and, read as text, one too large or not text
+UNREADABLE_TEXT = [*UNREADABLE, "oversized", "not_utf8"]
 #: what each kind of flag must refuse
 KINDS = {
-    "file": [
-        "fifo",
-        "dev_zero",
-        "directory",
-        "missing",
-        "long_name",
-        "oversized",
-        "not_utf8",
-        "deep",
-    ],
+    "file": [*UNREADABLE_TEXT, "deep"],
     # a Snakefile is read by Snakemake, not by us: checked to be a regular file
-    "script": ["fifo", "dev_zero", "directory", "missing", "long_name"],
+    "script": UNREADABLE,
     "folder": ["missing", "long_name", "regular", "dev_zero", "fifo"],
     # explain's small text files (a curve, priors) and a saved card: also a file of another kind
-    "text": [
-        "fifo",
-        "dev_zero",
-        "directory",
-        "missing",
-        "long_name",
-        "oversized",
-        "not_utf8",
-        "scores",
-        "card",
-    ],  # fmt: skip
-    "json": [
-        "fifo",
-        "dev_zero",
-        "directory",
-        "missing",
-        "long_name",
-        "oversized",
-        "not_utf8",
-        "deep_json",
-        "scores",
-        "audit_report",
-    ],  # fmt: skip
+    "text": [*UNREADABLE_TEXT, "scores", "card"],
+    "json": [*UNREADABLE_TEXT, "deep_json", "scores", "audit_report"],
     # attack results (read as bytes, capped at 4 GiB): a curve, a card or a report is named
-    "attack": [
-        "fifo",
-        "dev_zero",
-        "directory",
-        "missing",
-        "long_name",
-        "oversized_audit",
-        "rdp_curve",
-        "card",
-        "audit_report",
-    ],  # fmt: skip
+    "attack": [*UNREADABLE, "oversized_audit", "rdp_curve", "card", "audit_report"],
     # ... and a file of another kind there (scores: `--html scores.csv` replaced them)
     "output": [
         "fifo",
