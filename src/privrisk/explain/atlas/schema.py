@@ -10,6 +10,7 @@ parameter sets exactly as printed (several where a publisher prints several: tot
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -333,15 +334,28 @@ DATA = Path(__file__).with_name("deployments.yaml")
 
 def load(path: Path | str = DATA) -> Atlas:
     """The atlas in ``path`` (default: the package's data file)."""
-    import yaml
-
     p = Path(path)
     try:
-        doc = yaml.safe_load(p.read_text(encoding="utf-8"))
+        text = p.read_text(encoding="utf-8")
     except OSError as err:
         raise AtlasError(f"{p}: cannot read ({err.strerror})") from None
+    return _parsed(text, str(p))
+
+
+# Every card reads the atlas (its context section places the guarantee among the published
+# deployments), and the atlas page and the flag walk build hundreds of cards: parsing the 30 KB
+# file each time was most of the time of a card. The cache is keyed by the file's text (not its
+# path or mtime), so an edited file is always parsed again; the values are frozen dataclasses.
+@functools.lru_cache(maxsize=8)
+def _parsed(text: str, where: str) -> Atlas:
+    import yaml
+
+    try:
+        # libyaml's parser where PyYAML has it: the same safe constructor and resolver as
+        # yaml.safe_load, several times faster
+        doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = f" line {mark.line + 1}" if mark else ""
-        raise AtlasError(f"{p}:{line} not valid YAML") from None
-    return validate(doc, str(p))
+        raise AtlasError(f"{where}:{line} not valid YAML") from None
+    return validate(doc, where)
