@@ -17,6 +17,15 @@ from privrisk.contract import claims
 from privrisk.contract.figure import check_outputs
 from privrisk.pipeline import config, workflow
 
+# Python's bytecode cache on for the tests and every Python they start, even where the environment
+# turns it off (PYTHONDONTWRITEBYTECODE: some containers and CI images set it). Without it every
+# xdist worker and each of the few hundred `privrisk`/Snakemake subprocesses compiled the package's
+# sources again, and pytest rewrote every test module's asserts on each run: 7.2 s of a worker's
+# 9.6 s collection was that (2.7 s with the cache). A tree where nothing can be written still runs:
+# Python skips a cache it cannot write.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 REPO = Path(__file__).resolve().parents[1]
 TINY = ("config/config.yaml", "config/tiny.yaml")
 

@@ -9,9 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
-from .levels import Z, _fmt, alpha_of
+from .levels import Z, _fmt, t_quantile
 from .ties import tie_interval
 
 
@@ -257,7 +256,7 @@ class Estimate:
         ``df`` degrees of freedom at the same two-sided level."""
         if self.df is None:
             return z
-        return float(stats.t.isf(alpha_of(z) / 2.0, self.df))
+        return t_quantile(z, self.df)
 
     def interval(self, z: float = Z) -> tuple[float, float]:
         if self.zero_variance:

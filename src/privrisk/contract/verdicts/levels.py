@@ -3,6 +3,7 @@ the conversions between a z and its two-sided level (the package docstring says 
 
 from __future__ import annotations
 
+import functools
 import math
 
 from scipy import stats
@@ -19,7 +20,25 @@ PLAN_MAX = 10**9
 
 def alpha_of(z: float) -> float:
     """Two-sided level of a ±z interval: 2(1 − Φ(z))."""
+    return _alpha_of(float(z))
+
+
+def t_quantile(z: float, df: float) -> float:
+    """Student's t quantile with ``df`` degrees of freedom at the two-sided level of ±z."""
+    return _t_isf(alpha_of(z) / 2.0, float(df))
+
+
+# A keep-probability (keep.py) re-decides a row at a few hundred shifted estimates, each through
+# these scalar scipy calls (tens of µs each) at the same handful of (z, df): remembering them
+# returns the very same floats and made the rules several times faster.
+@functools.lru_cache(maxsize=4096)
+def _alpha_of(z: float) -> float:
     return float(2.0 * stats.norm.sf(z))
+
+
+@functools.lru_cache(maxsize=4096)
+def _t_isf(alpha: float, df: float) -> float:
+    return float(stats.t.isf(alpha, df))
 
 
 def bonferroni_z(z: float, k: int) -> float:

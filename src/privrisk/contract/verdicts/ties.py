@@ -33,9 +33,7 @@ from __future__ import annotations
 
 import math
 
-from scipy import stats
-
-from .levels import Z, alpha_of
+from .levels import Z, alpha_of, t_quantile
 
 
 def tie_share(n: float, z: float = Z) -> float:
@@ -50,7 +48,7 @@ def tie_share(n: float, z: float = Z) -> float:
 def near_tie(n: float, step: float, df: float | None, z: float = Z) -> float:
     """The half-width (step/n)(1 + t) of the interval at ±z of the near-tie one ``step`` away from
     a tie of ``n`` units (``df``: its degrees of freedom; None: normal)."""
-    q = z if df is None else float(stats.t.isf(alpha_of(z) / 2.0, df))
+    q = z if df is None else t_quantile(z, df)
     return step / n * (1.0 + q)
 
 
