@@ -31,8 +31,10 @@ if [[ -n $sid ]]; then
   if [[ -n $left ]]; then
     echo "within_budget.sh: killing what the command left running: $(echo $left)" >&2
     kill -KILL $left 2> /dev/null || true
-    for _ in $(seq 50); do # until they are gone (a signal is delivered, not awaited)
-      ps -p "$(echo $left | tr ' ' ,)" > /dev/null || break
+    for _ in $(seq 50); do # until they are gone (a signal is delivered, not awaited); a zombie
+      # is gone too (it waits only for a parent to reap it, which can take seconds under an init
+      # that reaps lazily)
+      ps -o stat= -p "$(echo $left | tr ' ' ,)" | grep -qv '^Z' || break
       sleep 0.1
     done
   fi

@@ -72,7 +72,7 @@ def test_the_budget_stops_running_jobs_not_only_new_ones(tmp_path):
     )
     t0 = time.monotonic()
     proc = subprocess.run(
-        ["bash", str(WITHIN), "3", "2", "--", sys.executable, "-c", code],
+        ["bash", str(WITHIN), "2", "1", "--", sys.executable, "-c", code],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 124, proc.stdout + proc.stderr

@@ -26,6 +26,7 @@ JOB = """
 from privrisk.core import jobs
 import time
 assert jobs.die_with_parent()
+print("armed", flush=True)
 time.sleep(600)
 """
 
@@ -38,7 +39,8 @@ def test_a_job_dies_when_its_parent_is_killed():
     )
     try:
         job = psutil.Process(int(parent.stdout.readline()))
-        time.sleep(1.0)  # past the prctl call (the import takes a moment)
+        # the job shares the parent's stdout: its line says it is past the prctl call
+        assert parent.stdout.readline().strip() == "armed"
         assert job.is_running() and job.status() != psutil.STATUS_ZOMBIE
         job.suspend()  # even a stopped job: SIGKILL needs no cooperation
         os.kill(parent.pid, signal.SIGKILL)
