@@ -82,10 +82,14 @@ def _row(claim: claims.Claim) -> tuple:
     return tuple((type(v).__name__, repr(v)) for v in dataclasses.astuple(claim))
 
 
+#: lowy2024 Figure 2 at the setting its quoted numbers are quoted at (config.yaml)
+FIG2 = {"claim_clip": 50, "eps_x": 10, "n": 6, "trials": 1000}
+
+
 @pytest.mark.parametrize("se", [0.0, 0.004])
 def test_a_quoted_row_is_the_numeric_row_of_the_same_values(se):
     led = claims.Ledger("lowy2024")
-    new = led.quoted("fig2_eps_tilde_C50", ours=0.1215, se=se)
+    new = led.quoted("fig2_eps_tilde_C50", ours=0.1215, se=se, params=FIG2)
     old = led.numeric(
         figure="fig2",
         claim_id="fig2_eps_tilde_C50",
@@ -103,6 +107,42 @@ def test_int_values_stay_ints_in_the_row():
     row = claims.Ledger("pankova2022").quoted("avg_table_b", ours=15.0)
     assert (row.paper_value, row.tolerance, row.status) == (15, 0, "reproduced")
     assert type(row.paper_value) is int and type(row.tolerance) is int
+
+
+# --- a number quoted at one setting is a row only at that setting ------------------------------
+
+
+def test_a_row_exists_exactly_at_the_setting_over_random_params():
+    """The property: a row ⇔ every key of the entry's setting has its value in the figure's
+    params (other keys free), over 300 random configs around the setting."""
+    import random
+
+    led = claims.Ledger("lowy2024")
+    setting = quoted.load("lowy2024")["fig5_eps_tilde_C100"]["setting"]
+    assert setting == {"fixed": "global", "claim_clip": 100, "epsilon": 5}
+    rng = random.Random(7)
+    choices = {"fixed": ["global", "restricted"], "claim_clip": [50, 100, 100.0, 200]}
+    choices["epsilon"] = [5, 5.0, 2, 10]
+    seen = set()
+    for _ in range(300):
+        params = {k: rng.choice(v) for k, v in choices.items()} | {"n": rng.choice([50, 100])}
+        row = led.quoted("fig5_eps_tilde_C100", ours=1.9, se=0.01, params=params)
+        at = all(params[k] == v for k, v in setting.items())
+        assert (row is not None) == at, params
+        seen.add(at)
+        if row is not None:
+            assert row.claim.startswith("At C = 100 a DP parameter ε = 5")
+    assert seen == {True, False}
+
+
+def test_a_setting_needs_the_params_and_an_entry_without_one_refuses_them():
+    led = claims.Ledger("lowy2024")
+    with pytest.raises(quoted.QuotedError, match=r"fig2_eps_C50: quoted at a setting .*params"):
+        led.quoted("fig2_eps_C50", ours=10.0)
+    with pytest.raises(quoted.QuotedError, match=r"setting eps_x not in the figure's params"):
+        led.quoted("fig2_eps_C50", ours=10.0, params={"claim_clip": 50})
+    with pytest.raises(quoted.QuotedError, match=r"success_eps7: the code passes params"):
+        led.quoted("success_eps7", ours=0.99, params=FIG2)
 
 
 # --- one line naming the file and the claim id ------------------------------------------------

@@ -253,12 +253,23 @@ class Ledger:
             keep=_keep_cell(keep, data),
         )
 
-    def quoted(self, claim_id: str, *, ours: float, se: float = 0.0, **computed: Any) -> Claim:
+    def quoted(
+        self,
+        claim_id: str,
+        *,
+        ours: float,
+        se: float = 0.0,
+        params: dict[str, Any] | None = None,
+        **computed: Any,
+    ) -> Claim | None:
         """The row of a number the paper quotes: figure, claim, paper value, tolerance and fixed
         notes from the paper's ``quoted.yaml`` entry ``claim_id``; the call gives ``ours``, its
         standard error and exactly the fields the entry lists under ``computed`` (a
         :class:`privrisk.contract.quoted.QuotedError` of one line otherwise). The status is
-        :meth:`numeric`'s."""
+        :meth:`numeric`'s. An entry quoted at a ``setting`` needs the figure's ``params`` and is
+        None (no row) when they are not at it."""
+        if not _quoted.at_setting(self.paper, claim_id, params):
+            return None
         return self.numeric(**_quoted.fields(self.paper, claim_id, computed), ours=ours, se=se)
 
     def qualitative(

@@ -7,6 +7,11 @@ paper's file is first read (once per process). The paper's code supplies only wh
     LEDGER.quoted("ours_eps1", ours=bound(1))                  # privrisk.contract.claims.Ledger
     LEDGER.quoted("sex_attack", ours=v, se=s, data=src)         # data listed under computed
 
+An entry quoted at one setting of its figure (``setting``: config key -> value, say
+``claim_clip: 100``) is a row only when the figure runs at that setting: the call passes the
+figure's ``params`` and gets None elsewhere, so a changed config never prints the paper's words
+about C = 100 beside a number computed at another C.
+
 A field the code computes (a tolerance from the config, a note with numbers) is named under the
 entry's ``computed`` (field -> how, for the reader) and given by the call; any other field comes
 from the file alone, so one fact has one place. Every problem is a :class:`QuotedError` of one
@@ -114,14 +119,41 @@ def load(key: str) -> dict[str, dict[str, Any]]:
     return parse(path.read_text(encoding="utf-8"), key)
 
 
+def _entry(key: str, claim_id: str) -> dict[str, Any]:
+    entries = load(key)
+    if claim_id not in entries:
+        raise QuotedError(f"{shown(key)}: no entry {claim_id!r} (the code quotes it)")
+    return entries[claim_id]
+
+
+def at_setting(key: str, claim_id: str, params: dict[str, Any] | None) -> bool:
+    """Whether a figure run with ``params`` is at the setting ``claim_id`` is quoted at (always,
+    for an entry without ``setting``; ``params`` must then be None, and must be given otherwise)."""
+    setting = _entry(key, claim_id).get("setting")
+    if setting is None:
+        if params is not None:
+            raise QuotedError(
+                f"{shown(key)}: {claim_id}: the code passes params, but the entry has no setting"
+            )
+        return True
+    if params is None:
+        raise QuotedError(
+            f"{shown(key)}: {claim_id}: quoted at a setting ({', '.join(setting)}): the code must "
+            "pass the figure's params"
+        )
+    missing = sorted(set(setting) - set(params))
+    if missing:
+        raise QuotedError(
+            f"{shown(key)}: {claim_id}: setting {', '.join(missing)} not in the figure's params"
+        )
+    return all(params[k] == v for k, v in setting.items())
+
+
 def fields(key: str, claim_id: str, given: dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments of :meth:`privrisk.contract.claims.Ledger.numeric` for ``claim_id``:
     the entry's fixed fields and the computed ones ``given`` by the code (exactly those the entry
     names under ``computed``)."""
-    entries = load(key)
-    if claim_id not in entries:
-        raise QuotedError(f"{shown(key)}: no entry {claim_id!r} (the code quotes it)")
-    entry = entries[claim_id]
+    entry = _entry(key, claim_id)
     want = set(entry.get("computed", {}))
     extra, missing = sorted(set(given) - want), sorted(want - set(given))
     if extra:
@@ -133,7 +165,7 @@ def fields(key: str, claim_id: str, given: dict[str, Any]) -> dict[str, Any]:
         raise QuotedError(
             f"{shown(key)}: {claim_id}: computed {', '.join(missing)} not given by the code"
         )
-    out = {k: v for k, v in entry.items() if k not in ("source", "computed")}
+    out = {k: v for k, v in entry.items() if k not in ("source", "computed", "setting")}
     return {"claim_id": claim_id, **out, **given}
 
 
@@ -171,6 +203,9 @@ def table(key: str, entries: dict[str, dict[str, Any]] | None = None) -> str:
         if "spec" in src:
             where += f" (spec {src['spec']})"
         derived = " (derived, not quoted)" if e.get("derived") else ""
+        if "setting" in e:
+            derived += " (a row only at " + ", ".join(f"{k} = {v}" for k, v in e["setting"].items())
+            derived += ")"
         rows.append(
             "| "
             + " | ".join(

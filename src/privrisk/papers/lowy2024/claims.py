@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ...bounds import pmp
+from ...contract import quoted as _quoted
 from ...contract import verdicts as V
 from ...contract.claims import Claim, Ledger
 
@@ -239,35 +240,55 @@ def text_claims() -> list:
     ]
 
 
-def fig1_quoted(*, ratio, eps, eps_tilde, why: str, plateau: float) -> list[Claim]:
+def at_paper_setting(claim_id: str, params: Mapping) -> bool:
+    """Whether a figure run with ``params`` is at the setting the paper quotes ``claim_id`` at
+    (its quoted.yaml ``setting``): the figure draws the paper's marks only there."""
+    return _quoted.at_setting(LEDGER.paper, claim_id, dict(params))
+
+
+def _rows(*rows: Claim | None) -> list[Claim]:
+    return [r for r in rows if r is not None]
+
+
+def fig1_quoted(params, *, ratio, eps, eps_tilde, why: str, plateau: float) -> list[Claim]:
     """Figure 1's quoted numbers at σ = 1: ε̃(X)/ε, ε and ε̃(X), each (mean, s.e.) over the trials
-    (``why``: the note if they differ; ``plateau``: ε̃ on the small-σ plateau)."""
-    return [
-        LEDGER.quoted("fig1_ratio_sigma1", ours=ratio[0], se=ratio[1], note_if_differs=why),
-        LEDGER.quoted("fig1_eps_sigma1", ours=eps[0], se=eps[1], note_if_differs=why),
+    (``why``: the note if they differ; ``plateau``: ε̃ on the small-σ plateau); none when
+    ``params`` are not at the paper's setting (quoted.yaml)."""
+    p = dict(params)
+    return _rows(
+        LEDGER.quoted(
+            "fig1_ratio_sigma1", ours=ratio[0], se=ratio[1], params=p, note_if_differs=why
+        ),
+        LEDGER.quoted("fig1_eps_sigma1", ours=eps[0], se=eps[1], params=p, note_if_differs=why),
         LEDGER.quoted(
             "fig1_eps_tilde_sigma1",
             ours=eps_tilde[0],
             se=eps_tilde[1],
+            params=p,
             note_if_differs=(
                 f"ours {eps_tilde[0]:.3f} ± {eps_tilde[1]:.3f} at σ = 1; the small-σ plateau is "
                 f"ε̃ = {plateau:.3f} (spec §8.5 expects 2.05–2.11 there)"
             ),
         ),
-    ]
+    )
 
 
-def fig2_quoted(*, eps_tilde, eps) -> list[Claim]:
+def fig2_quoted(params, *, eps_tilde, eps) -> list[Claim]:
     """Figure 2's quoted numbers at C = 50: ε̃(X), the MIA success it allows, and ε, each
-    (mean, s.e.) over the trials."""
-    return [
-        LEDGER.quoted("fig2_eps_tilde_C50", ours=eps_tilde[0], se=eps_tilde[1]),
-        LEDGER.quoted("fig2_success_C50", ours=pmp.success_bound(eps_tilde=eps_tilde[0])),
-        LEDGER.quoted("fig2_eps_C50", ours=eps[0], se=eps[1]),
-    ]
+    (mean, s.e.) over the trials; none when ``params`` are not at the paper's setting."""
+    p = dict(params)
+    return _rows(
+        LEDGER.quoted("fig2_eps_tilde_C50", ours=eps_tilde[0], se=eps_tilde[1], params=p),
+        LEDGER.quoted("fig2_success_C50", ours=pmp.success_bound(eps_tilde=eps_tilde[0]), params=p),
+        LEDGER.quoted("fig2_eps_C50", ours=eps[0], se=eps[1], params=p),
+    )
 
 
-def fig5_eps_tilde(*, eps_tilde) -> Claim:
-    """Figure 5's quoted number: ε̃(X) (mean, s.e.) at the claim's clip threshold C = 100 for the
-    DP parameter ε = 5 (quoted.yaml; the figure's config gives both)."""
-    return LEDGER.quoted("fig5_eps_tilde_C100", ours=eps_tilde[0], se=eps_tilde[1])
+def fig5_quoted(params, *, eps_tilde) -> list[Claim]:
+    """Figure 5's quoted number: ε̃(X) (mean, s.e.) at the clip threshold C = 100 for the DP
+    parameter ε = 5 held fixed; none when ``params`` are not at that setting (quoted.yaml)."""
+    return _rows(
+        LEDGER.quoted(
+            "fig5_eps_tilde_C100", ours=eps_tilde[0], se=eps_tilde[1], params=dict(params)
+        )
+    )

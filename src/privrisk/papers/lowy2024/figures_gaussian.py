@@ -225,7 +225,7 @@ def _fig5(params, figure: str) -> FigureResult:
     data = tidy(values, trips)
     fixed_name = _fixed_name(reading)
     c = float(params["claim_clip"])
-    quoted = reading == "global"
+    quoted = paper_claims.at_paper_setting("fig5_eps_tilde_C100", params)
     fig = plot(
         data,
         xlabel=AXIS["clip"],
@@ -237,8 +237,7 @@ def _fig5(params, figure: str) -> FigureResult:
     et = value_se(data, PARAM_SERIES["eps_tilde"], c)
     rc, rxc = curve_se(data, RATIO), curve_se(data, RATIO_X)
     claims = []
-    if quoted:
-        claims.append(paper_claims.fig5_eps_tilde(eps_tilde=et))
+    claims.extend(paper_claims.fig5_quoted(params, eps_tilde=et))
     claims.append(
         paper_claims.trend_claim(
             figure=figure,
