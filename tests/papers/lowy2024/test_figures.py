@@ -109,6 +109,27 @@ def test_exponential_figure_small_and_deterministic(config):
     assert np.all(r <= rx + 1e-12)
 
 
+def _paper_labels(res) -> list[str]:
+    return [t for ax in res.fig.axes for t in ax.get_legend_handles_labels()[1] if "paper" in t]
+
+
+def test_the_papers_numbers_are_rows_and_marks_only_at_the_setting_they_are_quoted_at(config):
+    """Figure 2 run at C = 20 (not the paper's 50): no quoted row, no paper mark, and the claim
+    row tested at C = 20 says so; at C = 50 all three are there (the property over random configs:
+    tests/test_quoted.py)."""
+    few = dict(trials=2, clips=[20, 50])
+    at = figures_exponential.fig2(_params(config, "fig2", **few))
+    off = figures_exponential.fig2(_params(config, "fig2", **few, claim_clip=20))
+    quoted = {"fig2_eps_tilde_C50", "fig2_success_C50", "fig2_eps_C50"}
+    assert quoted <= {c.claim_id for c in at.claims} and _paper_labels(at)
+    assert not quoted & {c.claim_id for c in off.claims} and not _paper_labels(off)
+    text = {c.claim_id: c.claim for c in off.claims}["fig2_ratios_C50"]
+    assert text == "At C = 20 both ratios are less than 0.0123"
+    # Figure 5's row belongs to the global reading at ε = 5 only
+    p5 = _params(config, "fig5_epsX", trials=2, clips=[50, 100])
+    assert "fig5_eps_tilde_C100" not in {c.claim_id for c in figures_gaussian.fig5_epsX(p5).claims}
+
+
 def test_old_fig4_global_name_points_to_fig4(config):
     bad = copy.deepcopy(config)
     bad["lowy2024"]["fig4_global"] = bad["lowy2024"].pop("fig4")
