@@ -15,6 +15,17 @@ import pytest
 
 from privrisk.contract import claims, status
 from privrisk.contract import status_data as D
+from privrisk.core import records as rec
+
+
+@pytest.fixture(autouse=True)
+def _no_records(tmp_path_factory, monkeypatch):
+    """The page's record columns come from an empty records folder here, not the checkout's, as
+    in tests/test_status.py: these pages show replicates, and reading the committed records (their
+    code digests hashed again on every write and check) was a third of this module's time; the
+    record columns are tested in tests/test_status_records.py."""
+    monkeypatch.setenv(rec.ENV, str(tmp_path_factory.mktemp("no-records")))
+
 
 #: ``holds`` of a qualitative claim → its status
 HOLDS = {True: "qualitative-ok", False: "qualitative-fails", None: "uninformative"}
