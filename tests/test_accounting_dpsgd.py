@@ -113,21 +113,31 @@ def test_rdp_epsilon_equals_both_libraries_where_they_agree_on_a_grid(nm, q, t, 
     _check_rdp_against_libraries(nm, q, t, delta)
 
 
-def test_fractional_orders_equal_40_digit_quadrature_and_opacus_series():
+_FRACTIONAL = [(sig, q, a) for sig, q in ((1.1, 0.01), (15.67, 0.58), (0.8, 1e-3))
+               for a in (1.1, 2.5, 10.9)]  # fmt: skip
+
+
+#: the fast tier integrates one order per (σ, q), each order once (a 40-digit quadrature is about
+#: 0.15 s); the slow tier every order at every (σ, q)
+@pytest.mark.parametrize(
+    "cases",
+    [_FRACTIONAL[0::4], pytest.param(_FRACTIONAL, marks=pytest.mark.slow)],
+    ids=["diagonal", "all"],
+)
+def test_fractional_orders_equal_40_digit_quadrature_and_opacus_series(cases):
     mp = pytest.importorskip("mpmath")
     from opacus.accountants.analysis import rdp as opacus_rdp
 
     mp.mp.dps = 40
-    for sig, q in ((1.1, 0.01), (15.67, 0.58), (0.8, 1e-3)):
-        for a in (1.1, 2.5, 10.9):
-            ours = acc.rdp._log_a_fractional([a], sig, q)[0]
+    for sig, q, a in cases:
+        ours = acc.rdp._log_a_fractional([a], sig, q)[0]
 
-            def f(z, sig=sig, q=q, a=a):
-                return mp.npdf(z, 0, sig) * ((1 - q) + q * mp.exp((2 * z - 1) / (2 * sig**2))) ** a
+        def f(z, sig=sig, q=q, a=a):
+            return mp.npdf(z, 0, sig) * ((1 - q) + q * mp.exp((2 * z - 1) / (2 * sig**2))) ** a
 
-            exact = float(mp.log(mp.quad(f, [-mp.inf, -10 * sig, 0, 10 * sig, 10 * a, mp.inf])))
-            assert ours == pytest.approx(exact, rel=1e-10)
-            assert ours == pytest.approx(opacus_rdp._compute_log_a(q, sig, a), rel=1e-6)
+        exact = float(mp.log(mp.quad(f, [-mp.inf, -10 * sig, 0, 10 * sig, 10 * a, mp.inf])))
+        assert ours == pytest.approx(exact, rel=1e-10)
+        assert ours == pytest.approx(opacus_rdp._compute_log_a(q, sig, a), rel=1e-6)
 
 
 #: small noise multipliers, where the fractional orders take opacus' series (fractional_by_series)
@@ -280,13 +290,16 @@ def _random_targets(rng, n):
         )
 
 
+#: the fast tier calibrates the first 4 of the 12 random targets per adjacency (the same seeded
+#: sequence; a calibration is about 20 evaluations of the RDP ε), the slow tier all 12
+@pytest.mark.parametrize("targets", [4, pytest.param(12, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("adjacency", ["add-remove", "replace-one"])
-def test_noise_multiplier_is_the_inverse_of_epsilon(adjacency):
+def test_noise_multiplier_is_the_inverse_of_epsilon(adjacency, targets):
     """Property over random (ε, δ, q, T): the calibrated run's ε is at most the target and within
     the tolerance of it, so what training records is what it was calibrated for."""
     rng = np.random.default_rng(11 if adjacency == "add-remove" else 12)
     tol = 1e-3
-    for eps, delta, q, t in _random_targets(rng, 12):
+    for eps, delta, q, t in _random_targets(rng, targets):
         sigma = acc.dpsgd_noise_multiplier(
             epsilon=eps, delta=delta, sample_rate=q, steps=t, adjacency=adjacency,
             epsilon_tolerance=tol,

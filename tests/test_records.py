@@ -10,10 +10,12 @@ import shutil
 import time
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
 
+from privrisk.contract import plotting
 from privrisk.core import records as rec
 from privrisk.pipeline import config, records, records_check, records_make, workflow
 from privrisk.pipeline.records_run import run_job
@@ -45,6 +47,26 @@ def tiny_run(workdir: Path, paper: str, figures: list[str], files=TINY, seed=SEE
             wall, cpu = time.perf_counter() - w0, time.process_time() - t0
             bench.write_text(f"s\th:m:s\tcpu_time\n{wall:.2f}\t0:00:00\t{cpu:.2f}\n")
     return workdir / "results"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _images_not_drawn():
+    """The figures' PDF and PNG written as stand-in bytes, not rendered. A record never keeps
+    them (its files: per-run values, claims rows, the tidy CSV, provenance) and ``--check``
+    compares only claims rows and CSVs, so rendering them was two thirds of this module's time
+    (about 1.5 s a figure run, a dozen runs) for nothing these tests look at; the drawing itself
+    is tested where figures are (tests/test_figure.py; every paper's figures in the slow tier's
+    pipeline runs)."""
+
+    def save(fig, prefix, **_):
+        for ext in ("pdf", "png"):
+            Path(f"{prefix}.{ext}").write_bytes(b"not drawn in tests/test_records.py\n")
+        plt.close(fig)
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(plotting, "save", save)
+    yield
+    patch.undo()
 
 
 @pytest.fixture(scope="module")
