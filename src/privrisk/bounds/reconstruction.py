@@ -255,26 +255,39 @@ def lp_value(tail: np.ndarray, v: int, b: float) -> float:
     tried (and the neighbouring segments', in case rounding breaks the shape) and the smallest
     bound kept: exact when the shape holds, an upper bound always.
     """
+    return _lp_value(tail, v, b, _ones(tail))
+
+
+def _ones(tail: np.ndarray) -> int:
+    """How many leading entries of the tail are 1 (to double precision): T[m] = 1 for m < this."""
+    return int(np.searchsorted(-tail, -1.0, side="right"))
+
+
+def _lp_value(tail: np.ndarray, v: int, b: float, ones: int) -> float:
+    """:func:`lp_value` with :func:`_ones` of the tail given (one tail, many v)."""
     n = tail.size - 2
     if b <= 0 or v <= 0:
         return 0.0
     # T[m] = 1 for m < ones (to double precision): g is flat from j = v − ones + 1 on, and a flat
     # stretch adds nothing to the envelope beyond its first point, so j stops there
-    ones = int(np.searchsorted(-tail, -1.0, side="right"))
     top = min(n, max(1, v - ones + 1))
-    j = np.arange(top + 1)
-    prev = np.where(v - j <= 0, 1.0, tail[np.clip(v - j, 0, n + 1)])
+    # g_j = T[v − j] − T[v], j = 0..top, with T[m] = 1 for m <= 0: the tail read backwards from v
+    # (a slice, not a gather: this runs a dozen times per level of every quantile)
+    k = min(top, v - 1)  # the j with v − j >= 1
+    prev = np.ones(top + 1)
+    prev[: k + 1] = tail[v - k : v + 1][::-1]
     g = np.maximum(prev - tail[v], 0.0)
     if b >= top:
         return float(g[-1])
     n = top
+    j = np.arange(top + 1)
     ratios = g[1:] / j[1:]
-    jt = int(np.argmax(ratios)) + 1
+    jt = int(ratios.argmax()) + 1
     slopes = [float(ratios[jt - 1])]
     if b > jt:
         k = math.ceil(b)
         slopes += [float(g[i] - g[i - 1]) for i in (k - 1, k, k + 1) if 1 <= i <= n]
-    return min(lam * b + float(np.max(g - lam * j)) for lam in slopes if lam >= 0)
+    return min(lam * b + float((g - lam * j).max()) for lam in slopes if lam >= 0)
 
 
 def success_quantiles(betas, levels=(0.05, 0.5, 0.95), *, delta: float = 0.0) -> np.ndarray:
@@ -297,20 +310,34 @@ def success_quantiles(betas, levels=(0.05, 0.5, 0.95), *, delta: float = 0.0) ->
     tail = np.append(tail_probabilities(betas), 0.0)  # T[0..n], T[n + 1] = 0
     n = tail.size - 2
     b = n * d
+    ones = _ones(tail)
+    known: dict[int, float] = {}  # B[v] by v: the levels' bisections share their first steps
 
-    def bound(v: int) -> float:  # B[v]
+    def at_most(v: int, limit: float) -> bool:  # B[v] <= limit
         if v > n:
-            return 0.0
+            return 0.0 <= limit
+        t = float(tail[v])
         if d == 0 or v == 0:
-            return float(tail[v])
-        return min(1.0, float(tail[v]) + lp_value(tail, v, b))
+            return t <= limit
+        # B[v] = min(1, T[v] + V) decided without the LP where its bounds decide it, so that the
+        # bisection takes the very steps (and gives the very answer) it would with V computed:
+        # V >= 0 (the law with all mass on j = 0), so B[v] >= T[v] (T <= 1); and V <= b·max_j
+        # g_j / j <= b (every g_j <= 1), which the LP value as computed exceeds by rounding only
+        # (a few 1e-16), far inside the margins here
+        if t > limit:
+            return False
+        if (t + b * (1 + 1e-12) + 1e-15) * (1 + 1e-12) <= limit:
+            return True
+        if v not in known:
+            known[v] = min(1.0, t + _lp_value(tail, v, b, ones))
+        return known[v] <= limit
 
     out = []
     for c in levels:
         lo, hi = -1, n  # B[n + 1] = 0 <= 1 − c: v = n always qualifies
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            if bound(mid + 1) <= 1 - c + 1e-12:
+            if at_most(mid + 1, 1 - c + 1e-12):
                 hi = mid
             else:
                 lo = mid
