@@ -109,8 +109,16 @@ class Privacy:
         return out if out.ndim else float(out)
 
     def success_from_baseline(self, kappa: float) -> float:
-        """1 − f(κ) (Kulynych et al. 2025) with this adjacency's trade-off function f."""
-        return float(self.tpr(kappa))
+        """1 − f(κ) (Kulynych et al. 2025) with this adjacency's trade-off function f.
+
+        Kept per guarantee and κ (a root search on an RDP curve or a PLD: milliseconds, asked
+        for again by every card and explorer point that reads the same κ of the same guarantee);
+        keyed by κ's repr, so that −0.0 and 0.0 are not one key."""
+        kept = self.__dict__.setdefault("_success_from_baseline", {})
+        key = repr(kappa)
+        if key not in kept:
+            kept[key] = float(self.tpr(kappa))
+        return kept[key]
 
     def delta_at(self, x):
         """An upper bound on δ(x) for x >= 0 (vectorised): the guarantee's own where it is known
