@@ -303,11 +303,50 @@ def success_quantiles(betas, levels=(0.05, 0.5, 0.95), *, delta: float = 0.0) ->
     rounding makes B not quite monotone.
     """
     d = float(_check_delta(delta))
+    levels = _check_levels(levels)
+    return _quantiles_of_tail(np.append(tail_probabilities(betas), 0.0), levels, d)
+
+
+def success_quantiles_many(betas, levels=(0.05, 0.5, 0.95), *, deltas) -> np.ndarray:
+    """:func:`success_quantiles` of each row of ``betas`` (k targets' β, one row per mechanism)
+    at its own δ (``deltas``, one per row): a (rows, levels) array of the very same numbers, with
+    the rows' tails computed in one call where every row has one β for all its targets (one prior
+    for every target, the card's usual case: one binomial per row)."""
+    b = np.asarray(betas, dtype=float)
+    if b.ndim != 2:
+        raise ValueError(f"betas must be one row of β per mechanism (2-D), got shape {b.shape}")
+    ds = [float(_check_delta(d)) for d in np.asarray(deltas, dtype=float).ravel()]
+    if len(ds) != b.shape[0]:
+        raise ValueError(f"deltas must be one per row of betas: {len(ds)} for {b.shape[0]} rows")
+    levels = _check_levels(levels)
+    tails = _tails(b)
+    out = np.empty((b.shape[0], levels.size), dtype=int)
+    for i, d in enumerate(ds):
+        out[i] = _quantiles_of_tail(np.append(tails[i], 0.0), levels, d)
+    return out
+
+
+def _check_levels(levels) -> np.ndarray:
     levels = np.atleast_1d(levels)
     for c in levels:
         if not 0 < c < 1:
             raise ValueError(f"confidence level must be in (0, 1), got {c}")
-    tail = np.append(tail_probabilities(betas), 0.0)  # T[0..n], T[n + 1] = 0
+    return levels
+
+
+def _tails(b: np.ndarray) -> np.ndarray:
+    """:func:`tail_probabilities` of each row of b: one binomial survival function for all rows
+    when each row has a single β in [0, 1] (elementwise the same values as row by row)."""
+    first = b[:, :1]
+    if b.shape[1] and np.all(b == first) and np.all((first >= 0) & (first <= 1)):
+        t = stats.binom.sf(np.arange(-1, b.shape[1])[None, :], b.shape[1], first)
+        t[:, 0] = 1.0
+        return np.minimum(1.0, t)
+    return np.array([tail_probabilities(row) for row in b])
+
+
+def _quantiles_of_tail(tail: np.ndarray, levels: np.ndarray, d: float) -> np.ndarray:
+    """:func:`success_quantiles` from the tail T[0..n + 1] (T[n + 1] = 0) at δ = d."""
     n = tail.size - 2
     b = n * d
     ones = _ones(tail)
