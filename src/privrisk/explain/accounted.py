@@ -336,8 +336,9 @@ def parse(**args) -> Accounted:
 
 #: how many accounted guarantees :func:`account` keeps (the latest used): a DP-SGD PLD costs up to
 #: a second, and one session asks for the same guarantee again and again (a card and its HTML
-#: page, one card per prior or base rate, the explorer's point at the user's own setting)
-ACCOUNTED_KEPT = 16
+#: page, one card per prior or base rate, the explorer's point at the user's own setting); few,
+#: as a DP-SGD one holds its PLDs (about 4–15 MB from 600 to 10⁵ steps)
+ACCOUNTED_KEPT = 4
 _accounted: OrderedDict[str, Accounted] = OrderedDict()
 
 
