@@ -22,8 +22,10 @@ Which function for which use:
   with p_star the prior probability of each record's a-priori Bayes-optimal guess, then
   ``success_quantiles(betas, (0.05, 0.5, 0.95), delta=δ)`` → the high-probability upper bounds
   v_UB on the number of successes (Theorem 3.5: the paper's LP, in closed form while nδ <= 1;
-  ``bound_tail_multi`` gives the whole tail Pr[#successes >= v]). ``beta_multi(epsilon=ε, delta=δ,
-  p=p, n=n)`` bounds one record's success probability in such a run, min(1, β_i + (1 − β_i) n δ).
+  ``bound_tail_multi`` gives the whole tail Pr[#successes >= v]; ``success_quantiles_many`` the
+  same bounds for many rows of β, each at its own δ, as the card's search over a privacy profile
+  asks). ``beta_multi(epsilon=ε, delta=δ, p=p, n=n)`` bounds one record's success probability in
+  such a run, min(1, β_i + (1 − β_i) n δ).
 - Advantage: :func:`advantage` ((Posterior − Prior)/(1 − Prior)), :func:`advantage_bound`
   (Cor 3.4 for one canary, the paper's figures), :func:`advantage_one_run` (Theorem 3.5, n = 1,
   consistent with :func:`beta_one_run`; the risk card's), :func:`epsilon_protect` and
