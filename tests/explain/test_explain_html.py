@@ -93,6 +93,8 @@ CARDS = [
     dict(rho=0.2),
     dict(noise_multiplier=1.1, sample_rate=0.01, steps=600, delta=1e-5, values=10),
 ]
+#: the DP-SGD card of CARDS: its page, made once for the module, is read by the DP-SGD tests too
+DPSGD = CARDS[-1]
 
 
 @pytest.mark.parametrize(
@@ -257,8 +259,6 @@ def test_chromium_without_javascript_shows_the_static_card(page):
 
 # --- the δ slider moves what depends on δ ---------------------------------------------------
 
-DPSGD = dict(noise_multiplier=1.1, sample_rate=0.01, steps=600, delta=1e-5)
-
 
 def test_the_delta_slider_follows_only_rows_delta_moves_and_the_epsilon_at_delta():
     """DP-SGD's δ slider moved nothing: every row it followed is read from the whole privacy
@@ -293,7 +293,8 @@ def test_the_delta_slider_follows_only_rows_delta_moves_and_the_epsilon_at_delta
     assert "does not depend on the δ you quote" in p["note"] and "RDP accountant" in p["note"]
 
 
-@pytest.mark.parametrize("kwargs", [dict(mu=1.0), dict(rho=0.2), dict(epsilon=1, delta=1e-6)])
+# the μ-GDP, zCDP and (ε, δ) cards of CARDS (their pages made once for the module)
+@pytest.mark.parametrize("kwargs", [CARDS[2], CARDS[4], CARDS[1]])
 def test_every_delta_panel_moves_something(kwargs):
     """No panel whose slider moves nothing: a row it follows moves, or the ε at δ does."""
     _, page = _shared_html(**kwargs)

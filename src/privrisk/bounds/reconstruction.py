@@ -22,8 +22,10 @@ Which function for which use:
   with p_star the prior probability of each record's a-priori Bayes-optimal guess, then
   ``success_quantiles(betas, (0.05, 0.5, 0.95), delta=δ)`` → the high-probability upper bounds
   v_UB on the number of successes (Theorem 3.5: the paper's LP, in closed form while nδ <= 1;
-  ``bound_tail_multi`` gives the whole tail Pr[#successes >= v]). ``beta_multi(epsilon=ε, delta=δ,
-  p=p, n=n)`` bounds one record's success probability in such a run, min(1, β_i + (1 − β_i) n δ).
+  ``bound_tail_multi`` gives the whole tail Pr[#successes >= v]; ``success_quantiles_many`` the
+  same bounds for many rows of β, each at its own δ, as the card's search over a privacy profile
+  asks). ``beta_multi(epsilon=ε, delta=δ, p=p, n=n)`` bounds one record's success probability in
+  such a run, min(1, β_i + (1 − β_i) n δ).
 - Advantage: :func:`advantage` ((Posterior − Prior)/(1 − Prior)), :func:`advantage_bound`
   (Cor 3.4 for one canary, the paper's figures), :func:`advantage_one_run` (Theorem 3.5, n = 1,
   consistent with :func:`beta_one_run`; the risk card's), :func:`epsilon_protect` and
@@ -255,26 +257,39 @@ def lp_value(tail: np.ndarray, v: int, b: float) -> float:
     tried (and the neighbouring segments', in case rounding breaks the shape) and the smallest
     bound kept: exact when the shape holds, an upper bound always.
     """
+    return _lp_value(tail, v, b, _ones(tail))
+
+
+def _ones(tail: np.ndarray) -> int:
+    """How many leading entries of the tail are 1 (to double precision): T[m] = 1 for m < this."""
+    return int(np.searchsorted(-tail, -1.0, side="right"))
+
+
+def _lp_value(tail: np.ndarray, v: int, b: float, ones: int) -> float:
+    """:func:`lp_value` with :func:`_ones` of the tail given (one tail, many v)."""
     n = tail.size - 2
     if b <= 0 or v <= 0:
         return 0.0
     # T[m] = 1 for m < ones (to double precision): g is flat from j = v − ones + 1 on, and a flat
     # stretch adds nothing to the envelope beyond its first point, so j stops there
-    ones = int(np.searchsorted(-tail, -1.0, side="right"))
     top = min(n, max(1, v - ones + 1))
-    j = np.arange(top + 1)
-    prev = np.where(v - j <= 0, 1.0, tail[np.clip(v - j, 0, n + 1)])
+    # g_j = T[v − j] − T[v], j = 0..top, with T[m] = 1 for m <= 0: the tail read backwards from v
+    # (a slice, not a gather: this runs a dozen times per level of every quantile)
+    k = min(top, v - 1)  # the j with v − j >= 1
+    prev = np.ones(top + 1)
+    prev[: k + 1] = tail[v - k : v + 1][::-1]
     g = np.maximum(prev - tail[v], 0.0)
     if b >= top:
         return float(g[-1])
     n = top
+    j = np.arange(top + 1)
     ratios = g[1:] / j[1:]
-    jt = int(np.argmax(ratios)) + 1
+    jt = int(ratios.argmax()) + 1
     slopes = [float(ratios[jt - 1])]
     if b > jt:
         k = math.ceil(b)
         slopes += [float(g[i] - g[i - 1]) for i in (k - 1, k, k + 1) if 1 <= i <= n]
-    return min(lam * b + float(np.max(g - lam * j)) for lam in slopes if lam >= 0)
+    return min(lam * b + float((g - lam * j).max()) for lam in slopes if lam >= 0)
 
 
 def success_quantiles(betas, levels=(0.05, 0.5, 0.95), *, delta: float = 0.0) -> np.ndarray:
@@ -290,27 +305,80 @@ def success_quantiles(betas, levels=(0.05, 0.5, 0.95), *, delta: float = 0.0) ->
     rounding makes B not quite monotone.
     """
     d = float(_check_delta(delta))
+    levels = _check_levels(levels)
+    return _quantiles_of_tail(np.append(tail_probabilities(betas), 0.0), levels, d)
+
+
+def success_quantiles_many(betas, levels=(0.05, 0.5, 0.95), *, deltas) -> np.ndarray:
+    """:func:`success_quantiles` of each row of ``betas`` (k targets' β, one row per mechanism)
+    at its own δ (``deltas``, one per row): a (rows, levels) array of the very same numbers, with
+    the rows' tails computed in one call where every row has one β for all its targets (one prior
+    for every target, the card's usual case: one binomial per row)."""
+    b = np.asarray(betas, dtype=float)
+    if b.ndim != 2:
+        raise ValueError(f"betas must be one row of β per mechanism (2-D), got shape {b.shape}")
+    ds = [float(_check_delta(d)) for d in np.asarray(deltas, dtype=float).ravel()]
+    if len(ds) != b.shape[0]:
+        raise ValueError(f"deltas must be one per row of betas: {len(ds)} for {b.shape[0]} rows")
+    levels = _check_levels(levels)
+    tails = _tails(b)
+    out = np.empty((b.shape[0], levels.size), dtype=int)
+    for i, d in enumerate(ds):
+        out[i] = _quantiles_of_tail(np.append(tails[i], 0.0), levels, d)
+    return out
+
+
+def _check_levels(levels) -> np.ndarray:
     levels = np.atleast_1d(levels)
     for c in levels:
         if not 0 < c < 1:
             raise ValueError(f"confidence level must be in (0, 1), got {c}")
-    tail = np.append(tail_probabilities(betas), 0.0)  # T[0..n], T[n + 1] = 0
+    return levels
+
+
+def _tails(b: np.ndarray) -> np.ndarray:
+    """:func:`tail_probabilities` of each row of b: one binomial survival function for all rows
+    when each row has a single β in [0, 1] (elementwise the same values as row by row)."""
+    first = b[:, :1]
+    if b.shape[1] and np.all(b == first) and np.all((first >= 0) & (first <= 1)):
+        t = stats.binom.sf(np.arange(-1, b.shape[1])[None, :], b.shape[1], first)
+        t[:, 0] = 1.0
+        return np.minimum(1.0, t)
+    return np.array([tail_probabilities(row) for row in b])
+
+
+def _quantiles_of_tail(tail: np.ndarray, levels: np.ndarray, d: float) -> np.ndarray:
+    """:func:`success_quantiles` from the tail T[0..n + 1] (T[n + 1] = 0) at δ = d."""
     n = tail.size - 2
     b = n * d
+    ones = _ones(tail)
+    known: dict[int, float] = {}  # B[v] by v: the levels' bisections share their first steps
 
-    def bound(v: int) -> float:  # B[v]
+    def at_most(v: int, limit: float) -> bool:  # B[v] <= limit
         if v > n:
-            return 0.0
+            return 0.0 <= limit
+        t = float(tail[v])
         if d == 0 or v == 0:
-            return float(tail[v])
-        return min(1.0, float(tail[v]) + lp_value(tail, v, b))
+            return t <= limit
+        # B[v] = min(1, T[v] + V) decided without the LP where its bounds decide it, so that the
+        # bisection takes the very steps (and gives the very answer) it would with V computed:
+        # V >= 0 (the law with all mass on j = 0), so B[v] >= T[v] (T <= 1); and V <= b·max_j
+        # g_j / j <= b (every g_j <= 1), which the LP value as computed exceeds by rounding only
+        # (a few 1e-16), far inside the margins here
+        if t > limit:
+            return False
+        if (t + b * (1 + 1e-12) + 1e-15) * (1 + 1e-12) <= limit:
+            return True
+        if v not in known:
+            known[v] = min(1.0, t + _lp_value(tail, v, b, ones))
+        return known[v] <= limit
 
     out = []
     for c in levels:
         lo, hi = -1, n  # B[n + 1] = 0 <= 1 − c: v = n always qualifies
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            if bound(mid + 1) <= 1 - c + 1e-12:
+            if at_most(mid + 1, 1 - c + 1e-12):
                 hi = mid
             else:
                 lo = mid

@@ -29,6 +29,7 @@ dp-accounting is imported only for DP-SGD (it costs ~0.1 s of start-up); no torc
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -108,8 +109,16 @@ class Privacy:
         return out if out.ndim else float(out)
 
     def success_from_baseline(self, kappa: float) -> float:
-        """1 − f(κ) (Kulynych et al. 2025) with this adjacency's trade-off function f."""
-        return float(self.tpr(kappa))
+        """1 − f(κ) (Kulynych et al. 2025) with this adjacency's trade-off function f.
+
+        Kept per guarantee and κ (a root search on an RDP curve or a PLD: milliseconds, asked
+        for again by every card and explorer point that reads the same κ of the same guarantee);
+        keyed by κ's repr, so that −0.0 and 0.0 are not one key."""
+        kept = self.__dict__.setdefault("_success_from_baseline", {})
+        key = repr(kappa)
+        if key not in kept:
+            kept[key] = float(self.tpr(kappa))
+        return kept[key]
 
     def delta_at(self, x):
         """An upper bound on δ(x) for x >= 0 (vectorised): the guarantee's own where it is known
@@ -325,10 +334,35 @@ def parse(**args) -> Accounted:
     return account(Guarantee(**args))
 
 
+#: how many accounted guarantees :func:`account` keeps (the latest used): a DP-SGD PLD costs up to
+#: a second, and one session asks for the same guarantee again and again (a card and its HTML
+#: page, one card per prior or base rate, the explorer's point at the user's own setting); few,
+#: as a DP-SGD one holds its PLDs (about 4–15 MB from 600 to 10⁵ steps)
+ACCOUNTED_KEPT = 4
+_accounted: OrderedDict[str, Accounted] = OrderedDict()
+
+
 def account(g: Guarantee) -> Accounted:
     """The guarantee accounted under its stated adjacency and replace-one. The value is already
     checked; what can still fail is what only accounting finds (a curve with no pair at the card's
-    δ, DP-SGD with too little noise to account): BadInput naming the argument."""
+    δ, DP-SGD with too little noise to account): BadInput naming the argument.
+
+    Accounting is a pure function of the value, so the last :data:`ACCOUNTED_KEPT` are kept and
+    returned again (the same immutable object) for a value with the same fields; keyed by the
+    value's repr, which tells apart what == does not (ε = −0.0 prints "−0", ε = 0.0 "0")."""
+    key = repr(g)
+    kept = _accounted.get(key)
+    if kept is not None:
+        _accounted.move_to_end(key)
+        return kept
+    out = _account(g)
+    _accounted[key] = out
+    if len(_accounted) > ACCOUNTED_KEPT:
+        _accounted.popitem(last=False)
+    return out
+
+
+def _account(g: Guarantee) -> Accounted:
     way = g.way
     adj, source = g.resolved_adjacency
     if way in ("rdp", "profile"):

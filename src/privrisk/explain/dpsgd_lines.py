@@ -18,6 +18,7 @@ The heuristic is computed for the add/remove pair of the paper; a card read as r
 
 from __future__ import annotations
 
+import functools
 import math
 
 from .card import Row, Section
@@ -34,11 +35,22 @@ def _eps(x: float | None) -> str:
     return "∞" if math.isinf(x) else num(x)
 
 
+@functools.lru_cache(maxsize=64)
+def last_iterate_epsilon(
+    delta: float, noise_multiplier: float, sample_rate: float, steps: int
+) -> float:
+    """The last-iterate heuristic's ε at δ (:func:`privrisk.explain.atlas.last_iterate.epsilon`,
+    a root of a root: a tenth of a second), kept for the next card of the same DP-SGD run."""
+    import privrisk.explain.atlas.last_iterate as last_iterate
+
+    return last_iterate.epsilon(
+        delta, noise_multiplier=noise_multiplier, sample_rate=sample_rate, steps=steps
+    )
+
+
 def section(value, g) -> Section:
     """The section of a DP-SGD guarantee ``value`` (a :class:`~.guarantee.Guarantee`) accounted
     as ``g`` (:class:`~.accounted.Accounted`): the accountant's line and the last-iterate line."""
-    import privrisk.explain.atlas.last_iterate as last_iterate
-
     s = g.as_stated
     delta = value.delta
     kw = {
@@ -48,7 +60,7 @@ def section(value, g) -> Section:
     }
     note = ""
     try:
-        last = last_iterate.epsilon(delta, **kw)
+        last = last_iterate_epsilon(delta, **kw)
     except (ValueError, OverflowError, FloatingPointError) as err:  # pragma: no cover - guard
         last, note = None, f"the heuristic could not be computed here ({err})"
     adj = str(g.adjacency)

@@ -17,6 +17,7 @@ per point at 10⁶ steps; the page says so, and the card itself keeps the PLD.
 
 from __future__ import annotations
 
+import functools
 import math
 import shlex
 from dataclasses import dataclass
@@ -389,11 +390,19 @@ def _last_iterate_texts(g: Accounted, deltas: list) -> list[str] | None:
     :data:`LAST_ITERATE_POINTS` values of ε, and ε read back at each δ by interpolation, linear
     in log δ between the two computed ε that bracket it (δ(ε) falls in ε); None if it cannot be
     computed here."""
-    import privrisk.explain.atlas.last_iterate as last_iterate
-
     kw = {k: g.stated[k] for k in ("noise_multiplier", "sample_rate", "steps")}
     kw = {"noise_multiplier": float(kw["noise_multiplier"]),
           "sample_rate": float(kw["sample_rate"]), "steps": int(float(kw["steps"]))}  # fmt: skip
+    texts = _last_iterate_texts_of(tuple(deltas), **kw)
+    return None if texts is None else list(texts)
+
+
+@functools.lru_cache(maxsize=8)
+def _last_iterate_texts_of(deltas: tuple, **kw) -> tuple[str, ...] | None:
+    """:func:`_last_iterate_texts` of one DP-SGD run (half a second: ~100 roots), kept for the
+    next page of the same run (another prior or base rate moves none of these numbers)."""
+    import privrisk.explain.atlas.last_iterate as last_iterate
+
     try:
         top = last_iterate.epsilon(min(d for d in deltas if d and d > 0), **kw)
         if not math.isfinite(top) or top <= 0:
@@ -416,7 +425,7 @@ def _last_iterate_texts(g: Accounted, deltas: list) -> list[str] | None:
         t = 0.0 if lo == hi else (lo - math.log(d)) / (lo - hi)
         e = eps[j - 1] + min(max(t, 0.0), 1.0) * (eps[j] - eps[j - 1])
         out.append(f"ε ≈ {num(e)} at δ = {d:g}")
-    return out
+    return tuple(out)
 
 
 def _note(knob: Knob, g: Accounted, a, moved=()) -> str:

@@ -74,13 +74,14 @@ def _not_pure(priv: Privacy) -> str:
 
 
 def over_profile(
-    priv: Privacy, fn, *, vectorised: bool = True, stride: int = 50
+    priv: Privacy, fn, *, vectorised: bool = True, stride: int = 50, many=None
 ) -> tuple[np.ndarray, float, float, np.ndarray]:
     """A bound fn(ε, δ) -> array at the guarantee's own (ε, δ) and, when the whole privacy profile
     is known (μ-GDP, DP-SGD), its elementwise minimum over the profile's pairs (ε, δ(ε)): each
     pair is a valid guarantee, so each gives a valid bound. A ``vectorised`` fn takes the whole
     grid at once; otherwise every ``stride``-th point first, then every other point around the
-    best of the last component.
+    best of the last component: one ``many(ε's, δ's)`` call per round when given (one row per
+    pair, each row fn's value at it), else fn at each point.
 
     Returns (best values, ε and δ of the pair that gives the last component, values at the
     guarantee's own pair).
@@ -93,10 +94,15 @@ def over_profile(
         idx = np.arange(grid.size)
         vals = np.asarray(fn(grid, deltas), dtype=float).reshape(grid.size, -1)
     else:
+        if many is None:
+
+            def many(es, ds):
+                return np.array([np.atleast_1d(fn(e, d)) for e, d in zip(es, ds, strict=True)])
+
         # every pair gives a valid bound, so the search only decides how tight: coarse, then
         # finer around the best so far (21 + 21 + 11 evaluations at the default grid)
         idx = np.arange(0, grid.size, stride * 2)
-        vals = np.array([np.atleast_1d(fn(grid[i], deltas[i])) for i in idx])
+        vals = many(grid[idx], deltas[idx])
         for step, reach in ((stride // 5, stride * 2), (2, stride // 5)):
             best = int(idx[int(np.argmin(vals[:, -1]))])
             more = np.setdiff1d(
@@ -104,7 +110,7 @@ def over_profile(
                 idx,
             )
             if more.size:
-                extra = np.array([np.atleast_1d(fn(grid[i], deltas[i])) for i in more])
+                extra = many(grid[more], deltas[more])
                 idx, vals = np.r_[idx, more], np.vstack([vals, extra])
     eps = np.r_[grid[idx], priv.epsilon]
     dls = np.r_[deltas[idx], priv.delta]
@@ -530,7 +536,11 @@ def quantiles(g: Accounted, a: Attacker) -> Row:
         betas = np.atleast_1d(reconstruction.beta_pure(epsilon=e, p=priors))
         return reconstruction.success_quantiles(betas, LEVELS, delta=d)
 
-    q, e, d, own = over_profile(r, bounds, vectorised=False)
+    def many(es, ds):  # bounds at each pair, the β of all pairs and their tails made at once
+        betas = reconstruction.beta_pure(epsilon=np.asarray(es)[:, None], p=priors[None, :])
+        return reconstruction.success_quantiles_many(betas, LEVELS, deltas=ds)
+
+    q, e, d, own = over_profile(r, bounds, vectorised=False, many=many)
     q0 = reconstruction.success_quantiles(priors, LEVELS, delta=0.0)
     qs = " / ".join(str(int(x)) for x in q)
     q0s = " / ".join(str(int(x)) for x in q0)
