@@ -96,7 +96,7 @@ def test_dense_epsilon_grid_equals_the_list(config):
 
 
 def test_exponential_figure_small_and_deterministic(config):
-    p = _params(config, "fig2", trials=3)
+    p = _params(config, "fig2", trials=3, clips=[10, 50, 200])
     a, b = figures_exponential.fig2(p), figures_exponential.fig2(p)
     assert isinstance(a, FigureResult)
     assert a.data.equals(b.data)
