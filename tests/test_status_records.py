@@ -12,6 +12,7 @@ import pytest
 
 from privrisk.contract import status
 from privrisk.core import records as rec
+from tests.conftest import REPO
 from tests.test_status import _results
 
 #: a file whose digest the synthetic record's statuses were derived with
@@ -169,3 +170,24 @@ def test_docs_check_names_a_page_that_does_not_show_a_record(page, tmp_path):
     ]
     assert docs._record_columns(page, write=False) == ([], False)
     assert "| differs; 3 seeds, 113 runs |" in page.read_text()
+
+
+def test_the_records_doc_quotes_the_pages_counts_with_the_record():
+    """docs/records.md says how decide-1 moves the page's summary in words; the numbers must be
+    those of the generated page's row *all, with decide-1* (written by `privrisk status --write
+    --records`, checked by CI), so a refreshed record cannot leave the prose behind."""
+    import re
+
+    page = (REPO / "docs/status.md").read_text(encoding="utf-8").splitlines()
+    header = next(line for line in page if line.startswith("| paper | outputs | claims |"))
+    row = next(line for line in page if line.startswith("| **all, with decide-1** |"))
+    cols = [c.strip() for c in header.strip("|").split("|")]
+    cells = [c.strip().strip("*") for c in row.strip("|").split("|")]
+    on_page = {k: cells[cols.index(f"qualitative-{k}" if k != "uninformative" else k)]
+               for k in ("ok", "fails", "uninformative")}  # fmt: skip
+    text = " ".join((REPO / "docs/records.md").read_text(encoding="utf-8").split())
+    said = re.search(
+        r"the record moves ok (\d+ → \d+), fails (\d+ → \d+), uninformative (\d+ → \d+)", text
+    )
+    assert said, "docs/records.md no longer says how decide-1 moves the summary"
+    assert dict(zip(("ok", "fails", "uninformative"), said.groups(), strict=True)) == on_page
