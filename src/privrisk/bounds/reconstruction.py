@@ -187,12 +187,17 @@ def tail_probabilities(betas) -> np.ndarray:
     """T[v] = Pr[Σ S_i >= v] for v = 0..n (T[0] = 1)."""
     b = np.asarray(betas, dtype=float).ravel()
     if b.size and np.all(b == b[0]) and 0 <= b[0] <= 1:
-        # the binomial survival function keeps its relative precision far in the tail
-        t = stats.binom.sf(np.arange(-1, b.size), b.size, b[0])
-        t[0] = 1.0
-        return np.minimum(1.0, t)
+        return _binomial_tails(b.size, b[0])
     pmf = poisson_binomial_pmf(b)
     return np.minimum(1.0, np.cumsum(pmf[::-1])[::-1])
+
+
+def _binomial_tails(n: int, beta) -> np.ndarray:
+    """T[0..n] of n targets of one β each (a scalar, or a column of β: one tail per row). The
+    binomial survival function keeps its relative precision far in the tail."""
+    t = stats.binom.sf(np.arange(-1, n), n, beta)
+    t[..., 0] = 1.0
+    return np.minimum(1.0, t)
 
 
 def bound_tail_multi(betas, *, delta: float = 0.0) -> np.ndarray:
@@ -341,9 +346,7 @@ def _tails(b: np.ndarray) -> np.ndarray:
     when each row has a single β in [0, 1] (elementwise the same values as row by row)."""
     first = b[:, :1]
     if b.shape[1] and np.all(b == first) and np.all((first >= 0) & (first <= 1)):
-        t = stats.binom.sf(np.arange(-1, b.shape[1])[None, :], b.shape[1], first)
-        t[:, 0] = 1.0
-        return np.minimum(1.0, t)
+        return _binomial_tails(b.shape[1], first)
     return np.array([tail_probabilities(row) for row in b])
 
 

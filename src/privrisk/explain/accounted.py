@@ -28,8 +28,8 @@ dp-accounting is imported only for DP-SGD (it costs ~0.1 s of start-up); no torc
 
 from __future__ import annotations
 
+import functools
 import math
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -339,7 +339,6 @@ def parse(**args) -> Accounted:
 #: page, one card per prior or base rate, the explorer's point at the user's own setting); few,
 #: as a DP-SGD one holds its PLDs (about 4–15 MB from 600 to 10⁵ steps)
 ACCOUNTED_KEPT = 4
-_accounted: OrderedDict[str, Accounted] = OrderedDict()
 
 
 def account(g: Guarantee) -> Accounted:
@@ -349,17 +348,13 @@ def account(g: Guarantee) -> Accounted:
 
     Accounting is a pure function of the value, so the last :data:`ACCOUNTED_KEPT` are kept and
     returned again (the same immutable object) for a value with the same fields; keyed by the
-    value's repr, which tells apart what == does not (ε = −0.0 prints "−0", ε = 0.0 "0")."""
-    key = repr(g)
-    kept = _accounted.get(key)
-    if kept is not None:
-        _accounted.move_to_end(key)
-        return kept
-    out = _account(g)
-    _accounted[key] = out
-    if len(_accounted) > ACCOUNTED_KEPT:
-        _accounted.popitem(last=False)
-    return out
+    value's repr too, which tells apart what == does not (ε = −0.0 prints "−0", ε = 0.0 "0")."""
+    return _account_kept(repr(g), g)
+
+
+@functools.lru_cache(maxsize=ACCOUNTED_KEPT)
+def _account_kept(key: str, g: Guarantee) -> Accounted:
+    return _account(g)
 
 
 def _account(g: Guarantee) -> Accounted:

@@ -243,7 +243,7 @@ def text_claims() -> list:
 def at_paper_setting(claim_id: str, params: Mapping) -> bool:
     """Whether a figure run with ``params`` is at the setting the paper quotes ``claim_id`` at
     (its quoted.yaml ``setting``): the figure draws the paper's marks only there."""
-    return _quoted.at_setting(LEDGER.paper, claim_id, dict(params))
+    return _quoted.at_setting(LEDGER.paper, claim_id, params)
 
 
 def _rows(*rows: Claim | None) -> list[Claim]:
@@ -254,17 +254,18 @@ def fig1_quoted(params, *, ratio, eps, eps_tilde, why: str, plateau: float) -> l
     """Figure 1's quoted numbers at σ = 1: ε̃(X)/ε, ε and ε̃(X), each (mean, s.e.) over the trials
     (``why``: the note if they differ; ``plateau``: ε̃ on the small-σ plateau); none when
     ``params`` are not at the paper's setting (quoted.yaml)."""
-    p = dict(params)
     return _rows(
         LEDGER.quoted(
-            "fig1_ratio_sigma1", ours=ratio[0], se=ratio[1], params=p, note_if_differs=why
+            "fig1_ratio_sigma1", ours=ratio[0], se=ratio[1], params=params, note_if_differs=why
         ),
-        LEDGER.quoted("fig1_eps_sigma1", ours=eps[0], se=eps[1], params=p, note_if_differs=why),
+        LEDGER.quoted(
+            "fig1_eps_sigma1", ours=eps[0], se=eps[1], params=params, note_if_differs=why
+        ),
         LEDGER.quoted(
             "fig1_eps_tilde_sigma1",
             ours=eps_tilde[0],
             se=eps_tilde[1],
-            params=p,
+            params=params,
             note_if_differs=(
                 f"ours {eps_tilde[0]:.3f} ± {eps_tilde[1]:.3f} at σ = 1; the small-σ plateau is "
                 f"ε̃ = {plateau:.3f} (spec §8.5 expects 2.05–2.11 there)"
@@ -276,11 +277,12 @@ def fig1_quoted(params, *, ratio, eps, eps_tilde, why: str, plateau: float) -> l
 def fig2_quoted(params, *, eps_tilde, eps) -> list[Claim]:
     """Figure 2's quoted numbers at C = 50: ε̃(X), the MIA success it allows, and ε, each
     (mean, s.e.) over the trials; none when ``params`` are not at the paper's setting."""
-    p = dict(params)
     return _rows(
-        LEDGER.quoted("fig2_eps_tilde_C50", ours=eps_tilde[0], se=eps_tilde[1], params=p),
-        LEDGER.quoted("fig2_success_C50", ours=pmp.success_bound(eps_tilde=eps_tilde[0]), params=p),
-        LEDGER.quoted("fig2_eps_C50", ours=eps[0], se=eps[1], params=p),
+        LEDGER.quoted("fig2_eps_tilde_C50", ours=eps_tilde[0], se=eps_tilde[1], params=params),
+        LEDGER.quoted(
+            "fig2_success_C50", ours=pmp.success_bound(eps_tilde=eps_tilde[0]), params=params
+        ),
+        LEDGER.quoted("fig2_eps_C50", ours=eps[0], se=eps[1], params=params),
     )
 
 
@@ -288,7 +290,5 @@ def fig5_quoted(params, *, eps_tilde) -> list[Claim]:
     """Figure 5's quoted number: ε̃(X) (mean, s.e.) at the clip threshold C = 100 for the DP
     parameter ε = 5 held fixed; none when ``params`` are not at that setting (quoted.yaml)."""
     return _rows(
-        LEDGER.quoted(
-            "fig5_eps_tilde_C100", ours=eps_tilde[0], se=eps_tilde[1], params=dict(params)
-        )
+        LEDGER.quoted("fig5_eps_tilde_C100", ours=eps_tilde[0], se=eps_tilde[1], params=params)
     )

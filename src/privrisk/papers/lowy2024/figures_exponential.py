@@ -71,20 +71,17 @@ def fig1(params) -> FigureResult:
     data = tidy(values, trips)
     xs = np.asarray(values, float)
     s1 = float(params["claim_sigma"])
+    # the paper's numbers are drawn only at the setting it quotes them at (quoted.yaml)
+    quoted = paper_claims.at_paper_setting("fig1_ratio_sigma1", params)
     fig = plot(
         data,
         xlabel=AXIS["sigma"],
         logx=True,
         title=f"Exp. mechanism, d = {params['d']}, ε(X) = {params['eps_x']:g}",
-        # the paper's numbers are drawn only at the setting it quotes them at (quoted.yaml)
-        **(
-            dict(
-                marks=[(s1, 0.075, "paper: 0.075")],
-                param_marks=[(s1, 28.5, "paper: ε ≈ 28.5"), (s1, 2.14, "paper: ε̃ ≈ 2.14")],
-            )
-            if paper_claims.at_paper_setting("fig1_ratio_sigma1", params)
-            else {}
-        ),
+        marks=[(s1, 0.075, "paper: 0.075")] if quoted else (),
+        param_marks=[(s1, 28.5, "paper: ε ≈ 28.5"), (s1, 2.14, "paper: ε̃ ≈ 2.14")]
+        if quoted
+        else (),
     )
     r, rx = curve_se(data, RATIO), curve_se(data, RATIO_X)
     r1, e1, et1 = (
@@ -164,20 +161,15 @@ def fig2(params) -> FigureResult:
     values, trips = exp_sweep(params, "fig2")
     data = tidy(values, trips)
     c = float(params["claim_clip"])
+    quoted = paper_claims.at_paper_setting("fig2_eps_tilde_C50", params)
     fig = plot(
         data,
         xlabel=AXIS["clip"],
         logx=True,
         logy_ratios=True,
         title=f"Exp. mechanism, {params['n_outliers']} outliers, ε(X) = {params['eps_x']:g}",
-        **(
-            dict(
-                marks=[(c, 0.0123, "paper: both < 0.0123")],
-                param_marks=[(c, 0.123, "paper: ε̃ = 0.123"), (c, 10.0, "paper: ε ≈ 10")],
-            )
-            if paper_claims.at_paper_setting("fig2_eps_tilde_C50", params)
-            else {}
-        ),
+        marks=[(c, 0.0123, "paper: both < 0.0123")] if quoted else (),
+        param_marks=[(c, 0.123, "paper: ε̃ = 0.123"), (c, 10.0, "paper: ε ≈ 10")] if quoted else (),
     )
     r, rx = value_se(data, RATIO, c), value_se(data, RATIO_X, c)
     et = value_se(data, PARAM_SERIES["eps_tilde"], c)
